@@ -1,0 +1,53 @@
+"""The Flask application factory."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app
+from sqlalchemy import Engine
+
+from pbem import config as pbem_config
+from pbem.store.db import make_engine
+
+ENGINE_EXTENSION = "pbem.db_engine"
+TEMPLATE_FOLDER = Path(__file__).resolve().parent.parent / "templates"
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app: environment variables, then `config` overrides (Flask config keys)."""
+    overrides = dict(config or {})
+    instance_path = (
+        overrides.get("INSTANCE_PATH") or os.environ.get("PBEM_INSTANCE_PATH") or None
+    )
+    app = Flask(
+        "pbem",
+        instance_path=str(Path(instance_path).resolve()) if instance_path else None,
+        template_folder=str(TEMPLATE_FOLDER),
+    )
+    settings = pbem_config.from_environment(os.environ)
+    settings.update(overrides)
+    app.config.update(pbem_config.resolve(settings, app.instance_path))
+    app.extensions[ENGINE_EXTENSION] = make_engine(app.config["DATABASE_URL"])
+    register_blueprints(app)
+    from pbem.cli import register_commands
+
+    register_commands(app.cli)
+    return app
+
+
+def register_blueprints(app: Flask) -> None:
+    from pbem.web import blueprints
+
+    for bp in blueprints():
+        app.register_blueprint(bp)
+
+
+def db_engine(app: Flask | None = None) -> Engine:
+    """The app's SQLAlchemy engine (one per app; shared by requests and CLI commands)."""
+    app = app or current_app
+    engine: Engine = app.extensions[ENGINE_EXTENSION]
+    return engine

@@ -1,0 +1,113 @@
+"""Service configuration read from PBEM_* environment variables, with safe defaults."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+
+class ConfigError(RuntimeError):
+    """The configuration is unusable (e.g. production without a secret key)."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    env: str  # environment variable name
+    key: str  # Flask config key
+    default: str | None
+    help: str
+
+
+# One table, used by load_config and by the README's configuration section.
+SETTINGS: tuple[Setting, ...] = (
+    Setting("PBEM_ENV", "PBEM_ENV", "development", "`development` or `production`."),
+    Setting(
+        "PBEM_DATABASE_URL", "DATABASE_URL", None,
+        "SQLAlchemy URL. Default: SQLite file `pbem.sqlite3` in the instance folder. "
+        "PostgreSQL: `postgresql+psycopg://user:pw@host/db`.",
+    ),
+    Setting("PBEM_BASE_URL", "BASE_URL", "http://127.0.0.1:5000",
+            "Public URL of the web service, used in links in emails."),
+    Setting("PBEM_SECRET_KEY", "SECRET_KEY", None,
+            "Flask secret key. Development: generated on first run and kept in the instance "
+            "folder. Required when PBEM_ENV=production."),
+    Setting("PBEM_SMTP_HOST", "SMTP_HOST", "127.0.0.1", "SMTP server for outgoing mail."),
+    Setting("PBEM_SMTP_PORT", "SMTP_PORT", "1025", "SMTP port (1025: the dev mail catcher)."),
+    Setting("PBEM_SMTP_USER", "SMTP_USER", "", "SMTP login (empty: no login)."),
+    Setting("PBEM_SMTP_PASSWORD", "SMTP_PASSWORD", "", "SMTP password."),
+    Setting("PBEM_SMTP_STARTTLS", "SMTP_STARTTLS", "false", "Use STARTTLS (`true`/`false`)."),
+    Setting("PBEM_MAIL_FROM", "MAIL_FROM", None,
+            "From address of outgoing mail. Default: `Hearts <hearts@MAIL_DOMAIN>`."),
+    Setting("PBEM_MAIL_DOMAIN", "MAIL_DOMAIN", None,
+            "Domain of reply addresses `play+TOKEN@domain`. Default: the host of PBEM_BASE_URL."),
+    Setting("PBEM_INSTANCE_PATH", "INSTANCE_PATH", None,
+            "Folder for the SQLite file and the generated secret key. Default: Flask's "
+            "instance folder (`./instance`)."),
+)
+
+_BOOL_KEYS = {"SMTP_STARTTLS"}
+_INT_KEYS = {"SMTP_PORT"}
+SECRET_KEY_FILE = "secret_key"
+SQLITE_FILE = "pbem.sqlite3"
+
+
+def parse_bool(value: str | bool) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = value.strip().lower()
+    if text in {"1", "true", "yes", "on"}:
+        return True
+    if text in {"", "0", "false", "no", "off"}:
+        return False
+    raise ConfigError(f"not a boolean: {value!r}")
+
+
+def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
+    """Config keys for every PBEM_* variable that is set (unset ones are left out)."""
+    return {s.key: environ[s.env] for s in SETTINGS if environ.get(s.env, "") != ""}
+
+
+def resolve(
+    overrides: Mapping[str, Any], instance_path: str | os.PathLike[str]
+) -> dict[str, Any]:
+    """Fill in defaults and derived values; `overrides` (env + create_app config) win."""
+    cfg: dict[str, Any] = {s.key: s.default for s in SETTINGS if s.default is not None}
+    cfg.update(overrides)
+    instance = Path(instance_path)
+    cfg["INSTANCE_PATH"] = str(instance)
+    if not cfg.get("DATABASE_URL"):
+        cfg["DATABASE_URL"] = f"sqlite:///{instance / SQLITE_FILE}"
+    for key in _BOOL_KEYS:
+        cfg[key] = parse_bool(cfg[key])
+    for key in _INT_KEYS:
+        cfg[key] = int(cfg[key])
+    cfg["BASE_URL"] = str(cfg["BASE_URL"]).rstrip("/")
+    if not cfg.get("MAIL_DOMAIN"):
+        cfg["MAIL_DOMAIN"] = urlsplit(cfg["BASE_URL"]).hostname or "localhost"
+    if not cfg.get("MAIL_FROM"):
+        cfg["MAIL_FROM"] = f"Hearts <hearts@{cfg['MAIL_DOMAIN']}>"
+    if cfg["PBEM_ENV"] not in {"development", "production"}:
+        raise ConfigError(f"PBEM_ENV must be development or production, not {cfg['PBEM_ENV']!r}")
+    if not cfg.get("SECRET_KEY"):
+        if cfg["PBEM_ENV"] == "production":
+            raise ConfigError("PBEM_SECRET_KEY is required when PBEM_ENV=production")
+        cfg["SECRET_KEY"] = dev_secret_key(instance)
+    return cfg
+
+
+def dev_secret_key(instance: Path) -> str:
+    """The development secret key: generated once, then read from the instance folder."""
+    path = instance / SECRET_KEY_FILE
+    if path.exists():
+        return path.read_text().strip()
+    instance.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key + "\n")
+    return key

@@ -1,0 +1,1 @@
+"""Persistence: database engine, SQLModel tables and the append-only event log."""

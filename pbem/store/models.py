@@ -1,0 +1,226 @@
+"""The database tables (SQLModel). Game history lives in `Event`, which is append-only."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    Index,
+    LargeBinary,
+    Text,
+    UniqueConstraint,
+    event,
+)
+from sqlalchemy.orm import Mapper
+from sqlmodel import Field, SQLModel
+
+from pbem.store.types import UTCDateTime, utcnow
+
+# Stable constraint names, so migrations can drop and alter them on every database.
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+metadata = SQLModel.metadata
+
+NOTIFY_CHOICES = ("each_trick", "each_hand", "turn_only")
+GAME_STATUSES = ("inviting", "active", "paused", "finished")
+INVITE_STATUSES = ("invited", "accepted", "declined")
+OUTBOX_STATUSES = ("pending", "sending", "sent", "failed")
+TOKEN_PURPOSES = ("reply", "card", "pass", "invite", "unsubscribe", "seat")
+INBOUND_STATUSES = ("pending", "processed", "ignored", "failed")
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+def _created() -> Any:
+    return Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class Player(SQLModel, table=True):
+    __tablename__ = "player"  # type: ignore[assignment]
+    __table_args__ = (
+        CheckConstraint("email = lower(email)", name="email_lower"),
+        CheckConstraint(_in("notify", NOTIFY_CHOICES), name="notify"),
+        CheckConstraint(_in("email_status", ("ok", "failing")), name="email_status"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    email: str = Field(max_length=320, unique=True)
+    name: str = Field(max_length=200)
+    time_zone: str = Field(default="UTC", max_length=64)
+    notify: str = Field(default="each_hand", max_length=16)
+    digest: bool = False
+    email_status: str = Field(default="ok", max_length=16)
+    email_status_reason: str | None = Field(default=None, sa_type=Text)
+    unsubscribed: bool = False
+    created_at: datetime = _created()
+
+
+class PlayerAddress(SQLModel, table=True):
+    """An extra address a player may send mail from."""
+
+    __tablename__ = "player_address"  # type: ignore[assignment]
+    __table_args__ = (CheckConstraint("email = lower(email)", name="email_lower"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    email: str = Field(max_length=320, unique=True)
+    created_at: datetime = _created()
+
+
+class Game(SQLModel, table=True):
+    __tablename__ = "game"  # type: ignore[assignment]
+    __table_args__ = (CheckConstraint(_in("status", GAME_STATUSES), name="status"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=200)
+    preset: str = Field(max_length=64)
+    rules: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)  # engine Rules.to_dict()
+    engine_version: str = Field(max_length=32)  # pinned when the game is created
+    status: str = Field(default="inviting", max_length=16)
+    deadline_policy: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+    created_at: datetime = _created()
+    last_seq: int = 0  # seq of the newest Event; moved only by store.events.append_*
+
+
+class Seat(SQLModel, table=True):
+    __tablename__ = "seat"  # type: ignore[assignment]
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat_no"),
+        CheckConstraint(_in("invite_status", INVITE_STATUSES), name="invite_status"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id")
+    seat_no: int
+    player_id: int | None = Field(default=None, foreign_key="player.id", index=True)
+    is_bot: bool = False
+    invite_status: str = Field(default="invited", max_length=16)
+
+
+class Event(SQLModel, table=True):
+    """One engine event. Append-only: rows are never updated or deleted."""
+
+    __tablename__ = "event"  # type: ignore[assignment]
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id")
+    seq: int  # 1, 2, 3... per game, no gaps
+    type: str = Field(max_length=64)
+    payload: dict[str, Any] = Field(sa_type=JSON)  # engine encode_event(e)
+    created_at: datetime = _created()
+
+
+class Snapshot(SQLModel, table=True):
+    """Cached engine state after event `seq`, so loading a game needn't replay it all."""
+
+    __tablename__ = "snapshot"  # type: ignore[assignment]
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    seq: int = Field(primary_key=True)
+    state: dict[str, Any] = Field(sa_type=JSON)  # engine snapshot(state)
+    created_at: datetime = _created()
+
+
+class OutboxEmail(SQLModel, table=True):
+    __tablename__ = "outbox_email"  # type: ignore[assignment]
+    __table_args__ = (
+        Index("ix_outbox_email_status_next_attempt_at", "status", "next_attempt_at"),
+        CheckConstraint(_in("status", OUTBOX_STATUSES), name="status"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int | None = Field(default=None, foreign_key="game.id", index=True)
+    player_id: int | None = Field(default=None, foreign_key="player.id")
+    to_addr: str = Field(max_length=320)
+    kind: str = Field(max_length=32)  # turn, invite, error, summary...
+    subject: str = Field(sa_type=Text)
+    body_text: str = Field(sa_type=Text)
+    body_html: str | None = Field(default=None, sa_type=Text)
+    headers: dict[str, str] = Field(default_factory=dict, sa_type=JSON)
+    message_id: str | None = Field(default=None, max_length=250)
+    status: str = Field(default="pending", max_length=16)
+    attempts: int = 0
+    next_attempt_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    claimed_by: str | None = Field(default=None, max_length=200)
+    claimed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    last_error: str | None = Field(default=None, sa_type=Text)
+    created_at: datetime = _created()
+    sent_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class Token(SQLModel, table=True):
+    """A one-time or reply token. Only the sha256 of the random token is stored."""
+
+    __tablename__ = "token"  # type: ignore[assignment]
+    __table_args__ = (CheckConstraint(_in("purpose", TOKEN_PURPOSES), name="purpose"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    token_hash: str = Field(max_length=64, unique=True)
+    purpose: str = Field(max_length=16)
+    game_id: int | None = Field(default=None, foreign_key="game.id", index=True)
+    seat_no: int | None = None
+    player_id: int | None = Field(default=None, foreign_key="player.id")
+    turn_seq: int | None = None  # dead once the game's last_seq moved past it
+    card: str | None = Field(default=None, max_length=8)
+    used_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    expires_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    created_at: datetime = _created()
+
+
+class InboundMail(SQLModel, table=True):
+    """A received message, stored raw before anything else happens to it."""
+
+    __tablename__ = "inbound_mail"  # type: ignore[assignment]
+    __table_args__ = (
+        UniqueConstraint("message_id", "content_hash"),
+        Index("ix_inbound_mail_status", "status"),
+        CheckConstraint(_in("status", INBOUND_STATUSES), name="status"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(default="", max_length=998)  # "" when the mail has none
+    content_hash: str = Field(max_length=64)  # sha256 hex of raw
+    raw: bytes = Field(sa_type=LargeBinary)
+    status: str = Field(default="pending", max_length=16)
+    reason: str | None = Field(default=None, sa_type=Text)
+    received_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    processed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+def normalise_email(address: str) -> str:
+    """The stored form of an address: trimmed and lower-cased (look-ups must use it too)."""
+    return address.strip().lower()
+
+
+def _normalise_email(_mapper: Mapper[Any], _connection: Any, target: Any) -> None:
+    target.email = normalise_email(target.email)
+
+
+for _table in (Player, PlayerAddress):
+    event.listen(_table, "before_insert", _normalise_email)
+    event.listen(_table, "before_update", _normalise_email)
+
+
+class AppendOnlyViolation(RuntimeError):
+    """Someone tried to change or delete an Event row."""
+
+
+def _refuse_change(_mapper: Mapper[Any], _connection: Any, target: Event) -> None:
+    raise AppendOnlyViolation(
+        f"events are append-only (game {target.game_id}, seq {target.seq})"
+    )
+
+
+event.listen(Event, "before_update", _refuse_change)
+event.listen(Event, "before_delete", _refuse_change)
