@@ -1,0 +1,148 @@
+"""The append-only event log: optimistic appends and loading a game's state.
+
+`append_event_dicts` is the storage primitive (payloads already encoded); `append_events`,
+`load_events` and `load_state` speak engine events via `pbem.engine`'s encode/decode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import func, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlmodel import Session, col, select
+
+from pbem.store.models import Event, Game, Snapshot
+
+if TYPE_CHECKING:
+    from pbem.engine import GameState
+
+
+class ConcurrencyConflict(Exception):
+    """Someone appended to the game after `expected_seq` was read: reload and decide again."""
+
+    def __init__(self, game_id: int, expected_seq: int) -> None:
+        super().__init__(f"game {game_id} moved past seq {expected_seq}")
+        self.game_id = game_id
+        self.expected_seq = expected_seq
+
+
+class GameNotFound(LookupError):
+    pass
+
+
+def current_seq(session: Session, game_id: int) -> int:
+    game = session.get(Game, game_id, populate_existing=True)
+    if game is None:
+        raise GameNotFound(game_id)
+    return game.last_seq
+
+
+def append_event_dicts(
+    session: Session, game_id: int, expected_seq: int, payloads: Sequence[Mapping[str, Any]]
+) -> int:
+    """Append encoded events as seq expected_seq+1...; return the new last seq.
+
+    Raises ConcurrencyConflict if the game's last seq is no longer `expected_seq`. The
+    session's transaction is then unusable: roll it back (leave the `transaction` block).
+    """
+    if not payloads:
+        return expected_seq
+    new_seq = expected_seq + len(payloads)
+    # Compare-and-set on game.last_seq; the unique (game_id, seq) key is the backstop.
+    moved = session.execute(
+        update(Game)
+        .where(col(Game.id) == game_id, col(Game.last_seq) == expected_seq)
+        .values(last_seq=new_seq)
+        .execution_options(synchronize_session=False)
+    )
+    if moved.rowcount != 1:  # type: ignore[attr-defined]
+        raise ConcurrencyConflict(game_id, expected_seq)
+    rows = [
+        Event(game_id=game_id, seq=expected_seq + i, type=str(p["type"]), payload=dict(p))
+        for i, p in enumerate(payloads, start=1)
+    ]
+    session.add_all(rows)
+    try:
+        session.flush()
+    except IntegrityError as exc:
+        raise ConcurrencyConflict(game_id, expected_seq) from exc
+    game = session.identity_map.get(session.identity_key(Game, game_id))
+    if game is not None:  # keep a loaded Game in step with the UPDATE, without dirtying it
+        set_committed_value(game, "last_seq", new_seq)
+    return new_seq
+
+
+def load_event_rows(session: Session, game_id: int, after_seq: int = 0) -> list[Event]:
+    query = (
+        select(Event)
+        .where(Event.game_id == game_id, Event.seq > after_seq)
+        .order_by(col(Event.seq))
+    )
+    return list(session.exec(query))
+
+
+def append_events(
+    session: Session, game_id: int, expected_seq: int, events: Sequence[Any]
+) -> int:
+    """Append engine events (encoded with `pbem.engine.encode_event`); return the new seq."""
+    from pbem.engine import encode_event
+
+    return append_event_dicts(session, game_id, expected_seq, [encode_event(e) for e in events])
+
+
+def load_events(session: Session, game_id: int, after_seq: int = 0) -> list[Any]:
+    """The game's engine events in order (decoded with `pbem.engine.decode_event`)."""
+    from pbem.engine import decode_event
+
+    return [decode_event(row.payload) for row in load_event_rows(session, game_id, after_seq)]
+
+
+@dataclass(frozen=True)
+class LoadedState:
+    state: GameState
+    seq: int  # the seq of the last event folded into `state`
+    snapshot_seq: int  # 0 when no snapshot was used
+
+
+def load_state(session: Session, game_id: int) -> LoadedState:
+    """The game's state: the latest snapshot, then only the events after it."""
+    from pbem.engine import apply, decode_event, replay, restore
+
+    snap = latest_snapshot(session, game_id)
+    base_seq = snap.seq if snap else 0
+    rows = load_event_rows(session, game_id, base_seq)
+    if snap is None:
+        state = replay([decode_event(r.payload) for r in rows])
+    else:
+        state = restore(snap.state)
+        for row in rows:
+            state = apply(state, decode_event(row.payload))
+    seq = rows[-1].seq if rows else base_seq
+    return LoadedState(state=state, seq=seq, snapshot_seq=base_seq)
+
+
+def latest_snapshot(session: Session, game_id: int) -> Snapshot | None:
+    query = (
+        select(Snapshot)
+        .where(Snapshot.game_id == game_id)
+        .order_by(col(Snapshot.seq).desc())
+        .limit(1)
+    )
+    return session.exec(query).first()
+
+
+def save_snapshot(session: Session, game_id: int, seq: int, state: GameState) -> Snapshot:
+    from pbem.engine import snapshot
+
+    snap = Snapshot(game_id=game_id, seq=seq, state=snapshot(state))
+    session.add(snap)
+    return snap
+
+
+def event_count(session: Session, game_id: int) -> int:
+    query = select(func.count()).select_from(Event).where(Event.game_id == game_id)
+    return int(session.exec(query).one())
