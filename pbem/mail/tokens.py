@@ -1,0 +1,96 @@
+"""One-time tokens for links and reply addresses: random, stored only as a sha256 hash."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import secrets
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from pbem.store.models import Token
+
+PURPOSES = frozenset({"reply", "card", "pass", "invite", "unsubscribe", "seat"})
+DEFAULT_TTL = timedelta(days=30)
+
+
+def hash_token(raw: str) -> str:
+    """The sha256 hex digest stored for a raw token (the raw token is never stored)."""
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
+
+
+def raw_token(purpose: str) -> str:
+    """A fresh random token (at least 120 bits).
+
+    Reply tokens travel in an address local part (`play+TOKEN@domain`), which some mail
+    systems lower-case, so they use lower-case base32; link tokens use `token_urlsafe`.
+    """
+    if purpose == "reply":
+        return base64.b32encode(secrets.token_bytes(15)).decode("ascii").lower()
+    return secrets.token_urlsafe(18)
+
+
+def new_token(
+    session: Session,
+    purpose: str,
+    *,
+    game_id: int | None = None,
+    seat_no: int | None = None,
+    player_id: int | None = None,
+    turn_seq: int | None = None,
+    card: str | None = None,
+    ttl: timedelta = DEFAULT_TTL,
+    now: datetime | None = None,
+) -> str:
+    """Create a Token row in the caller's transaction and return the raw token."""
+    if purpose not in PURPOSES:
+        raise ValueError(f"unknown token purpose {purpose!r}")
+    now = now or datetime.now(UTC)
+    raw = raw_token(purpose)
+    session.add(Token(
+        token_hash=hash_token(raw), purpose=purpose, game_id=game_id, seat_no=seat_no,
+        player_id=player_id, turn_seq=turn_seq, card=card, created_at=now,
+        expires_at=now + ttl,
+    ))
+    return raw
+
+
+def _candidates(raw: str) -> list[str]:
+    # A reply token may come back upper-cased by a mail system; its canonical form is lower.
+    raw = raw.strip()
+    return list(dict.fromkeys([hash_token(raw), hash_token(raw.lower())]))
+
+
+def find_token(
+    session: Session, raw: str, purposes: set[str] | frozenset[str] | None = None,
+    *, now: datetime | None = None,
+) -> Token | None:
+    """The live (unexpired) Token for a raw token, or None. Does not consume it."""
+    now = now or datetime.now(UTC)
+    query = select(Token).where(Token.token_hash.in_(_candidates(raw)))  # type: ignore[attr-defined]
+    for token in session.exec(query):
+        if purposes is not None and token.purpose not in purposes:
+            continue
+        if token.expires_at is None or token.expires_at > now:
+            return token
+    return None
+
+
+def consume_token(session: Session, token: Token, *, now: datetime | None = None) -> bool:
+    """Mark a token used, atomically: True for exactly one caller, False if already used.
+
+    Call it only from a POST (mail scanners GET every link; GET must only render).
+    """
+    now = now or datetime.now(UTC)
+    result = session.execute(
+        update(Token)
+        .where(Token.id == token.id, Token.used_at.is_(None))  # type: ignore[union-attr]
+        .values(used_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount == 1:
+        token.used_at = now
+        return True
+    return False
