@@ -7,7 +7,6 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from mailtest_support import SmtpServer
 from sqlalchemy import Engine
 from sqlmodel import select
 
@@ -15,6 +14,7 @@ from pbem.mail.compose import MailSettings, build_headers
 from pbem.mail.outbox import backoff, drain_all, drain_outbox, enqueue
 from pbem.store.db import transaction
 from pbem.store.models import OutboxEmail, Player
+from tests.mail.mailtest_support import SmtpServer
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -60,15 +60,15 @@ def received_ids(server: SmtpServer) -> Counter[str]:
 
 
 def test_rows_are_sent_once_and_marked_sent(
-        any_engine: Engine, smtp_server: SmtpServer, mail_settings: MailSettings) -> None:
-    player = add_player(any_engine)
-    ids = queue(any_engine, mail_settings, player, 3)
-    result = drain_outbox(any_engine, smtp_server.settings, clock=Clock())
+        engine: Engine, smtp_server: SmtpServer, mail_settings: MailSettings) -> None:
+    player = add_player(engine)
+    ids = queue(engine, mail_settings, player, 3)
+    result = drain_outbox(engine, smtp_server.settings, clock=Clock())
     assert len(result.sent) == 3
     assert received_ids(smtp_server) == Counter(ids)
     assert all(m.rcpt_tos == ["alice@example.org"] for m in smtp_server.messages)
-    assert {r.status for r in rows(any_engine)} == {"sent"}
-    assert drain_outbox(any_engine, smtp_server.settings, clock=Clock()).sent == []
+    assert {r.status for r in rows(engine)} == {"sent"}
+    assert drain_outbox(engine, smtp_server.settings, clock=Clock()).sent == []
     assert len(smtp_server.messages) == 3
 
 
@@ -178,21 +178,21 @@ def concurrent_drain(engine: Engine, server: SmtpServer, workers: int) -> None:
 
 
 def test_concurrent_senders_deliver_each_row_exactly_once(
-        any_engine: Engine, smtp_server: SmtpServer, mail_settings: MailSettings) -> None:
-    player = add_player(any_engine)
-    ids = queue(any_engine, mail_settings, player, 120)
-    concurrent_drain(any_engine, smtp_server, workers=4)
+        engine: Engine, smtp_server: SmtpServer, mail_settings: MailSettings) -> None:
+    player = add_player(engine)
+    ids = queue(engine, mail_settings, player, 120)
+    concurrent_drain(engine, smtp_server, workers=4)
     assert received_ids(smtp_server) == Counter(ids)
-    final = rows(any_engine)
+    final = rows(engine)
     assert {r.status for r in final} == {"sent"}
     assert len({r.claimed_by for r in final}) > 1, "only one worker got rows: no contention tested"
 
 
 @pytest.mark.parametrize("batch", [1, 3, 100])
 def test_one_drain_claims_at_most_batch_rows(
-        any_engine: Engine, smtp_server: SmtpServer, mail_settings: MailSettings,
+        engine: Engine, smtp_server: SmtpServer, mail_settings: MailSettings,
         batch: int) -> None:
-    player = add_player(any_engine)
-    queue(any_engine, mail_settings, player, 10)
-    assert len(drain_outbox(any_engine, smtp_server.settings, batch=batch).sent) == min(10, batch)
+    player = add_player(engine)
+    queue(engine, mail_settings, player, 10)
+    assert len(drain_outbox(engine, smtp_server.settings, batch=batch).sent) == min(10, batch)
     assert len(smtp_server.messages) == min(10, batch)
