@@ -1,0 +1,88 @@
+"""The pure Hearts rules engine: cards, rules, events, the fold, decisions and views.
+
+No I/O and no randomness: the service records chance (the deal) as events. See docs/engine.md.
+"""
+
+from pbem.engine.cards import (
+    ALL_CARDS,
+    Card,
+    Suit,
+    format_cards,
+    list_in_words,
+    parse_card,
+    parse_cards,
+    sort_cards,
+)
+from pbem.engine.claims import claim_holds
+from pbem.engine.decide import (
+    ChooseMoon,
+    Claim,
+    Command,
+    PassCards,
+    PlayCard,
+    decide,
+    forced_events,
+    pass_direction_words,
+)
+from pbem.engine.errors import (
+    EngineError,
+    EventDecodeError,
+    IllegalMove,
+    NotYourTurn,
+    UnreadableInput,
+    WrongPhase,
+)
+from pbem.engine.events import (
+    CardPlayed,
+    CardsPassed,
+    ClaimAccepted,
+    Event,
+    GameCreated,
+    HandDealt,
+    MoonChosen,
+    decode_event,
+    encode_event,
+    event_type,
+)
+from pbem.engine.fold import (
+    apply,
+    dealer_from_draw,
+    legal_cards,
+    replay,
+    replay_json,
+    restore,
+    snapshot,
+    start,
+)
+from pbem.engine.presets import PRESETS, Preset, preset
+from pbem.engine.rules import (
+    BonusCard,
+    FirstDealer,
+    FirstTrickFallback,
+    KittyTo,
+    MoonRule,
+    OnlyHeartsAndQueenLead,
+    OpeningLead,
+    Rules,
+    Settlement,
+    Ties,
+    describe_offset,
+)
+from pbem.engine.settlement import SettlementResult, settlement
+from pbem.engine.state import GameState, HandResult, Phase, Trick
+from pbem.engine.views import SeatView, seat_view
+
+ENGINE_VERSION = "1"
+
+__all__ = [
+    "ALL_CARDS", "ENGINE_VERSION", "PRESETS", "BonusCard", "Card", "CardPlayed", "CardsPassed",
+    "ChooseMoon", "Claim", "ClaimAccepted", "Command", "EngineError", "Event", "EventDecodeError",
+    "FirstDealer", "FirstTrickFallback", "GameCreated", "GameState", "HandDealt", "HandResult",
+    "IllegalMove", "KittyTo", "MoonChosen", "MoonRule", "NotYourTurn", "OnlyHeartsAndQueenLead",
+    "OpeningLead", "PassCards", "Phase", "PlayCard", "Preset", "Rules", "SeatView", "Settlement",
+    "SettlementResult", "Suit", "Ties", "Trick", "UnreadableInput", "WrongPhase", "apply",
+    "claim_holds", "dealer_from_draw", "decide", "decode_event", "describe_offset",
+    "encode_event", "event_type", "forced_events", "format_cards", "legal_cards",
+    "list_in_words", "parse_card", "parse_cards", "pass_direction_words", "preset", "replay",
+    "replay_json", "restore", "seat_view", "settlement", "snapshot", "sort_cards", "start",
+]

@@ -1,0 +1,245 @@
+"""Cards: immutable values with a canonical two-character form, a forgiving parser, and bitmasks."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from enum import IntEnum
+from typing import Any
+
+from pbem.engine.errors import UnreadableInput
+
+
+class Suit(IntEnum):
+    """The four suits; the value is the suit's place in a hand's sort order and in the bitmask."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def letter(self) -> str:
+        return "CDHS"[self]
+
+    @property
+    def symbol(self) -> str:
+        return "♣♦♥♠"[self]
+
+    @property
+    def plural(self) -> str:
+        return ("clubs", "diamonds", "hearts", "spades")[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
+
+RANK_LETTERS = "23456789TJQKA"
+RANK_WORDS = (
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "jack", "queen", "king", "ace",
+)
+CARDS_PER_SUIT = 13
+DECK_SIZE = 52
+
+
+class Card:
+    """One card of a standard deck. Interned: `Card(rank, suit)` always returns the same object."""
+
+    __slots__ = ("index", "rank", "suit")
+    index: int
+    rank: int
+    suit: Suit
+
+    def __new__(cls, rank: int, suit: Suit) -> Card:
+        if not 2 <= rank <= 14:
+            raise ValueError(f"rank must be 2..14, not {rank}")
+        return ALL_CARDS[suit * CARDS_PER_SUIT + rank - 2]
+
+    @classmethod
+    def _make(cls, index: int) -> Card:
+        card = object.__new__(cls)
+        object.__setattr__(card, "index", index)
+        object.__setattr__(card, "rank", index % CARDS_PER_SUIT + 2)
+        object.__setattr__(card, "suit", Suit(index // CARDS_PER_SUIT))
+        return card
+
+    @staticmethod
+    def of(rank: int, suit: Suit) -> Card:
+        return Card(rank, suit)
+
+    @staticmethod
+    def from_index(index: int) -> Card:
+        return ALL_CARDS[index]
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        return parse_card(text)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Card.from_index, (self.index,))
+
+    @property
+    def bit(self) -> int:
+        return 1 << self.index
+
+    @property
+    def rank_letter(self) -> str:
+        return RANK_LETTERS[self.rank - 2]
+
+    @property
+    def symbol(self) -> str:
+        """Human form with the suit symbol and a real ten: ``Q♠``, ``10♥``."""
+        rank = "10" if self.rank == 10 else self.rank_letter
+        return f"{rank}{self.suit.symbol}"
+
+    @property
+    def name(self) -> str:
+        return f"{RANK_WORDS[self.rank - 2]} of {self.suit.plural}"
+
+    @property
+    def is_red(self) -> bool:
+        return self.suit.is_red
+
+    def __str__(self) -> str:
+        return self.rank_letter + self.suit.letter
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    def __le__(self, other: Card) -> bool:
+        return self.index <= other.index
+
+    def __gt__(self, other: Card) -> bool:
+        return self.index > other.index
+
+    def __ge__(self, other: Card) -> bool:
+        return self.index >= other.index
+
+
+ALL_CARDS: tuple[Card, ...] = tuple(Card._make(i) for i in range(DECK_SIZE))
+FULL_DECK_MASK = (1 << DECK_SIZE) - 1
+_SUIT_BITS = (1 << CARDS_PER_SUIT) - 1
+SUIT_MASKS: tuple[int, ...] = tuple(_SUIT_BITS << (s * CARDS_PER_SUIT) for s in Suit)
+HEARTS_MASK = SUIT_MASKS[Suit.HEARTS]
+QUEEN_OF_SPADES = Card(12, Suit.SPADES)
+JACK_OF_DIAMONDS = Card(11, Suit.DIAMONDS)
+TEN_OF_DIAMONDS = Card(10, Suit.DIAMONDS)
+TWO_OF_CLUBS = Card(2, Suit.CLUBS)
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.index
+    return mask
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards in a bitmask, sorted by suit then rank."""
+    return tuple(ALL_CARDS[i] for i in iter_indices(mask))
+
+
+def iter_indices(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def lowest_index(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards))
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+def list_in_words(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# --- parsing what people type -------------------------------------------------------------
+
+_SUIT_SYMBOLS = {"♣": Suit.CLUBS, "♧": Suit.CLUBS, "♦": Suit.DIAMONDS, "♢": Suit.DIAMONDS,
+                 "♥": Suit.HEARTS, "♡": Suit.HEARTS, "♠": Suit.SPADES, "♤": Suit.SPADES}
+_SUIT_WORDS = {"club": Suit.CLUBS, "diamond": Suit.DIAMONDS, "heart": Suit.HEARTS,
+               "spade": Suit.SPADES}
+_RANK_TOKENS: dict[str, int] = {
+    **{str(r): r for r in range(2, 11)},
+    **{RANK_LETTERS[r - 2].lower(): r for r in range(2, 15)},
+    **{word: r for r, word in enumerate(RANK_WORDS, start=2)},
+}
+_SHORT_FORM = re.compile(r"^(10|[2-9tjqka])([cdhs♣♧♦♢♥♡♠♤])$")
+_SYMBOL_FIRST = re.compile(r"^([♣♧♦♢♥♡♠♤])(10|[2-9tjqka])$")
+_WORD_FORM = re.compile(r"^(\w+)\s+of\s+(\w+)$")
+_VARIATION_SELECTORS = re.compile("[\ufe0e\ufe0f]")
+
+
+def _suit_from(token: str) -> Suit | None:
+    if token in _SUIT_SYMBOLS:
+        return _SUIT_SYMBOLS[token]
+    if len(token) == 1:
+        return {"c": Suit.CLUBS, "d": Suit.DIAMONDS, "h": Suit.HEARTS, "s": Suit.SPADES}.get(token)
+    return _SUIT_WORDS.get(token.removesuffix("s"))
+
+
+def parse_card(text: str) -> Card:
+    """Read one card as people type it: ``QS qs Q♠ ♠Q 10S TS "queen of spades" "ten of hearts"``."""
+    cleaned = _VARIATION_SELECTORS.sub("", text).strip().lower()
+    cleaned = re.sub(r"\s+", " ", cleaned)
+    short = _SHORT_FORM.match(cleaned.replace(" ", "")) or _SYMBOL_FIRST.match(cleaned)
+    if short:
+        first, second = short.groups()
+        rank_token, suit_token = (second, first) if first in _SUIT_SYMBOLS else (first, second)
+        suit = _suit_from(suit_token)
+        if suit is not None:
+            return Card(_RANK_TOKENS[rank_token], suit)
+    words = _WORD_FORM.match(cleaned)
+    if words:
+        rank, suit = _RANK_TOKENS.get(words.group(1)), _suit_from(words.group(2))
+        if rank is not None and suit is not None:
+            return Card(rank, suit)
+    raise UnreadableInput(_explain_unreadable(text.strip()))
+
+
+def _explain_unreadable(text: str) -> str:
+    bare = text.lower()
+    if bare in _RANK_TOKENS:
+        rank = _RANK_TOKENS[bare]
+        options = list_in_words([str(Card(rank, s)) for s in Suit])
+        return f"“{text}” has no suit: did you mean {options}?"
+    if _suit_from(bare) is not None:
+        return f"“{text}” has no rank: name the card with its rank and suit, like QS or 10H."
+    return (f"I couldn't read “{text}” as a card. Write the rank then the suit, "
+            "like QS, 10H, 2C or “queen of spades”.")
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Several cards separated by spaces, commas or ``and``; ``ten of hearts`` too."""
+    cleaned = re.sub(r"[,;+/]|\band\b", " ", _VARIATION_SELECTORS.sub("", text).lower())
+    tokens = cleaned.split()
+    cards: list[Card] = []
+    i = 0
+    while i < len(tokens):
+        if i + 2 < len(tokens) and tokens[i + 1] == "of":
+            cards.append(parse_card(" ".join(tokens[i:i + 3])))
+            i += 3
+        else:
+            cards.append(parse_card(tokens[i]))
+            i += 1
+    return tuple(cards)

@@ -1,0 +1,109 @@
+"""The rules in plain words, one sentence per option, for invitations, emails and pages."""
+
+from __future__ import annotations
+
+from pbem.engine.rules import (
+    BonusCard,
+    FirstDealer,
+    MoonRule,
+    OnlyHeartsAndQueenLead,
+    OpeningLead,
+    Rules,
+    Settlement,
+    Ties,
+    describe_offset,
+    removed_in_words,
+)
+
+_MOON = {
+    MoonRule.NONE: "There is no shooting the moon: every point counts as taken.",
+    MoonRule.OTHERS_PLUS: "Shooting the moon (all the points): you score 0 and everyone else {v}.",
+    MoonRule.SHOOTER_MINUS: "Shooting the moon (all the points): you go down {v}.",
+    MoonRule.SHOOTER_CHOICE: "Shooting the moon: you choose to go down {v} or put everyone else "
+                             "up {v}.",
+    MoonRule.CHOICE_AT_74: "Shooting the moon: everyone else scores {v}; once a score is "
+                           "{t} or more the shooter may go down {v} instead.",
+    MoonRule.PROTECTION: "Shooting the moon: everyone else scores {v}, unless that would make "
+                         "the shooter lose; then the shooter goes down {v} instead.",
+}
+_SETTLE = {
+    Settlement.SCORE_SHEET: "The lowest score wins.",
+    Settlement.PAIRWISE: "At the end every pair settles the difference of their scores; "
+                         "a player below zero is paid double.",
+    Settlement.CHIPS: "Chips: everyone pays their points into the pot and the deal's lowest "
+                      "score takes it (ties split, odd chips stay).",
+    Settlement.SWEEPSTAKES: "Sweepstakes: everyone pays their points into the pot; only a "
+                            "player with zero takes it, otherwise it carries over.",
+    Settlement.HOWELL: "Howell settlement: for each heart you pay a chip to each other "
+                       "player, and collect 13 minus your hearts.",
+}
+
+
+def describe_rules(rules: Rules) -> list[str]:
+    return [s for s in (
+        _deck(rules), _passing(rules), _opening(rules), _first_trick(rules),
+        _hearts(rules), "The queen of spades must be played as soon as it safely can."
+        if rules.forced_queen else "", _points(rules),
+        _MOON[rules.moon].format(v=rules.moon_points, t=rules.target - rules.moon_points),
+        _end(rules), "A score of exactly 99 drops to 0." if rules.sinkhole_99 else "",
+        "Cards are drawn to choose the first dealer." if rules.first_dealer is FirstDealer.DRAW
+        else "", _SETTLE[rules.settlement],
+    ) if s]
+
+
+def _deck(rules: Rules) -> str:
+    text = f"{rules.players} players, {rules.hand_size} cards each"
+    if rules.removed:
+        return f"{text} ({removed_in_words(rules)} taken out)."
+    if rules.kitty_size:
+        trick = "first" if rules.kitty_to.value == "first_trick" else "last"
+        return f"{text}; {rules.kitty_size} cards form a kitty for the {trick} trick's winner."
+    return text + "."
+
+
+def _passing(rules: Rules) -> str:
+    if not rules.pass_count:
+        return "No cards are passed."
+    cycle = ", ".join(describe_offset(o, rules.players) for o in rules.pass_cycle)
+    return f"Pass {rules.pass_count} cards before each hand: {cycle}, then again."
+
+
+def _opening(rules: Rules) -> str:
+    if rules.opening_lead is OpeningLead.LEFT_OF_DEALER:
+        return "The player left of the dealer leads any card to the first trick."
+    if rules.opening_lead is OpeningLead.ANY_CLUB:
+        return "The holder of the lowest club leads a club to the first trick."
+    return "The holder of the lowest club (2C, or 3C when it is taken out) leads it."
+
+
+def _first_trick(rules: Rules) -> str:
+    if rules.points_on_first_trick:
+        return "Points may be played on the first trick."
+    return ("No hearts or queen of spades on the first trick, unless you hold nothing else.")
+
+
+def _hearts(rules: Rules) -> str:
+    if not rules.hearts_must_be_broken:
+        return "Hearts may be led at any time."
+    breaker = "a heart or the queen of spades" if rules.queen_breaks_hearts else "a heart"
+    text = f"Hearts can't be led until {breaker} has been played (or you hold only hearts)."
+    if rules.only_hearts_and_queen_lead is OnlyHeartsAndQueenLead.MAY_LEAD_HEART:
+        text += " Holding only hearts and the queen of spades, you may lead a heart."
+    return text
+
+
+def _points(rules: Rules) -> str:
+    text = "Each heart is 1 point"
+    text += ", the queen of spades 13." if rules.queen_scores else "; the queen of spades is free."
+    if rules.bonus_card is BonusCard.JACK_OF_DIAMONDS:
+        text += " The jack of diamonds counts -10."
+    if rules.bonus_card is BonusCard.TEN_OF_DIAMONDS:
+        text += (" The ten of diamonds counts -10; taking all 15 counting cards is a slam: "
+                 f"-{rules.moon_points}.")
+    return text
+
+
+def _end(rules: Rules) -> str:
+    tie = ("a tie for lowest plays on" if rules.ties is Ties.PLAY_ON
+           else "a tie for lowest shares the win")
+    return f"The game ends when someone reaches {rules.target}; lowest wins, {tie}."

@@ -1,0 +1,161 @@
+"""Events: frozen facts of a game, with a versioned JSON form and a strict decoder."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.engine.cards import ALL_CARDS, Card
+from pbem.engine.errors import EventDecodeError, UnreadableInput
+from pbem.engine.rules import Rules
+
+EVENT_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameCreated:
+    rules: Rules
+    seats: int
+    first_dealer: int
+    dealer_draw: tuple[Card, ...] = ()  # with FirstDealer.DRAW: the card each seat drew
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt:
+    """The shuffled deck in order: card k goes to seat (dealer + 1 + k) % n; the rest is kitty."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsPassed:
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class MoonChosen:
+    seat: int
+    down: bool  # True: the shooter goes down 26; False: everyone else goes up 26
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimAccepted:
+    seat: int
+
+
+Event = GameCreated | HandDealt | CardsPassed | CardPlayed | MoonChosen | ClaimAccepted
+
+EVENT_TYPES: dict[type[Any], str] = {
+    GameCreated: "game_created", HandDealt: "hand_dealt", CardsPassed: "cards_passed",
+    CardPlayed: "card_played", MoonChosen: "moon_chosen", ClaimAccepted: "claim_accepted",
+}
+
+
+def event_type(event: Event) -> str:
+    return EVENT_TYPES[type(event)]
+
+
+def encode_event(event: Event) -> dict[str, Any]:
+    """The event's JSON form: ``{"type": ..., "v": 1, ...fields}``."""
+    body: dict[str, Any] = {"type": event_type(event), "v": EVENT_VERSION}
+    if isinstance(event, GameCreated):
+        body.update(rules=event.rules.to_dict(), seats=event.seats,
+                    first_dealer=event.first_dealer,
+                    dealer_draw=[str(c) for c in event.dealer_draw])
+    elif isinstance(event, HandDealt):
+        body["cards"] = [str(c) for c in event.cards]
+    elif isinstance(event, CardsPassed):
+        body.update(seat=event.seat, cards=[str(c) for c in event.cards])
+    elif isinstance(event, CardPlayed):
+        body.update(seat=event.seat, card=str(event.card))
+    elif isinstance(event, MoonChosen):
+        body.update(seat=event.seat, down=event.down)
+    else:
+        body["seat"] = event.seat
+    return body
+
+
+def decode_event(data: Any) -> Event:
+    """Rebuild an event from its JSON form; EventDecodeError for anything unknown or malformed."""
+    if not isinstance(data, dict):
+        raise EventDecodeError("an event must be a JSON object")
+    kind, version = data.get("type"), data.get("v")
+    if kind not in _DECODERS:
+        raise EventDecodeError(f"unknown event type {kind!r}")
+    if not isinstance(version, int) or not 1 <= version <= EVENT_VERSION:
+        raise EventDecodeError(f"unsupported version {version!r} for event {kind}")
+    decoder, keys = _DECODERS[kind]
+    present = set(data) - {"type", "v"}
+    if present - keys or (keys - present) - _OPTIONAL:
+        raise EventDecodeError(f"event {kind} needs exactly the fields {sorted(keys)}, "
+                               f"got {sorted(present)}")
+    try:
+        return decoder(data)
+    except (UnreadableInput, TypeError, ValueError, KeyError) as exc:
+        raise EventDecodeError(f"malformed {kind} event: {exc}") from exc
+
+
+_OPTIONAL = {"dealer_draw"}
+
+
+def _seat(data: dict[str, Any]) -> int:
+    seat = data["seat"]
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
+        raise TypeError("seat must be a non-negative whole number")
+    return seat
+
+
+def _card_list(value: Any) -> tuple[Card, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TypeError("cards must be a list of strings")
+    return tuple(_strict_card(v) for v in value)
+
+
+def _strict_card(text: str) -> Card:
+    card = _CANONICAL.get(text)
+    if card is None:
+        raise ValueError(f"{text!r} is not a canonical card")
+    return card
+
+
+_CANONICAL = {str(c): c for c in ALL_CARDS}
+
+
+def _game_created(d: dict[str, Any]) -> Event:
+    seats, dealer = d["seats"], d["first_dealer"]
+    if not isinstance(seats, int) or not isinstance(dealer, int) or not 0 <= dealer < seats:
+        raise ValueError("seats and first_dealer must be whole numbers, dealer < seats")
+    rules = Rules.from_dict(d["rules"])
+    if rules.players != seats:
+        raise ValueError("seats does not match the rules' player count")
+    return GameCreated(rules, seats, dealer, _card_list(d.get("dealer_draw", [])))
+
+
+def _moon(d: dict[str, Any]) -> Event:
+    if not isinstance(d["down"], bool):
+        raise TypeError("down must be true or false")
+    return MoonChosen(_seat(d), d["down"])
+
+
+def _played(d: dict[str, Any]) -> Event:
+    if not isinstance(d["card"], str):
+        raise TypeError("card must be a string")
+    return CardPlayed(_seat(d), _strict_card(d["card"]))
+
+
+_DECODERS: dict[str, tuple[Callable[[dict[str, Any]], Event], set[str]]] = {
+    "game_created": (_game_created, {"rules", "seats", "first_dealer", "dealer_draw"}),
+    "hand_dealt": (lambda d: HandDealt(_card_list(d["cards"])), {"cards"}),
+    "cards_passed": (lambda d: CardsPassed(_seat(d), _card_list(d["cards"])), {"seat", "cards"}),
+    "card_played": (_played, {"seat", "card"}),
+    "moon_chosen": (_moon, {"seat", "down"}),
+    "claim_accepted": (lambda d: ClaimAccepted(_seat(d)), {"seat"}),
+}

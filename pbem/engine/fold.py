@@ -1,0 +1,122 @@
+"""The fold: apply(state, event) -> state and replay(events) -> state, plus snapshots of a state."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from pbem.engine.cards import Card, Suit, cards_of, mask_of
+from pbem.engine.errors import EventDecodeError, WrongPhase
+from pbem.engine.events import Event, GameCreated, decode_event
+from pbem.engine.rules import FirstDealer, Rules
+from pbem.engine.state import GameState, HandResult, Phase, Trick
+from pbem.engine.table import Table
+
+SNAPSHOT_VERSION = 1
+# Ties in a draw for first dealer go to the higher suit: spades > hearts > diamonds > clubs.
+_DRAW_SUIT_ORDER = {Suit.SPADES: 3, Suit.HEARTS: 2, Suit.DIAMONDS: 1, Suit.CLUBS: 0}
+
+
+def dealer_from_draw(cards: tuple[Card, ...]) -> int:
+    """The seat whose drawn card is highest; equal ranks are broken by suit."""
+    return max(range(len(cards)), key=lambda s: (cards[s].rank, _DRAW_SUIT_ORDER[cards[s].suit]))
+
+
+def start(created: GameCreated) -> GameState:
+    """The state right after a game is created (waiting for the first deal)."""
+    if created.dealer_draw:
+        if len(created.dealer_draw) != created.seats:
+            raise WrongPhase("The draw for first dealer needs one card per seat.")
+        if dealer_from_draw(created.dealer_draw) != created.first_dealer:
+            raise WrongPhase("The first dealer must be the seat that drew the highest card.")
+    elif created.rules.first_dealer is FirstDealer.DRAW:
+        raise WrongPhase("These rules draw cards for the first dealer, but no draw was recorded.")
+    return Table(created).freeze()
+
+
+def apply(state: GameState, event: Event) -> GameState:
+    """The state after one more event. Never changes `state`; raises an EngineError if illegal."""
+    table = Table.thaw(state)
+    table.apply(event)
+    return table.freeze()
+
+
+def replay(events: Iterable[Event]) -> GameState:
+    """Fold a whole log, first event a GameCreated."""
+    iterator = iter(events)
+    created = next(iterator, None)
+    if not isinstance(created, GameCreated):
+        raise WrongPhase("A game's log must start with its creation.")
+    start(created)
+    table = Table(created)
+    for event in iterator:
+        table.apply(event)
+    return table.freeze()
+
+
+def replay_json(payloads: Iterable[dict[str, Any]]) -> GameState:
+    return replay(decode_event(p) for p in payloads)
+
+
+def legal_cards(state: GameState, seat: int) -> tuple[Card, ...]:
+    """The one legality check: the cards `seat` may play now (empty when it isn't their move)."""
+    return cards_of(Table.thaw(state).legal_mask(seat))
+
+
+# --- snapshots: a JSON form of a whole state ---------------------------------------------------
+
+def snapshot(state: GameState) -> dict[str, Any]:
+    return {
+        "v": SNAPSHOT_VERSION, "rules": state.rules.to_dict(), "seats": state.seats,
+        "first_dealer": state.first_dealer, "hand_number": state.hand_number,
+        "dealer": state.dealer, "phase": state.phase.value, "hands": list(state.hands),
+        "passed": list(state.passed), "trick": [list(p) for p in state.trick],
+        "leader": state.leader, "turn": state.turn,
+        "tricks": [_trick_json(t) for t in state.tricks], "won": list(state.won),
+        "hearts_broken": state.hearts_broken, "kitty": state.kitty, "in_play": state.in_play,
+        "totals": list(state.totals), "sheet": [_result_json(r) for r in state.sheet],
+        "moon_shooter": state.moon_shooter, "winners": list(state.winners),
+        "claimed_by": state.claimed_by,
+    }
+
+
+def restore(data: dict[str, Any]) -> GameState:
+    if data.get("v") != SNAPSHOT_VERSION:
+        raise EventDecodeError(f"unsupported snapshot version {data.get('v')!r}")
+    try:
+        return GameState(
+            Rules.from_dict(data["rules"]), data["seats"], data["first_dealer"],
+            data["hand_number"], data["dealer"], Phase(data["phase"]), tuple(data["hands"]),
+            tuple(data["passed"]), tuple((s, i) for s, i in data["trick"]), data["leader"],
+            data["turn"], tuple(_trick_from(t) for t in data["tricks"]), tuple(data["won"]),
+            data["hearts_broken"], data["kitty"], data["in_play"], tuple(data["totals"]),
+            tuple(_result_from(r) for r in data["sheet"]), data["moon_shooter"],
+            tuple(data["winners"]), data["claimed_by"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise EventDecodeError(f"malformed snapshot: {exc}") from exc
+
+
+def _trick_json(trick: Trick) -> list[Any]:
+    return [trick.leader, [[s, str(c)] for s, c in trick.plays], trick.winner]
+
+
+def _trick_from(data: list[Any]) -> Trick:
+    leader, plays, winner = data
+    return Trick(leader, tuple((s, Card.parse(c)) for s, c in plays), winner)
+
+
+def _result_json(result: HandResult) -> dict[str, Any]:
+    return {"hand_number": result.hand_number, "dealer": result.dealer,
+            "points": list(result.points), "totals": list(result.totals), "moon": result.moon,
+            "moon_down": result.moon_down, "slam": result.slam, "hearts": list(result.hearts),
+            "claimed_by": result.claimed_by}
+
+
+def _result_from(data: dict[str, Any]) -> HandResult:
+    return HandResult(data["hand_number"], data["dealer"], tuple(data["points"]),
+                      tuple(data["totals"]), data["moon"], data["moon_down"], data["slam"],
+                      tuple(data["hearts"]), data["claimed_by"])
+
+
+def deck_mask(rules: Rules) -> int:
+    return mask_of(Card.from_index(i) for i in range(52)) & ~mask_of(rules.removed)

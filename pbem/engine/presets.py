@@ -1,0 +1,105 @@
+"""Named rule presets: one per rules text where it differs, and the 3/5/6/7-player forms."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.engine.cards import Card, parse_cards
+from pbem.engine.rules import (
+    HOLD,
+    LEFT,
+    RIGHT,
+    BonusCard,
+    FirstDealer,
+    MoonRule,
+    OpeningLead,
+    Rules,
+    Settlement,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    name: str
+    title: str
+    source: str
+    rules: Rules
+
+
+def _cards(text: str) -> tuple[Card, ...]:
+    return parse_cards(text)
+
+
+_STANDARD = Rules()
+_PRESET_LIST = [
+    Preset("standard", "Standard Hearts (Black Lady)",
+           "the common rules: 2C leads, no points on the first trick, QS breaks hearts", _STANDARD),
+    Preset("bicycle", "Bicycle rules (seed 000)",
+           "pass left/right/across/hold; the 74 rule for the moon",
+           _STANDARD.replace(queen_breaks_hearts=False, moon=MoonRule.CHOICE_AT_74)),
+    Preset("hoyle", "Hoyle rules (seed 001)",
+           "draw for first dealer; hearts or QS break hearts; moon: others +26",
+           _STANDARD.replace(first_dealer=FirstDealer.DRAW)),
+    Preset("h2g2", "Black Lady, optional rules off (seed 002)",
+           "points allowed on the first trick; only hearts break hearts; ties play on",
+           _STANDARD.replace(points_on_first_trick=True, queen_breaks_hearts=False)),
+    Preset("h2g2-protected", "Black Lady with shooter protection and no blood (seed 002)",
+           "no points on the first trick; QS breaks hearts; shooter protection",
+           _STANDARD.replace(moon=MoonRule.PROTECTION)),
+    Preset("club", "Club rules (seed 003)",
+           "left of dealer leads any card; no hearts-broken rule; forced queen; "
+           "the shooter chooses; pairwise settlement, below zero paid double",
+           _STANDARD.replace(opening_lead=OpeningLead.LEFT_OF_DEALER,
+                             hearts_must_be_broken=False, forced_queen=True,
+                             points_on_first_trick=True, moon=MoonRule.SHOOTER_CHOICE,
+                             first_dealer=FirstDealer.DRAW, settlement=Settlement.PAIRWISE)),
+    Preset("simple", "Simple rules (seed 004)",
+           "no points on the first trick; only a heart breaks hearts",
+           _STANDARD.replace(queen_breaks_hearts=False)),
+    Preset("omnibus-jd", "Omnibus Hearts, jack of diamonds -10 (seed 002)",
+           "JD counts -10", _STANDARD.replace(bonus_card=BonusCard.JACK_OF_DIAMONDS)),
+    Preset("omnibus-td", "Omnibus Hearts, ten of diamonds -10 with the slam (seed 001)",
+           "TD counts -10; all 15 counting cards: -26",
+           _STANDARD.replace(bonus_card=BonusCard.TEN_OF_DIAMONDS)),
+    Preset("no-black-lady", "Hearts Without Black Lady (seed 001)",
+           "QS not scored, 13 points a hand, no pass, Howell settlement",
+           _STANDARD.replace(queen_scores=False, pass_count=0, pass_cycle=(HOLD,),
+                             queen_breaks_hearts=False, moon=MoonRule.NONE,
+                             settlement=Settlement.HOWELL)),
+    Preset("chips", "Chip scoring (seed 001, variation 1)",
+           "lowest scorer of each deal takes the pot", _STANDARD.replace(
+               settlement=Settlement.CHIPS)),
+    Preset("sweepstakes", "Sweepstakes (seed 001, variation 2)",
+           "only a zero score takes the pot", _STANDARD.replace(
+               settlement=Settlement.SWEEPSTAKES)),
+    Preset("three", "Three players (2D removed)", "seeds 001 and 002",
+           _STANDARD.replace(players=3, removed=_cards("2D"), pass_cycle=(LEFT, RIGHT, HOLD))),
+    Preset("three-kitty", "Three players with a kitty", "seed 002: all 52, the kitty to trick one",
+           _STANDARD.replace(players=3, kitty=True, pass_cycle=(LEFT, RIGHT, HOLD))),
+    Preset("five", "Five players (2D 2C removed)", "seeds 001 and 002",
+           _STANDARD.replace(players=5, removed=_cards("2D 2C"),
+                             pass_cycle=(LEFT, RIGHT, 2, -2, HOLD))),
+    Preset("five-kitty", "Five players with a kitty", "seed 002",
+           _STANDARD.replace(players=5, kitty=True, pass_cycle=(LEFT, RIGHT, 2, -2, HOLD))),
+    Preset("six", "Six players (2D 2C 2S 3D removed)", "seed 002",
+           _STANDARD.replace(players=6, removed=_cards("2D 2C 2S 3D"),
+                             pass_cycle=(LEFT, RIGHT, 2, -2, 3, HOLD))),
+    Preset("six-hoyle", "Six players (2D 3D 3C 4C removed)", "seed 001",
+           _STANDARD.replace(players=6, removed=_cards("2D 3D 3C 4C"),
+                             pass_cycle=(LEFT, RIGHT))),
+    Preset("six-kitty", "Six players with a kitty", "seed 002",
+           _STANDARD.replace(players=6, kitty=True, pass_cycle=(LEFT, RIGHT, 2, -2, 3, HOLD))),
+    Preset("seven", "Seven players (2S 3D 3C removed)", "seed 001: left then right",
+           _STANDARD.replace(players=7, removed=_cards("2S 3D 3C"), pass_cycle=(LEFT, RIGHT))),
+    Preset("seven-kitty", "Seven players with a kitty", "seed 002",
+           _STANDARD.replace(players=7, kitty=True, pass_cycle=(LEFT, RIGHT))),
+]
+PRESETS: dict[str, Preset] = {p.name: p for p in _PRESET_LIST}
+
+
+def preset(name: str) -> Rules:
+    """The rules of a named preset; raises KeyError with the known names."""
+    try:
+        return PRESETS[name].rules
+    except KeyError:
+        raise KeyError(f"unknown preset {name!r}; known: {', '.join(PRESETS)}") from None

@@ -1,0 +1,228 @@
+"""Rules: one frozen value holding every rule option of ../shared/RULES.md, with a JSON form."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from enum import Enum, StrEnum
+from typing import Any
+
+from pbem.engine.cards import Card, list_in_words, parse_cards
+from pbem.engine.errors import EventDecodeError
+
+
+class OpeningLead(StrEnum):
+    LOWEST_CLUB = "lowest_club"        # holder of the lowest club in play leads it (2C, or 3C)
+    ANY_CLUB = "any_club"              # holder of the lowest club leads, any club
+    LEFT_OF_DEALER = "left_of_dealer"  # player left of the dealer leads any card
+
+
+class FirstTrickFallback(StrEnum):
+    """Who holds nothing but point cards on a no-points first trick may play…"""
+
+    ANY_POINT_CARD = "any_point_card"  # …any of them, the queen included
+    HEART_NOT_QUEEN = "heart_not_queen"  # …a heart; the queen only if no heart is left
+
+
+class OnlyHeartsAndQueenLead(StrEnum):
+    """On lead, hearts unbroken, holding only hearts and the QS."""
+
+    MUST_LEAD_QUEEN = "must_lead_queen"
+    MAY_LEAD_HEART = "may_lead_heart"
+
+
+class MoonRule(StrEnum):
+    NONE = "none"                      # no moon: points count as taken
+    OTHERS_PLUS = "others_plus"        # shooter 0, others +26
+    SHOOTER_MINUS = "shooter_minus"    # shooter -26
+    SHOOTER_CHOICE = "shooter_choice"  # shooter chooses
+    CHOICE_AT_74 = "choice_at_74"      # others +26, shooter may go -26 when a score is >= target-26
+    PROTECTION = "protection"          # others +26 unless that makes the shooter lose: then -26
+
+
+class BonusCard(StrEnum):
+    NONE = "none"
+    JACK_OF_DIAMONDS = "jack_of_diamonds"  # JD -10 (Omnibus)
+    TEN_OF_DIAMONDS = "ten_of_diamonds"    # TD -10, all 15 counting cards: -26 (Omnibus slam)
+
+
+class Ties(StrEnum):
+    PLAY_ON = "play_on"
+    SHARED = "shared"
+
+
+class FirstDealer(StrEnum):
+    RANDOM = "random"
+    DRAW = "draw"
+
+
+class Settlement(StrEnum):
+    SCORE_SHEET = "score_sheet"
+    PAIRWISE = "pairwise"        # net points between every pair, a player below zero paid double
+    CHIPS = "chips"              # lowest scorer of each deal takes the pot
+    SWEEPSTAKES = "sweepstakes"  # only a zero score takes the pot
+    HOWELL = "howell"            # per heart pay (players-1), collect 13 - hearts
+
+
+class KittyTo(StrEnum):
+    FIRST_TRICK = "first_trick"
+    LAST_TRICK = "last_trick"
+
+
+LEFT, RIGHT, HOLD = 1, -1, 0
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every rule option. Defaults are the standard four-player game."""
+
+    players: int = 4
+    removed: tuple[Card, ...] = ()          # cards taken out so the deck divides evenly
+    kitty: bool = False                     # keep all 52 and leave the extra cards as a kitty
+    kitty_to: KittyTo = KittyTo.FIRST_TRICK
+    pass_count: int = 3
+    pass_cycle: tuple[int, ...] = (LEFT, RIGHT, 2, HOLD)  # seat offsets, hand by hand
+    opening_lead: OpeningLead = OpeningLead.LOWEST_CLUB
+    points_on_first_trick: bool = False
+    first_trick_fallback: FirstTrickFallback = FirstTrickFallback.ANY_POINT_CARD
+    hearts_must_be_broken: bool = True
+    queen_breaks_hearts: bool = True
+    only_hearts_and_queen_lead: OnlyHeartsAndQueenLead = OnlyHeartsAndQueenLead.MUST_LEAD_QUEEN
+    forced_queen: bool = False
+    moon: MoonRule = MoonRule.OTHERS_PLUS
+    bonus_card: BonusCard = BonusCard.NONE
+    queen_scores: bool = True
+    target: int = 100
+    ties: Ties = Ties.PLAY_ON
+    sinkhole_99: bool = False
+    first_dealer: FirstDealer = FirstDealer.RANDOM
+    settlement: Settlement = Settlement.SCORE_SHEET
+
+    def __post_init__(self) -> None:
+        problems = self.problems()
+        if problems:
+            raise ValueError("; ".join(problems))
+
+    def problems(self) -> list[str]:
+        found: list[str] = []
+        if not 3 <= self.players <= 7:
+            found.append("Hearts needs 3 to 7 players")
+        deck = 52 - len(self.removed)
+        if not self.kitty and deck % self.players:
+            found.append(f"{deck} cards do not divide among {self.players} players")
+        if self.kitty and self.removed:
+            found.append("a kitty game keeps all 52 cards")
+        if self.pass_count and any(abs(o) >= self.players for o in self.pass_cycle):
+            found.append("a pass offset is larger than the table")
+        if self.pass_count * 2 > self.hand_size:
+            found.append("too many cards passed")
+        if self.target < 1:
+            found.append("the target score must be positive")
+        return found
+
+    @property
+    def deck_size(self) -> int:
+        return 52 - len(self.removed)
+
+    @property
+    def hand_size(self) -> int:
+        return self.deck_size // self.players
+
+    @property
+    def kitty_size(self) -> int:
+        return self.deck_size - self.hand_size * self.players
+
+    @property
+    def moon_points(self) -> int:
+        return 13 + (13 if self.queen_scores else 0)
+
+    def pass_offset(self, hand_number: int) -> int:
+        if not self.pass_count or not self.pass_cycle:
+            return HOLD
+        return self.pass_cycle[(hand_number - 1) % len(self.pass_cycle)]
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["removed"] = [str(c) for c in self.removed]
+        data["pass_cycle"] = list(self.pass_cycle)
+        for key, value in data.items():
+            if isinstance(value, Enum):
+                data[key] = value.value
+        return data
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Rules:
+        known = {f.name: f for f in fields(Rules)}
+        unknown = set(data) - set(known)
+        if unknown:
+            raise EventDecodeError(f"unknown rule options: {', '.join(sorted(unknown))}")
+        kwargs: dict[str, Any] = {}
+        try:
+            for key, value in data.items():
+                kwargs[key] = _decode_option(key, value)
+            return Rules(**kwargs)
+        except (ValueError, TypeError) as exc:
+            raise EventDecodeError(f"bad rules: {exc}") from exc
+
+    def replace(self, **changes: Any) -> Rules:
+        return Rules.from_dict({**self.to_dict(), **_encode_changes(changes)})
+
+    def describe(self) -> list[str]:
+        """The rules in plain words, one sentence each, for emails and pages."""
+        from pbem.engine.describe import describe_rules
+
+        return describe_rules(self)
+
+
+_ENUM_FIELDS: dict[str, type[Enum]] = {
+    "kitty_to": KittyTo, "opening_lead": OpeningLead, "first_trick_fallback": FirstTrickFallback,
+    "only_hearts_and_queen_lead": OnlyHeartsAndQueenLead, "moon": MoonRule,
+    "bonus_card": BonusCard, "ties": Ties, "first_dealer": FirstDealer,
+    "settlement": Settlement,
+}
+_BOOL_FIELDS = {"kitty", "points_on_first_trick", "hearts_must_be_broken", "queen_breaks_hearts",
+                "forced_queen", "queen_scores", "sinkhole_99"}
+_INT_FIELDS = {"players", "pass_count", "target"}
+
+
+def _decode_option(key: str, value: Any) -> Any:
+    if key in _ENUM_FIELDS:
+        return _ENUM_FIELDS[key](value)
+    if key in _BOOL_FIELDS:
+        if not isinstance(value, bool):
+            raise TypeError(f"{key} must be true or false")
+        return value
+    if key in _INT_FIELDS:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"{key} must be a whole number")
+        return value
+    if key == "removed":
+        return parse_cards(" ".join(value)) if value else ()
+    if key == "pass_cycle":
+        return tuple(int(v) for v in value)
+    raise TypeError(f"no decoder for {key}")
+
+
+def _encode_changes(changes: dict[str, Any]) -> dict[str, Any]:
+    encoded: dict[str, Any] = {}
+    for key, value in changes.items():
+        if isinstance(value, Enum):
+            value = value.value
+        elif key == "removed":
+            value = [str(c) for c in value]
+        elif key == "pass_cycle":
+            value = list(value)
+        encoded[key] = value
+    return encoded
+
+
+def describe_offset(offset: int, players: int) -> str:
+    if offset == HOLD:
+        return "no pass (hold)"
+    if players % 2 == 0 and abs(offset) == players // 2:
+        return "across"
+    side = "left" if offset > 0 else "right"
+    return side if abs(offset) == 1 else f"{abs(offset)} to the {side}"
+
+
+def removed_in_words(rules: Rules) -> str:
+    return list_in_words([str(c) for c in rules.removed])

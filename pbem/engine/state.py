@@ -1,0 +1,142 @@
+"""The game state: the frozen value the fold produces, and the questions asked of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from pbem.engine.cards import Card, cards_of
+from pbem.engine.rules import Rules
+
+
+class Phase(StrEnum):
+    DEAL = "deal"                # waiting for the next HandDealt (the service deals)
+    PASS = "pass"                # seats choose the cards to pass, in any order
+    PLAY = "play"
+    MOON_CHOICE = "moon_choice"  # the shooter chooses down 26 or everyone else up 26
+    GAME_OVER = "game_over"
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    leader: int
+    plays: tuple[tuple[int, Card], ...]
+    winner: int | None = None
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(card for _, card in self.plays)
+
+    def card_of(self, seat: int) -> Card | None:
+        return next((card for s, card in self.plays if s == seat), None)
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One line of the score sheet."""
+
+    hand_number: int
+    dealer: int
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+    moon: int | None = None          # the seat that shot the moon (or made the slam)
+    moon_down: bool | None = None    # True: the shooter went down; False: the others went up
+    slam: bool = False               # Omnibus: all counting cards including the TD
+    hearts: tuple[int, ...] = ()     # hearts taken per seat (chips, Howell)
+    claimed_by: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything the fold knows. Hands are bitmasks of card indices; use the methods for Cards."""
+
+    rules: Rules
+    seats: int
+    first_dealer: int
+    hand_number: int
+    dealer: int
+    phase: Phase
+    hands: tuple[int, ...]
+    passed: tuple[int, ...]           # per seat: the mask passed this hand, -1 while not yet passed
+    trick: tuple[tuple[int, int], ...]  # the current trick: (seat, card index)
+    leader: int
+    turn: int
+    tricks: tuple[Trick, ...]         # completed tricks of this hand
+    won: tuple[int, ...]              # per seat: the cards taken this hand
+    hearts_broken: bool
+    kitty: int                        # kitty cards not yet taken
+    in_play: int                      # every card dealt this hand
+    totals: tuple[int, ...]
+    sheet: tuple[HandResult, ...]
+    moon_shooter: int
+    winners: tuple[int, ...]
+    claimed_by: int = -1
+
+    # --- questions ---------------------------------------------------------------------
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        if self.phase is Phase.PASS:
+            return tuple(s for s in range(self.seats) if self.passed[s] < 0)
+        if self.phase is Phase.PLAY:
+            return (self.turn,)
+        if self.phase is Phase.MOON_CHOICE:
+            return (self.moon_shooter,)
+        return ()
+
+    @property
+    def game_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        return cards_of(self.hands[seat])
+
+    def has_passed(self, seat: int) -> bool:
+        return self.passed[seat] >= 0
+
+    @property
+    def pass_offset(self) -> int:
+        return self.rules.pass_offset(self.hand_number)
+
+    def pass_target(self, seat: int) -> int:
+        return (seat + self.pass_offset) % self.seats
+
+    def pass_source(self, seat: int) -> int:
+        return (seat - self.pass_offset) % self.seats
+
+    def passed_cards(self, seat: int) -> tuple[Card, ...]:
+        return cards_of(self.passed[seat]) if self.passed[seat] > 0 else ()
+
+    def received_cards(self, seat: int) -> tuple[Card, ...]:
+        """Cards passed to this seat: empty until everyone has passed."""
+        if self.phase is Phase.PASS or self.pass_offset == 0 or self.phase is Phase.DEAL:
+            return ()
+        return self.passed_cards(self.pass_source(seat))
+
+    @property
+    def current_trick(self) -> Trick:
+        return Trick(self.leader, tuple((s, Card.from_index(i)) for s, i in self.trick))
+
+    @property
+    def previous_trick(self) -> Trick | None:
+        return self.tricks[-1] if self.tricks else None
+
+    @property
+    def trick_number(self) -> int:
+        return len(self.tricks) + 1
+
+    @property
+    def hand_points(self) -> tuple[int, ...]:
+        from pbem.engine.scoring import raw_points
+
+        return tuple(raw_points(self.rules, mask) for mask in self.won)
+
+    def taken(self, seat: int) -> tuple[Card, ...]:
+        return cards_of(self.won[seat])
+
+    @property
+    def score_sheet(self) -> tuple[HandResult, ...]:
+        return self.sheet
+
+    @property
+    def kitty_cards(self) -> tuple[Card, ...]:
+        return cards_of(self.kitty)

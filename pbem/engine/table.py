@@ -1,0 +1,334 @@
+"""The fold's working copy: a mutable table that applies events and knows the one legality check.
+
+`apply` and `replay` (in fold.py) thaw a GameState into a Table, apply events and freeze it again,
+so callers only ever see immutable states; the table is also what bots and the claim search use.
+"""
+
+from __future__ import annotations
+
+from pbem.engine.cards import (
+    FULL_DECK_MASK,
+    HEARTS_MASK,
+    SUIT_MASKS,
+    Card,
+    Suit,
+    lowest_index,
+    mask_of,
+)
+from pbem.engine.errors import IllegalMove, NotYourTurn, WrongPhase
+from pbem.engine.events import (
+    CardPlayed,
+    CardsPassed,
+    ClaimAccepted,
+    Event,
+    GameCreated,
+    HandDealt,
+    MoonChosen,
+)
+from pbem.engine.rules import (
+    FirstTrickFallback,
+    KittyTo,
+    OnlyHeartsAndQueenLead,
+    OpeningLead,
+    Rules,
+    Ties,
+)
+from pbem.engine.scoring import (
+    QS_BIT,
+    automatic_moon_down,
+    bonus_points,
+    find_shooter,
+    is_slam,
+    moon_needs_choice,
+    moon_points,
+    penalty_mask,
+    raw_points,
+    slam_points,
+)
+from pbem.engine.state import GameState, HandResult, Phase, Trick
+
+CLUBS_MASK = SUIT_MASKS[Suit.CLUBS]
+SPADES = int(Suit.SPADES)
+QS_INDEX = QS_BIT.bit_length() - 1
+
+
+class Table:
+    """Mutable mirror of GameState. Only fold.py, bots and searches should hold one."""
+
+    __slots__ = (
+        "rules", "seats", "first_dealer", "hand_number", "dealer", "phase", "hands", "passed",
+        "trick", "leader", "turn", "tricks", "won", "hearts_broken", "kitty", "in_play",
+        "totals", "sheet", "moon_shooter", "winners", "claimed_by", "penalty", "simulating",
+    )
+
+    def __init__(self, created: GameCreated) -> None:
+        n = created.seats
+        self.rules: Rules = created.rules
+        self.seats = n
+        self.first_dealer = created.first_dealer
+        self.hand_number = 1
+        self.dealer = created.first_dealer
+        self.phase = Phase.DEAL
+        self.hands = [0] * n
+        self.passed = [-1] * n
+        self.trick: list[tuple[int, int]] = []
+        self.leader = self.turn = (created.first_dealer + 1) % n
+        self.tricks: list[Trick] = []
+        self.won = [0] * n
+        self.hearts_broken = False
+        self.kitty = self.in_play = 0
+        self.totals = [0] * n
+        self.sheet: list[HandResult] = []
+        self.moon_shooter = -1
+        self.winners: tuple[int, ...] = ()
+        self.claimed_by = -1
+        self.penalty = penalty_mask(self.rules)
+        self.simulating = False
+
+    # --- freezing and thawing ------------------------------------------------------------
+    @classmethod
+    def thaw(cls, state: GameState) -> Table:
+        table = cls.__new__(cls)
+        for name in GameState.__slots__:
+            value = getattr(state, name)
+            setattr(table, name, list(value) if isinstance(value, tuple) and name != "winners"
+                    else value)
+        table.penalty = penalty_mask(state.rules)
+        table.simulating = False
+        return table
+
+    def freeze(self) -> GameState:
+        return GameState(
+            self.rules, self.seats, self.first_dealer, self.hand_number, self.dealer, self.phase,
+            tuple(self.hands), tuple(self.passed), tuple(self.trick), self.leader, self.turn,
+            tuple(self.tricks), tuple(self.won), self.hearts_broken, self.kitty, self.in_play,
+            tuple(self.totals), tuple(self.sheet), self.moon_shooter, self.winners,
+            self.claimed_by)
+
+    def clone(self) -> Table:
+        copy = Table.__new__(Table)
+        for name in Table.__slots__:
+            value = getattr(self, name)
+            setattr(copy, name, value.copy() if isinstance(value, list) else value)
+        return copy
+
+    # --- applying events -----------------------------------------------------------------
+    def apply(self, event: Event) -> None:
+        kind = type(event)
+        if kind is CardPlayed:
+            self.play(event.seat, event.card.index)  # type: ignore[union-attr]
+        elif kind is CardsPassed:
+            self.pass_cards(event.seat, mask_of(event.cards))  # type: ignore[union-attr]
+        elif kind is HandDealt:
+            self.deal(event.cards)  # type: ignore[union-attr]
+        elif kind is MoonChosen:
+            self.choose_moon(event.seat, event.down)  # type: ignore[union-attr]
+        elif kind is ClaimAccepted:
+            self.claim(event.seat)  # type: ignore[union-attr]
+        else:
+            raise WrongPhase("This game has already been created.")
+
+    def deal(self, cards: tuple[Card, ...]) -> None:
+        self._require(Phase.DEAL, "The hand has already been dealt.")
+        deck = FULL_DECK_MASK & ~mask_of(self.rules.removed)
+        if len(cards) != self.rules.deck_size or mask_of(cards) != deck:
+            raise IllegalMove("A deal must hold every card of the deck exactly once.")
+        n, per = self.seats, self.rules.hand_size
+        hands = [0] * n
+        for k in range(per * n):
+            hands[(self.dealer + 1 + k) % n] |= 1 << cards[k].index
+        self.hands, self.kitty = hands, mask_of(cards[per * n:])
+        self.in_play = deck
+        self.passed = [-1] * n
+        self.trick, self.tricks, self.won = [], [], [0] * n
+        self.hearts_broken, self.moon_shooter, self.claimed_by = False, -1, -1
+        if self.rules.pass_offset(self.hand_number):
+            self.phase = Phase.PASS
+        else:
+            self._start_play()
+
+    def pass_cards(self, seat: int, mask: int) -> None:
+        self._require(Phase.PASS, "Passing is over for this hand.")
+        if self.passed[seat] >= 0:
+            raise IllegalMove("You have already passed your cards for this hand.")
+        if mask.bit_count() != self.rules.pass_count or mask & ~self.hands[seat]:
+            raise IllegalMove(f"Pass exactly {self.rules.pass_count} cards from your own hand.")
+        self.hands[seat] &= ~mask
+        self.passed[seat] = mask
+        if min(self.passed) >= 0:
+            offset = self.rules.pass_offset(self.hand_number)
+            for s in range(self.seats):
+                self.hands[(s + offset) % self.seats] |= self.passed[s]
+            self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = Phase.PLAY
+        self.leader = self.turn = self._opening_leader()
+
+    def _opening_leader(self) -> int:
+        if self.rules.opening_lead is not OpeningLead.LEFT_OF_DEALER:
+            clubs = [hand & CLUBS_MASK for hand in self.hands]
+            held = [c for c in clubs if c]
+            if held:
+                lowest = min(lowest_index(c) for c in held)
+                return next(s for s, c in enumerate(clubs) if c >> lowest & 1)
+        return (self.dealer + 1) % self.seats
+
+    def play(self, seat: int, index: int) -> None:
+        self._require(Phase.PLAY, "It isn't time to play a card.")
+        if seat != self.turn:
+            raise NotYourTurn("It's not your turn to play.")
+        bit = 1 << index
+        if not self.legal_mask(seat) & bit:
+            raise IllegalMove(f"{Card.from_index(index)} can't be played now.")
+        self.hands[seat] &= ~bit
+        self.trick.append((seat, index))
+        if bit & HEARTS_MASK or (bit == QS_BIT and self.rules.queen_breaks_hearts):
+            self.hearts_broken = True
+        if len(self.trick) == self.seats:
+            self._finish_trick()
+        else:
+            self.turn = (seat + 1) % self.seats
+
+    def _finish_trick(self) -> None:
+        winner, mask, _ = trick_winner(self.trick)
+        if self.kitty and not self.tricks and self.rules.kitty_to is KittyTo.FIRST_TRICK:
+            mask |= self.kitty
+            self.kitty = 0
+        self.won[winner] |= mask
+        self.tricks.append(Trick(self.leader, tuple((s, Card.from_index(i)) for s, i in self.trick),
+                                 winner))
+        self.trick = []
+        self.leader = self.turn = winner
+        if not self.hands[winner]:
+            self.won[winner] |= self.kitty  # a kitty for the last trick
+            self.kitty = 0
+            self._end_hand()
+
+    def claim(self, seat: int) -> None:
+        self._require(Phase.PLAY, "There is nothing left to claim.")
+        rest = self.kitty
+        for s in range(self.seats):
+            rest |= self.hands[s]
+            self.hands[s] = 0
+        for _, index in self.trick:
+            rest |= 1 << index
+        self.won[seat] |= rest
+        self.kitty, self.trick, self.claimed_by = 0, [], seat
+        self._end_hand()
+
+    def _end_hand(self) -> None:
+        if self.simulating:
+            self.phase = Phase.DEAL
+            return
+        shooter = find_shooter(self.rules, self.won, self.in_play)
+        if shooter < 0:
+            self._record([raw_points(self.rules, m) for m in self.won], None, None, False)
+        elif is_slam(self.rules, self.won[shooter]):
+            self._record(slam_points(self.rules, shooter, self.seats), shooter, None, True)
+        elif moon_needs_choice(self.rules, self.totals):
+            self.phase, self.moon_shooter = Phase.MOON_CHOICE, shooter
+        else:
+            bonus = bonus_points(self.rules, self.won)
+            down = automatic_moon_down(self.rules, shooter, self.totals, bonus)
+            self._record(moon_points(self.rules, shooter, self.seats, bonus, down=down),
+                         shooter, down, False)
+
+    def choose_moon(self, seat: int, down: bool) -> None:
+        self._require(Phase.MOON_CHOICE, "There is no moon shot to decide.")
+        if seat != self.moon_shooter:
+            raise NotYourTurn("Only the player who shot the moon chooses.")
+        bonus = bonus_points(self.rules, self.won)
+        self._record(moon_points(self.rules, seat, self.seats, bonus, down=down), seat, down, False)
+
+    def _record(self, points: list[int], moon: int | None, down: bool | None, slam: bool) -> None:
+        totals = [t + p for t, p in zip(self.totals, points, strict=True)]
+        if self.rules.sinkhole_99:
+            totals = [0 if t == 99 else t for t in totals]
+        self.totals = totals
+        hearts = tuple((m & HEARTS_MASK).bit_count() for m in self.won)
+        claimed = self.claimed_by if self.claimed_by >= 0 else None
+        self.sheet.append(HandResult(self.hand_number, self.dealer, tuple(points), tuple(totals),
+                                     moon, down, slam, hearts, claimed))
+        self.moon_shooter = -1
+        if self._game_ends():
+            self.phase = Phase.GAME_OVER
+        else:
+            self.phase = Phase.DEAL
+            self.hand_number += 1
+            self.dealer = (self.dealer + 1) % self.seats
+
+    def _game_ends(self) -> bool:
+        if max(self.totals) < self.rules.target:
+            return False
+        low = min(self.totals)
+        self.winners = tuple(s for s, t in enumerate(self.totals) if t == low)
+        if len(self.winners) > 1 and self.rules.ties is Ties.PLAY_ON:
+            self.winners = ()
+            return False
+        return True
+
+    def _require(self, phase: Phase, message: str) -> None:
+        if self.phase is not phase:
+            raise WrongPhase(message)
+
+    # --- the one legality check ----------------------------------------------------------
+    def legal_mask(self, seat: int) -> int:
+        if self.phase is not Phase.PLAY or seat != self.turn:
+            return 0
+        hand = self.hands[seat]
+        first = not self.tricks
+        if self.trick:
+            return self._follow_mask(hand, first)
+        return self._lead_mask(hand, first)
+
+    def _lead_mask(self, hand: int, first: bool) -> int:
+        rules = self.rules
+        if first and rules.opening_lead is not OpeningLead.LEFT_OF_DEALER and hand & CLUBS_MASK:
+            clubs = hand & CLUBS_MASK
+            return clubs & -clubs if rules.opening_lead is OpeningLead.LOWEST_CLUB else clubs
+        mask = self._no_points(hand) if first and not rules.points_on_first_trick else hand
+        if rules.hearts_must_be_broken and not self.hearts_broken:
+            others = mask & ~HEARTS_MASK
+            if others == QS_BIT and (rules.only_hearts_and_queen_lead
+                                     is OnlyHeartsAndQueenLead.MAY_LEAD_HEART):
+                return mask
+            if others:
+                return others
+        return mask
+
+    def _follow_mask(self, hand: int, first: bool) -> int:
+        led = self.trick[0][1] // 13
+        follow = hand & SUIT_MASKS[led]
+        if follow:
+            if (self.rules.forced_queen and follow & QS_BIT and led == SPADES
+                    and self._winning_index() > QS_INDEX):
+                return QS_BIT
+            return follow
+        mask = self._no_points(hand) if first and not self.rules.points_on_first_trick else hand
+        if self.rules.forced_queen and mask & QS_BIT:
+            return QS_BIT
+        return mask
+
+    def _no_points(self, hand: int) -> int:
+        safe = hand & ~self.penalty
+        if safe:
+            return safe
+        fallback = self.rules.first_trick_fallback
+        if fallback is FirstTrickFallback.HEART_NOT_QUEEN and hand & HEARTS_MASK:
+            return hand & HEARTS_MASK
+        return hand
+
+    def _winning_index(self) -> int:
+        return trick_winner(self.trick)[2] if self.trick else -1
+
+
+def trick_winner(plays: list[tuple[int, int]]) -> tuple[int, int, int]:
+    """(winning seat, mask of the trick's cards, winning card index)."""
+    led = plays[0][1] // 13
+    best_seat, best, mask = plays[0][0], plays[0][1], 0
+    for seat, index in plays:
+        mask |= 1 << index
+        if index > best and index // 13 == led:
+            best_seat, best = seat, index
+    return best_seat, mask, best
