@@ -13,8 +13,10 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     event,
+    inspect,
 )
-from sqlalchemy.orm import Mapper
+from sqlalchemy.orm import Mapper, ORMExecuteState
+from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Field, SQLModel
 
 from pbem.store.types import UTCDateTime, utcnow
@@ -222,5 +224,11 @@ def _refuse_change(_mapper: Mapper[Any], _connection: Any, target: Event) -> Non
     )
 
 
+def _refuse_bulk_change(state: ORMExecuteState) -> None:
+    if (state.is_update or state.is_delete) and state.bind_mapper is inspect(Event):
+        raise AppendOnlyViolation("events are append-only (bulk UPDATE/DELETE refused)")
+
+
 event.listen(Event, "before_update", _refuse_change)
 event.listen(Event, "before_delete", _refuse_change)
+event.listen(OrmSession, "do_orm_execute", _refuse_bulk_change)

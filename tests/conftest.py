@@ -1,0 +1,127 @@
+"""Shared fixtures: databases (SQLite always, PostgreSQL when PBEM_TEST_DATABASE_URL is set),
+the Flask `app`, its test `client` and CLI `runner`."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+from sqlalchemy import Engine
+
+from pbem.app import create_app
+from pbem.store.db import make_engine
+from pbem.store.testing import create_pg_schema, create_tables, drop_pg_schema, truncate_all
+
+PG_ENV = "PBEM_TEST_DATABASE_URL"
+
+
+def pg_base_url() -> str | None:
+    return os.environ.get(PG_ENV) or None
+
+
+@pytest.fixture(autouse=True)
+def _no_pbem_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests configure the app explicitly; a developer's PBEM_* variables must not leak in."""
+    for name in list(os.environ):
+        if name.startswith("PBEM_") and name != PG_ENV:
+            monkeypatch.delenv(name)
+
+
+@pytest.fixture(scope="session")
+def _pg_session_url() -> Iterator[str | None]:
+    """One schema per test session (and xdist worker), tables created once."""
+    base = pg_base_url()
+    if base is None:
+        yield None
+        return
+    schema, url = create_pg_schema(base)
+    create_tables(url)
+    yield url
+    drop_pg_schema(base, schema)
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    """A fresh SQLite file with the schema created."""
+    url = f"sqlite:///{tmp_path / 'test.sqlite3'}"
+    create_tables(url)
+    return url
+
+
+@pytest.fixture
+def pg_url(_pg_session_url: str | None) -> str:
+    """The session's PostgreSQL schema, emptied for this test (skips without PostgreSQL)."""
+    if _pg_session_url is None:
+        pytest.skip(f"{PG_ENV} is not set")
+    truncate_all(_pg_session_url)
+    return _pg_session_url
+
+
+@pytest.fixture(
+    params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)],
+)
+def db_url(request: pytest.FixtureRequest) -> str:
+    """An empty database with the schema: each test runs on SQLite and on PostgreSQL."""
+    name = "sqlite_url" if request.param == "sqlite" else "pg_url"
+    url: str = request.getfixturevalue(name)
+    return url
+
+
+@pytest.fixture
+def engine(db_url: str) -> Iterator[Engine]:
+    eng = make_engine(db_url)
+    yield eng
+    eng.dispose()
+
+
+def base_config(tmp_path: Path, db_url: str) -> dict[str, Any]:
+    return {
+        "TESTING": True,
+        "DATABASE_URL": db_url,
+        "SECRET_KEY": "test-secret-key",
+        "INSTANCE_PATH": str(tmp_path / "instance"),
+        "BASE_URL": "http://pbem.test",
+        "MAIL_DOMAIN": "pbem.test",
+        "MAIL_FROM": "Hearts <hearts@pbem.test>",
+    }
+
+
+@pytest.fixture
+def make_app(tmp_path: Path, sqlite_url: str) -> Iterator[Callable[..., Flask]]:
+    """Build apps with extra config: `make_app(DATABASE_URL=pg_url, BASE_URL=...)`."""
+    apps: list[Flask] = []
+
+    def build(**overrides: Any) -> Flask:
+        cfg = base_config(tmp_path, sqlite_url)
+        cfg.update(overrides)
+        app = create_app(cfg)
+        apps.append(app)
+        return app
+
+    yield build
+    from pbem.app import db_engine
+
+    for app in apps:
+        db_engine(app).dispose()
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask]) -> Flask:
+    """The app on a fresh SQLite database (use `make_app(DATABASE_URL=db_url)` for both)."""
+    return make_app()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    """`runner.invoke(args=["db", "upgrade"])` runs a `pbem` command against `app`."""
+    return app.test_cli_runner()
