@@ -47,7 +47,7 @@ SETTINGS: tuple[Setting, ...] = (
             "Domain of reply addresses `play+TOKEN@domain`. Default: the host of PBEM_BASE_URL."),
     Setting("PBEM_INSTANCE_PATH", "INSTANCE_PATH", None,
             "Folder for the SQLite file and the generated secret key. Default: Flask's "
-            "instance folder (`./instance`)."),
+            "instance folder (`instance/` next to `pbem/` in a checkout)."),
 )
 
 _BOOL_KEYS = {"SMTP_STARTTLS"}

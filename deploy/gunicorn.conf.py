@@ -1,0 +1,24 @@
+"""gunicorn settings for the pbem web service (`gunicorn -c deploy/gunicorn.conf.py pbem.wsgi:app`).
+
+Web workers only serve requests; the scheduler and the outbox sender run in the single
+`pbem worker` process, never inside gunicorn.
+"""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("PBEM_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("PBEM_WEB_WORKERS", min(2 * multiprocessing.cpu_count() + 1, 8)))
+threads = int(os.environ.get("PBEM_WEB_THREADS", "2"))
+worker_class = "gthread"
+timeout = 30
+graceful_timeout = 20
+keepalive = 5
+# Recycle workers now and then so a slow leak can't grow without bound.
+max_requests = 2000
+max_requests_jitter = 200
+accesslog = "-"
+errorlog = "-"
+forwarded_allow_ips = os.environ.get("PBEM_FORWARDED_ALLOW_IPS", "127.0.0.1")
+# Don't preload: each worker must open its own database connections after the fork.
+preload_app = False
