@@ -8,7 +8,7 @@ from typing import Any
 from pbem.engine.cards import Card, Suit, cards_of, mask_of
 from pbem.engine.errors import EventDecodeError, WrongPhase
 from pbem.engine.events import Event, GameCreated, decode_event
-from pbem.engine.rules import FirstDealer, Rules
+from pbem.engine.rules import Rules
 from pbem.engine.state import GameState, HandResult, Phase, Trick
 from pbem.engine.table import Table
 
@@ -29,8 +29,6 @@ def start(created: GameCreated) -> GameState:
             raise WrongPhase("The draw for first dealer needs one card per seat.")
         if dealer_from_draw(created.dealer_draw) != created.first_dealer:
             raise WrongPhase("The first dealer must be the seat that drew the highest card.")
-    elif created.rules.first_dealer is FirstDealer.DRAW:
-        raise WrongPhase("These rules draw cards for the first dealer, but no draw was recorded.")
     return Table(created).freeze()
 
 
