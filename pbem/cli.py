@@ -18,7 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pbem.mail.cli",  # e.g. pbem ingest
     "pbem.scheduler.cli",  # e.g. pbem worker
     "pbem.dev",  # pbem dev
-    "pbem.engine.cli",  # e.g. pbem presets
+    "pbem.rules_cli",  # pbem presets
 )
 
 

@@ -1,0 +1,29 @@
+"""`pbem presets`: list the named rule presets, or show one preset's options in plain words."""
+
+from __future__ import annotations
+
+import click
+
+from pbem.engine import PRESETS
+
+
+@click.command("presets", help="List the rule presets, or show one: pbem presets NAME.")
+@click.argument("name", required=False)
+def presets(name: str | None) -> None:
+    if name is None:
+        width = max(len(n) for n in PRESETS)
+        for preset in PRESETS.values():
+            click.echo(f"{preset.name:<{width}}  {preset.title}")
+        return
+    if name not in PRESETS:
+        raise click.BadParameter(f"unknown preset; known: {', '.join(PRESETS)}", param_hint="NAME")
+    preset = PRESETS[name]
+    click.echo(f"{preset.title}\nSource: {preset.source}\n")
+    for sentence in preset.rules.describe():
+        click.echo(f"- {sentence}")
+    click.echo("\nOptions:")
+    for key, value in preset.rules.to_dict().items():
+        click.echo(f"  {key} = {value}")
+
+
+commands = [presets]
