@@ -1,0 +1,411 @@
+"""Decide who gets which email after a move, render it, and queue it in the same transaction.
+
+The service layer calls `notify(...)` after appending events, and `send_invite`, `send_error`,
+`send_reminder`, `send_digest` for mail that no game event causes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from pbem.engine import (
+    CardPlayed,
+    CardsPassed,
+    Event,
+    GameCreated,
+    GameState,
+    Phase,
+    Rules,
+    apply,
+    list_in_words,
+    seat_view,
+    start,
+)
+from pbem.mail import views
+from pbem.mail.compose import MailSettings, build_headers
+from pbem.mail.outbox import enqueue
+from pbem.mail.render import Renderer, default_renderer
+from pbem.mail.tokens import new_token
+from pbem.store.models import Game, OutboxEmail, Player, Seat
+from pbem.store.types import utcnow
+
+MARKER = "--- Reply above this line ---"
+UNSUBSCRIBE_TTL = timedelta(days=365)
+
+
+@dataclass
+class GameMail:
+    """One game's recipients and the means to queue mail to them, in the caller's transaction."""
+
+    session: Session
+    game: Game
+    settings: MailSettings
+    now: datetime
+    renderer: Renderer
+    names: list[str] = field(default_factory=list)
+    players: dict[int, Player] = field(default_factory=dict)  # seat_no -> human player
+
+    @classmethod
+    def load(cls, session: Session, game: Game, settings: MailSettings | None = None,
+             now: datetime | None = None, renderer: Renderer | None = None) -> GameMail:
+        mail = cls(session, game, settings or _default_settings(), now or utcnow(),
+                   renderer or default_renderer())
+        seats = session.exec(select(Seat).where(Seat.game_id == game.id).order_by(
+            col(Seat.seat_no))).all()
+        ids = [s.player_id for s in seats if s.player_id is not None]
+        by_id = {p.id: p for p in session.exec(select(Player).where(col(Player.id).in_(ids)))}
+        for seat in seats:
+            player = by_id.get(seat.player_id) if seat.player_id is not None else None
+            mail.names.append(player.name if player else f"Robot {seat.seat_no + 1}")
+            if player is not None and not seat.is_bot:
+                mail.players[seat.seat_no] = player
+        return mail
+
+    @property
+    def game_url(self) -> str:
+        return self.settings.url(f"games/{self.game.id}")
+
+    def token(self, purpose: str, seat: int | None, *, turn_seq: int | None = None,
+              card: str | None = None, ttl: timedelta | None = None) -> str:
+        player = self.players.get(seat) if seat is not None else None
+        kwargs: dict[str, Any] = {"ttl": ttl} if ttl else {}
+        return new_token(self.session, purpose, game_id=self.game.id, seat_no=seat,
+                         player_id=player.id if player else None, turn_seq=turn_seq,
+                         card=card, now=self.now, **kwargs)
+
+    def link(self, raw_token: str) -> str:
+        return self.settings.url(f"t/{raw_token}")
+
+    def send(self, kind: str, seat: int, context: dict[str, Any], *,
+             turn_seq: int | None = None, preheader: str = "") -> OutboxEmail | None:
+        """Render and queue one email to the player in `seat` (None if they get no mail)."""
+        player = self.players.get(seat)
+        if player is None or not deliverable(player):
+            return None
+        reply = self.token("reply", seat, turn_seq=turn_seq)
+        return queue_mail(self.session, self.settings, self.renderer, kind, player,
+                          game=self.game, reply_token=reply, now=self.now,
+                          context={"preheader": preheader, **context})
+
+
+def deliverable(player: Player) -> bool:
+    """Unsubscribed players get no mail; a bouncing address gets none until it is fixed."""
+    return not player.unsubscribed and player.email_status == "ok"
+
+
+def queue_mail(
+    session: Session, settings: MailSettings, renderer: Renderer, kind: str, player: Player,
+    *, context: dict[str, Any], game: Game | None = None, reply_token: str | None = None,
+    now: datetime | None = None,
+) -> OutboxEmail:
+    """Render `kind` for `player` and add the outbox row (with an unsubscribe token)."""
+    unsubscribe = new_token(session, "unsubscribe", player_id=player.id, now=now,
+                            ttl=UNSUBSCRIBE_TTL)
+    game_id = game.id if game else None
+    full = {
+        "player_name": player.name, "game_name": game.name if game else None,
+        "game_url": settings.url(f"games/{game_id}") if game_id else None,
+        "unsubscribe_url": settings.url(f"u/{unsubscribe}"), "marker": MARKER,
+        "preheader": "", **context,
+    }
+    rendered = renderer.render(kind, **full)
+    headers = build_headers(settings, kind=kind, to_name=player.name, to_addr=player.email,
+                            game_id=game_id, player_id=player.id, reply_token=reply_token,
+                            unsubscribe_token=unsubscribe)
+    return enqueue(session, kind=kind, to_addr=player.email, subject=subject_for(game),
+                   body_text=rendered.text, body_html=rendered.html, headers=headers,
+                   game_id=game_id, player_id=player.id, now=now)
+
+
+def subject_for(game: Game | None) -> str:
+    """One subject per game, so that mail clients that thread by subject (Gmail) keep one thread;
+    what each email is about is its first line (and the HTML preheader)."""
+    return f"Hearts: {game.name}" if game else "Hearts: your games today"
+
+
+# --- after a move --------------------------------------------------------------------------
+
+def notify(
+    session: Session,
+    game: Game,
+    state_before: GameState | None,
+    state_after: GameState,
+    events: Sequence[Event],
+    *,
+    actor: int | None = None,
+    deadline: datetime | None = None,
+    settings: MailSettings | None = None,
+    now: datetime | None = None,
+    renderer: Renderer | None = None,
+) -> list[OutboxEmail]:
+    """Queue every email the new `events` call for. Call after appending them and moving
+    `game.last_seq` (it is the turn_seq of the new tokens). `actor`: the seat whose command
+    made the events (gets a confirmation); by default the seat of the first play or pass."""
+    if not events:
+        return []
+    mail = GameMail.load(session, game, settings, now, renderer)
+    rows: list[OutboxEmail | None] = []
+    rows += _confirmation(mail, state_after, events, actor)
+    rows += _results(mail, state_before, events)
+    if _game_started(state_before, state_after):
+        rows += [_game_started_mail(mail, state_after, seat) for seat in mail.players]
+    if state_after.game_over:
+        rows += [_summary_mail(mail, state_after, seat) for seat in mail.players]
+    elif state_after.phase is Phase.PASS and _pass_began(state_before, state_after):
+        rows += [_pass_mail(mail, state_after, seat, deadline) for seat in state_after.to_move]
+    elif state_after.phase is Phase.PLAY:
+        rows += [_turn_mail(mail, state_after, seat, deadline) for seat in state_after.to_move]
+    return [row for row in rows if row is not None]
+
+
+def _game_started(before: GameState | None, after: GameState) -> bool:
+    fresh = before is None or (before.phase is Phase.DEAL and before.hand_number == 1
+                               and not before.sheet)
+    return fresh and after.phase is not Phase.DEAL
+
+
+def _pass_began(before: GameState | None, after: GameState) -> bool:
+    return (before is None or before.phase is not Phase.PASS
+            or before.hand_number != after.hand_number)
+
+
+def _fold(
+    before: GameState | None, events: Iterable[Event]
+) -> Iterable[tuple[GameState, GameState]]:
+    state = before
+    for event in events:
+        if state is None:
+            if not isinstance(event, GameCreated):
+                continue
+            state = start(event)
+            continue
+        after = apply(state, event)
+        yield state, after
+        state = after
+
+
+# --- the emails ----------------------------------------------------------------------------
+
+def _turn_mail(mail: GameMail, state: GameState, seat: int,
+               deadline: datetime | None) -> OutboxEmail | None:
+    player = mail.players.get(seat)
+    if player is None or not deliverable(player):
+        return None
+    view = seat_view(state, seat)
+    seq = mail.game.last_seq
+    ttl = _ttl(mail.now, deadline)
+    urls = {str(c): mail.link(mail.token("card", seat, turn_seq=seq, card=str(c), ttl=ttl))
+            for c in view.legal}
+    legal = views.card_views(view.legal, urls)
+    context = {
+        **views.table_context(view, mail.names, seat), "legal": legal,
+        "example": legal[0].code if legal else "QS",
+        "deadline": views.deadline_text(deadline, player.time_zone),
+    }
+    pre = f"Your turn: hand {view.hand_number}, trick {view.trick_number}."
+    return mail.send("turn", seat, context, turn_seq=seq, preheader=pre)
+
+
+def _pass_mail(mail: GameMail, state: GameState, seat: int,
+               deadline: datetime | None) -> OutboxEmail | None:
+    player = mail.players.get(seat)
+    if player is None or not deliverable(player):
+        return None
+    view = seat_view(state, seat)
+    seq = mail.game.last_seq
+    page = mail.link(mail.token("pass", seat, turn_seq=seq, ttl=_ttl(mail.now, deadline)))
+    count = state.rules.pass_count
+    target = mail.names[view.pass_target] if view.pass_target is not None else "nobody"
+    context = {
+        **views.table_context(view, mail.names, seat), "count": count, "target": target,
+        "direction": views.direction_words(view.pass_offset, view.seats), "pass_url": page,
+        "example": " ".join(str(c) for c in view.hand[:count]),
+        "deadline": views.deadline_text(deadline, player.time_zone),
+    }
+    pre = f"Pass {count} cards to {target}."
+    return mail.send("pass", seat, context, turn_seq=seq, preheader=pre)
+
+
+def _confirmation(mail: GameMail, after: GameState, events: Sequence[Event],
+                  actor: int | None) -> list[OutboxEmail | None]:
+    moves = [e for e in events if isinstance(e, CardPlayed | CardsPassed)]
+    if actor is None and moves:
+        actor = moves[0].seat
+    mine = [e for e in moves if e.seat == actor]
+    if actor is None or not mine:
+        return []
+    understood = "; ".join(_move_words(e) for e in mine) + "."
+    next_step = _waiting_words(mail, after, actor)
+    return [mail.send("move_confirmed", actor, {"understood": understood,
+                                                 "next_step": next_step},
+                      preheader=understood)]
+
+
+def _move_words(event: CardPlayed | CardsPassed) -> str:
+    if isinstance(event, CardPlayed):
+        return f"you played {views.card_view(event.card).label}"
+    cards = list_in_words([views.card_view(c).label for c in sorted(event.cards)])
+    return f"you passed {cards}"
+
+
+def _waiting_words(mail: GameMail, state: GameState, seat: int) -> str | None:
+    if state.game_over or not state.to_move or seat in state.to_move:
+        return None
+    waiting = list_in_words([mail.names[s] for s in state.to_move])
+    return f"Now waiting for {waiting}."
+
+
+def _results(mail: GameMail, before: GameState | None,
+             events: Sequence[Event]) -> list[OutboxEmail | None]:
+    tricks: list[tuple[GameState, int]] = []  # state after the trick, its number
+    hands: list[GameState] = []
+    for prev, after in _fold(before, events):
+        if len(after.tricks) > len(prev.tricks) and prev.hand_number == after.hand_number:
+            tricks.append((after, len(after.tricks)))
+        if len(after.sheet) > len(prev.sheet):
+            hands.append(after)
+    rows: list[OutboxEmail | None] = []
+    for seat, player in mail.players.items():
+        if player.notify == "each_trick" and tricks:
+            rows.append(_trick_mail(mail, tricks, seat))
+        if player.notify in {"each_trick", "each_hand"}:
+            rows += [_hand_mail(mail, state, seat) for state in hands]
+    return rows
+
+
+def _trick_mail(mail: GameMail, tricks: list[tuple[GameState, int]],
+                seat: int) -> OutboxEmail | None:
+    last = tricks[-1][0]
+    listed = [{"number": n, "view": views.trick_view(s.tricks[n - 1], mail.names, seat)}
+              for s, n in tricks]
+    context = {"hand_number": last.hand_number, "tricks": listed,
+               "scores": views.score_rows(last.hand_points, last.totals, mail.names, seat)}
+    winner = listed[-1]["view"]
+    pre = f"Trick {tricks[-1][1]} went to {winner.winner}." if winner else ""
+    return mail.send("trick_result", seat, context, preheader=pre)
+
+
+def _hand_mail(mail: GameMail, state: GameState, seat: int) -> OutboxEmail | None:
+    result = state.sheet[-1]
+    rows = views.sheet_rows([result], mail.names)
+    context = {"hand_number": result.hand_number, "moon": rows[0]["moon"],
+               "scores": views.score_rows(result.points, result.totals, mail.names, seat)}
+    return mail.send("hand_result", seat, context,
+                     preheader=f"Hand {result.hand_number} is over.")
+
+
+def _game_started_mail(mail: GameMail, state: GameState, seat: int) -> OutboxEmail | None:
+    seats = [{"number": s + 1, "name": mail.names[s], "is_you": s == seat,
+              "is_bot": s not in mail.players} for s in range(state.seats)]
+    context = {"seats": seats, "rules": rules_sentences(state.rules)}
+    return mail.send("game_started", seat, context, preheader="The game has started.")
+
+
+def _summary_mail(mail: GameMail, state: GameState, seat: int) -> OutboxEmail | None:
+    rows = views.score_rows(state.totals, state.totals, mail.names, seat, state.winners)
+    standings = sorted(rows, key=lambda r: r.total)
+    sheet = views.sheet_rows(state.sheet, mail.names)
+    winners = list_in_words([mail.names[s] for s in state.winners])
+    won = "wins" if len(state.winners) == 1 else "win"
+    context = {
+        "standings": standings, "sheet": sheet, "names": mail.names,
+        "totals": list(state.totals), "winners_text": f"{winners} {won}!",
+        "moons": [f"{row['hand']}: {row['moon']}" for row in sheet if row["moon"]],
+    }
+    return mail.send("summary", seat, context, preheader=f"{winners} {won}.")
+
+
+def rules_sentences(rules: Rules) -> list[str]:
+    return list(rules.describe())
+
+
+def _ttl(now: datetime, deadline: datetime | None) -> timedelta | None:
+    # Links outlive the deadline a little: the web page explains a late click.
+    return (deadline - now) + timedelta(days=1) if deadline else None
+
+
+def _default_settings() -> MailSettings:
+    from flask import current_app, has_app_context
+
+    if has_app_context():
+        return MailSettings.from_config(current_app.config)
+    return MailSettings(domain="localhost", base_url="http://127.0.0.1:5000")
+
+
+# --- mail no event causes ------------------------------------------------------------------
+
+def send_error(
+    session: Session, game: Game, state: GameState, seat: int, *, what_was_read: str,
+    reason: str, settings: MailSettings | None = None, now: datetime | None = None,
+) -> OutboxEmail | None:
+    """Answer a move that couldn't be made: what we read, why not (the engine error's
+    sentence), and what is legal now (with fresh one-time links)."""
+    mail = GameMail.load(session, game, settings, now)
+    legal: list[views.CardView] = []
+    if seat in state.to_move and state.phase is Phase.PLAY:
+        seq = game.last_seq
+        legal = views.card_views(seat_view(state, seat).legal, {
+            str(c): mail.link(mail.token("card", seat, turn_seq=seq, card=str(c)))
+            for c in seat_view(state, seat).legal})
+    context = {"what_was_read": what_was_read, "reason": reason, "legal": legal}
+    return mail.send("error", seat, context, turn_seq=game.last_seq,
+                     preheader=f"That move can't be made: {reason}")
+
+
+def send_reminder(
+    session: Session, game: Game, state: GameState, seat: int, *,
+    deadline: datetime | None = None, settings: MailSettings | None = None,
+    now: datetime | None = None,
+) -> OutboxEmail | None:
+    mail = GameMail.load(session, game, settings, now)
+    player = mail.players.get(seat)
+    if player is None:
+        return None
+    what = ("your pass" if state.phase is Phase.PASS else "your card")
+    context = {"waiting_for": what, "deadline": views.deadline_text(deadline, player.time_zone)}
+    return mail.send("reminder", seat, context, turn_seq=game.last_seq,
+                     preheader=f"Waiting for {what}.")
+
+
+def send_invite(
+    session: Session, game: Game, seat: int, player: Player, *, inviter: str,
+    rules: Rules, players: Sequence[str], settings: MailSettings | None = None,
+    now: datetime | None = None,
+) -> OutboxEmail | None:
+    """An invitation with accept and decline links (one "invite" token; the web acts on POST)."""
+    if not deliverable(player):
+        return None
+    settings = settings or _default_settings()
+    raw = new_token(session, "invite", game_id=game.id, seat_no=seat, player_id=player.id,
+                    now=now)
+    context = {"inviter": inviter, "rules": rules_sentences(rules), "players": list(players),
+               "accept_url": settings.url(f"t/{raw}?a=accept"),
+               "decline_url": settings.url(f"t/{raw}?a=decline"),
+               "preheader": f"{inviter} invites you to play Hearts."}
+    return queue_mail(session, settings, default_renderer(), "invite", player,
+                      context=context, game=game, now=now)
+
+
+@dataclass(frozen=True)
+class DigestLine:
+    name: str
+    status: str  # e.g. "your turn", "waiting for Bob", "finished: Ann won"
+    url: str
+
+
+def send_digest(
+    session: Session, player: Player, games: Sequence[DigestLine], *,
+    settings: MailSettings | None = None, now: datetime | None = None,
+) -> OutboxEmail | None:
+    """The daily digest for a player with `digest` on (the scheduler picks the games)."""
+    if not games or not deliverable(player):
+        return None
+    context = {"games": list(games), "preheader": f"{len(games)} games."}
+    return queue_mail(session, settings or _default_settings(), default_renderer(), "digest",
+                      player, context=context, now=now)
+

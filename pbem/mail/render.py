@@ -1,0 +1,64 @@
+"""Render email templates (templates/email/NAME.txt + NAME.html) with CSS inlined into the HTML."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import css_inline
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates" / "email"
+KINDS = ("turn", "pass", "invite", "game_started", "move_confirmed", "trick_result",
+         "hand_result", "error", "reminder", "summary", "digest")
+
+
+@dataclass(frozen=True)
+class Rendered:
+    kind: str
+    text: str
+    html: str
+
+
+class Renderer:
+    """One Jinja environment (autoescape for .html only) and one CSS inliner, reused."""
+
+    def __init__(self, template_dir: Path = TEMPLATE_DIR) -> None:
+        self.env = Environment(
+            loader=FileSystemLoader(str(template_dir)),
+            autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
+            undefined=StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        self.inliner = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
+
+    def render(self, kind: str, **context: Any) -> Rendered:
+        if kind not in KINDS:
+            raise ValueError(f"unknown email kind {kind!r}")
+        context.setdefault("kind", kind)
+        text = self.env.get_template(f"{kind}.txt").render(context)
+        html = self.env.get_template(f"{kind}.html").render(context)
+        return Rendered(kind, _tidy(text), self.inliner.inline(html))
+
+
+def _tidy(text: str) -> str:
+    # Collapse runs of blank lines left by conditional blocks; plain-text clients show them all.
+    lines: list[str] = []
+    for line in text.splitlines():
+        line = line.rstrip()
+        if line or (lines and lines[-1]):
+            lines.append(line)
+    return "\n".join(lines).strip() + "\n"
+
+
+@lru_cache(maxsize=1)
+def default_renderer() -> Renderer:
+    return Renderer()
+
+
+def render(kind: str, **context: Any) -> Rendered:
+    return default_renderer().render(kind, **context)

@@ -1,0 +1,149 @@
+"""Template-ready values for emails: cards with symbols and letter forms, hands, tricks, scores.
+
+Built from an engine `SeatView` (what one seat may see) plus the seat names; templates never
+touch the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pbem.engine import Card, HandResult, SeatView, Suit, Trick, describe_offset, sort_cards
+
+SUIT_NAMES = {Suit.CLUBS: "Clubs", Suit.DIAMONDS: "Diamonds", Suit.HEARTS: "Hearts",
+              Suit.SPADES: "Spades"}
+
+
+@dataclass(frozen=True)
+class CardView:
+    code: str          # "QS": what a player types
+    symbol: str        # "Q♠"
+    red: bool
+    url: str | None = None  # a one-time link that plays (or picks) this card
+
+    @property
+    def label(self) -> str:
+        """Plain-text form: `Q♠ (QS)`."""
+        return f"{self.symbol} ({self.code})"
+
+
+@dataclass(frozen=True)
+class SuitRow:
+    name: str
+    symbol: str
+    red: bool
+    cards: tuple[CardView, ...]
+
+
+@dataclass(frozen=True)
+class PlayView:
+    name: str
+    card: CardView
+    is_you: bool
+
+
+@dataclass(frozen=True)
+class TrickView:
+    plays: tuple[PlayView, ...]
+    winner: str | None
+    winner_is_you: bool = False
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    name: str
+    hand: int
+    total: int
+    is_you: bool
+    bar: int = 0  # percent of the largest total, for the HTML bar chart
+    winner: bool = False
+
+
+def card_view(card: Card, url: str | None = None) -> CardView:
+    return CardView(code=str(card), symbol=card.symbol, red=card.is_red, url=url)
+
+
+def card_views(cards: Sequence[Card], urls: Mapping[str, str] | None = None) -> list[CardView]:
+    urls = urls or {}
+    return [card_view(c, urls.get(str(c))) for c in sort_cards(cards)]
+
+
+def hand_rows(cards: Sequence[Card], urls: Mapping[str, str] | None = None) -> list[SuitRow]:
+    """The hand grouped by suit (empty suits left out), each suit sorted by rank."""
+    rows = []
+    for suit in Suit:
+        in_suit = [c for c in cards if c.suit is suit]
+        if in_suit:
+            rows.append(SuitRow(SUIT_NAMES[suit], suit.symbol, suit.is_red,
+                                tuple(card_views(in_suit, urls))))
+    return rows
+
+
+def trick_view(trick: Trick | None, names: Sequence[str], seat: int | None) -> TrickView | None:
+    if trick is None:
+        return None
+    plays = tuple(PlayView(names[s], card_view(c), s == seat) for s, c in trick.plays)
+    winner = names[trick.winner] if trick.winner is not None else None
+    return TrickView(plays, winner, trick.winner is not None and trick.winner == seat)
+
+
+def score_rows(points: Sequence[int], totals: Sequence[int], names: Sequence[str],
+               seat: int | None, winners: Sequence[int] = ()) -> list[ScoreRow]:
+    top = max([*totals, 1])
+    return [
+        ScoreRow(names[s], points[s], totals[s], s == seat, max(0, round(100 * totals[s] / top)),
+                 s in winners)
+        for s in range(len(names))
+    ]
+
+
+def sheet_rows(sheet: Sequence[HandResult], names: Sequence[str]) -> list[dict[str, Any]]:
+    """The per-hand score sheet, with a moon-shot note where one happened."""
+    rows = []
+    for result in sheet:
+        moon = None
+        if result.moon is not None:
+            how = "went down" if result.moon_down else "everyone else went up"
+            moon = f"{names[result.moon]} shot the moon ({how})"
+        rows.append({"hand": result.hand_number, "points": list(result.points),
+                     "totals": list(result.totals), "moon": moon})
+    return rows
+
+
+def player_zone(time_zone: str | None) -> ZoneInfo:
+    try:
+        return ZoneInfo(time_zone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def deadline_text(deadline: datetime | None, time_zone: str | None) -> str | None:
+    """`Saturday 1 March 2025, 13:00 CET (Europe/Paris)` in the player's own zone."""
+    if deadline is None:
+        return None
+    zone = player_zone(time_zone)
+    local = (deadline if deadline.tzinfo else deadline.replace(tzinfo=UTC)).astimezone(zone)
+    return f"{local:%A} {local.day} {local:%B %Y, %H:%M %Z} ({zone.key})"
+
+
+def direction_words(offset: int, seats: int) -> str:
+    """`on your left`, `across`, `2 to the right`."""
+    words = describe_offset(offset, seats)
+    return f"on your {words}" if words in {"left", "right"} else words
+
+
+def table_context(view: SeatView, names: Sequence[str], seat: int | None) -> dict[str, Any]:
+    """What every game email may show: the table from this seat's side."""
+    return {
+        "hand_number": view.hand_number,
+        "trick_number": view.trick_number,
+        "hand": hand_rows(view.hand),
+        "trick": trick_view(view.current_trick, names, seat),
+        "previous": trick_view(view.previous_trick, names, seat),
+        "scores": score_rows(view.hand_points, view.totals, names, seat, view.winners),
+        "hearts_broken": view.hearts_broken,
+    }
