@@ -90,7 +90,7 @@ def decode_event(data: Any) -> Event:
     kind, version = data.get("type"), data.get("v")
     if kind not in _DECODERS:
         raise EventDecodeError(f"unknown event type {kind!r}")
-    if not isinstance(version, int) or not 1 <= version <= EVENT_VERSION:
+    if not _whole(version) or not 1 <= int(version) <= EVENT_VERSION:
         raise EventDecodeError(f"unsupported version {version!r} for event {kind}")
     decoder, keys = _DECODERS[kind]
     present = set(data) - {"type", "v"}
@@ -106,11 +106,15 @@ def decode_event(data: Any) -> Event:
 _OPTIONAL = {"dealer_draw"}
 
 
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _seat(data: dict[str, Any]) -> int:
     seat = data["seat"]
-    if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
+    if not _whole(seat) or seat < 0:
         raise TypeError("seat must be a non-negative whole number")
-    return seat
+    return int(seat)
 
 
 def _card_list(value: Any) -> tuple[Card, ...]:
@@ -131,7 +135,7 @@ _CANONICAL = {str(c): c for c in ALL_CARDS}
 
 def _game_created(d: dict[str, Any]) -> Event:
     seats, dealer = d["seats"], d["first_dealer"]
-    if not isinstance(seats, int) or not isinstance(dealer, int) or not 0 <= dealer < seats:
+    if not _whole(seats) or not _whole(dealer) or not 0 <= dealer < seats:
         raise ValueError("seats and first_dealer must be whole numbers, dealer < seats")
     rules = Rules.from_dict(d["rules"])
     if rules.players != seats:

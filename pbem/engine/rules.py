@@ -7,7 +7,7 @@ from enum import Enum, StrEnum
 from typing import Any
 
 from pbem.engine.cards import Card, list_in_words, parse_cards
-from pbem.engine.errors import EventDecodeError
+from pbem.engine.errors import EventDecodeError, UnreadableInput
 
 
 class OpeningLead(StrEnum):
@@ -106,6 +106,8 @@ class Rules:
         found: list[str] = []
         if not 3 <= self.players <= 7:
             found.append("Hearts needs 3 to 7 players")
+        if len(set(self.removed)) != len(self.removed):
+            found.append("a card is removed twice")
         deck = 52 - len(self.removed)
         if not self.kitty and deck % self.players:
             found.append(f"{deck} cards do not divide among {self.players} players")
@@ -160,7 +162,7 @@ class Rules:
             for key, value in data.items():
                 kwargs[key] = _decode_option(key, value)
             return Rules(**kwargs)
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, UnreadableInput) as exc:
             raise EventDecodeError(f"bad rules: {exc}") from exc
 
     def replace(self, **changes: Any) -> Rules:

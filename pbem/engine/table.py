@@ -115,6 +115,9 @@ class Table:
     # --- applying events -----------------------------------------------------------------
     def apply(self, event: Event) -> None:
         kind = type(event)
+        seat = getattr(event, "seat", 0)
+        if not 0 <= seat < self.seats:
+            raise NotYourTurn(f"There is no seat {seat + 1} at this table.")
         if kind is CardPlayed:
             self.play(event.seat, event.card.index)  # type: ignore[union-attr]
         elif kind is CardsPassed:

@@ -198,8 +198,6 @@ def test_decode_rejects(payload: Any) -> None:
     assert isinstance(info.value, EngineError)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: decode_event accepts a JSON boolean as the "
-                   "version (True == 1) and as first_dealer/seats in game_created")
 def test_decode_rejects_boolean_version() -> None:
     with pytest.raises(EventDecodeError):
         decode_event(bad("card_played", v=True))
@@ -218,8 +216,6 @@ def test_decode_error_names_the_problem() -> None:
         decode_event(bad("game_created", rules={**VALID["game_created"]["rules"], "jokers": 1}))
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: the fold does not check that an event's seat "
-                   "is at the table; CardsPassed(seat=7) in a 4-seat game raises IndexError")
 def test_fold_rejects_a_seat_beyond_the_table() -> None:
     rules = preset("standard")
     state = apply(replay([GameCreated(rules, 4, 0)]), HandDealt(DECK))
@@ -289,16 +285,11 @@ def test_rules_from_dict_rejects(changes: dict[str, Any], fragment: str) -> None
         Rules.from_dict({**Rules().to_dict(), **changes})
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: Rules.from_dict lets UnreadableInput from "
-                   "parse_cards escape for a junk removed card instead of EventDecodeError")
 def test_rules_from_dict_rejects_a_junk_removed_card() -> None:
     with pytest.raises(EventDecodeError):
         Rules.from_dict({"players": 3, "removed": ["XS"]})
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: Rules accepts a card removed twice; "
-                   "players=5, removed=(2D, 2D) gives deck_size 50 but only 51 distinct cards "
-                   "remain, so no HandDealt can ever be valid")
 def test_rules_reject_a_card_removed_twice() -> None:
     with pytest.raises(EventDecodeError):
         Rules.from_dict({"players": 5, "removed": ["2D", "2D"]})
