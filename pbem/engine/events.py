@@ -90,7 +90,7 @@ def decode_event(data: Any) -> Event:
     kind, version = data.get("type"), data.get("v")
     if kind not in _DECODERS:
         raise EventDecodeError(f"unknown event type {kind!r}")
-    if not _whole(version) or not 1 <= int(version) <= EVENT_VERSION:
+    if version not in range(1, EVENT_VERSION + 1) or not _whole(version):
         raise EventDecodeError(f"unsupported version {version!r} for event {kind}")
     decoder, keys = _DECODERS[kind]
     present = set(data) - {"type", "v"}
