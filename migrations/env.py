@@ -14,9 +14,9 @@ from pbem.store.db import make_engine
 from pbem.store.models import metadata
 
 config = context.config
-if config.config_file_name and os.path.exists(config.config_file_name):
-    if not logging.getLogger().handlers:
-        logging.config.fileConfig(config.config_file_name, disable_existing_loggers=False)
+has_ini = config.config_file_name and os.path.exists(config.config_file_name)
+if has_ini and not logging.getLogger().handlers:
+    logging.config.fileConfig(config.config_file_name, disable_existing_loggers=False)
 
 target_metadata = metadata
 

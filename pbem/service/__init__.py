@@ -1,0 +1,37 @@
+"""The service layer: one function per command, each in one transaction.
+
+    ctx = Context(engine=db_engine(app))            # rng/clock injectable for tests
+    out = play_card(ctx, game_id, seat_no, "QS", turn_seq=token.turn_seq)
+    out.duplicate  # True when it had been done already (nothing changed)
+
+Player mistakes raise PlayerMistake subclasses whose str() can be mailed as it is.
+"""
+
+from pbem.service.core import Context, Outcome, advance, notify_hook
+from pbem.service.dealing import make_rng
+from pbem.service.errors import (
+    BadRequest,
+    CommandRejected,
+    NotAllowed,
+    NotFound,
+    PlayerMistake,
+    ServiceError,
+    SomeoneMovedFirst,
+)
+from pbem.service.games import (
+    Invitee,
+    accept_invite,
+    create_game,
+    decline_invite,
+    make_rules,
+    replace_seat,
+    resign,
+)
+from pbem.service.moves import choose_moon, claim, pass_cards, play_card
+
+__all__ = [
+    "BadRequest", "CommandRejected", "Context", "Invitee", "NotAllowed", "NotFound", "Outcome",
+    "PlayerMistake", "ServiceError", "SomeoneMovedFirst", "accept_invite", "advance", "choose_moon",
+    "claim", "create_game", "decline_invite", "make_rng", "make_rules", "notify_hook",
+    "pass_cards", "play_card", "replace_seat", "resign",
+]

@@ -1,0 +1,240 @@
+"""The command runner: one transaction per command — load, decide, append, notify.
+
+Every command locks its game row (PostgreSQL: SELECT ... FOR UPDATE; SQLite: the write
+transaction already began with BEGIN IMMEDIATE), so commands on one game run one at a time.
+The unique (game_id, seq) key stays the backstop: a ConcurrencyConflict is retried once with
+a fresh state, then reported as SomeoneMovedFirst.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlmodel import Session, col, select
+
+from pbem.engine import (
+    Command,
+    EngineError,
+    Event,
+    GameCreated,
+    GameState,
+    Phase,
+    apply,
+    decide,
+    decode_event,
+    forced_events,
+)
+from pbem.service.bots import bot_command
+from pbem.service.dealing import deal, make_rng
+from pbem.service.errors import CommandRejected, NotAllowed, NotFound, SomeoneMovedFirst
+from pbem.store.db import transaction
+from pbem.store.events import (
+    ConcurrencyConflict,
+    LoadedState,
+    append_events,
+    load_event_rows,
+    load_state,
+    save_snapshot,
+)
+from pbem.store.models import Game, Player, Seat
+from pbem.store.types import utcnow
+
+MAX_AUTOMATIC_EVENTS = 100_000  # a safety net against a loop that never settles
+
+
+@dataclass
+class Context:
+    """What commands need from the outside world, wired once per process (or per test)."""
+
+    engine: Engine
+    rng: random.Random = field(default_factory=make_rng)
+    clock: Callable[[], datetime] = utcnow
+    snapshot_every: int = 40  # save a snapshot when this many events followed the last one
+
+
+@dataclass(frozen=True)
+class Outcome:
+    game_id: int
+    seq: int  # the game's last seq after the command
+    events: tuple[Event, ...] = ()  # everything appended (the move, deals, forced and bot plays)
+    state: GameState | None = None
+    duplicate: bool = False  # the same command had already been carried out: nothing changed
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    message: str
+
+
+@dataclass
+class Loaded:
+    """A game inside a command's transaction."""
+
+    session: Session
+    game: Game
+    seats: list[Seat]
+    loaded: LoadedState
+
+    @property
+    def state(self) -> GameState:
+        return self.loaded.state
+
+    @property
+    def game_id(self) -> int:
+        assert self.game.id is not None
+        return self.game.id
+
+    def seat(self, seat_no: int) -> Seat:
+        for seat in self.seats:
+            if seat.seat_no == seat_no:
+                return seat
+        raise NotFound(f"This game has no seat {seat_no}.")
+
+    def names(self) -> list[str]:
+        players = {p.id: p.name for p in self.session.exec(select(Player).where(
+            col(Player.id).in_([s.player_id for s in self.seats if s.player_id is not None])
+        ))}
+        return [
+            "Robot" if s.is_bot else players.get(s.player_id, f"Seat {s.seat_no + 1}")
+            for s in self.seats
+        ]
+
+
+Step = Callable[[Loaded], "Sequence[Event] | Duplicate"]
+
+
+def run(
+    ctx: Context, game_id: int, step: Step, *, statuses: tuple[str, ...] = ("active",)
+) -> Outcome:
+    """Run `step` in a transaction on a freshly loaded game; retry a lost race once."""
+    for _attempt in range(2):
+        try:
+            with transaction(ctx.engine) as session:
+                return _run_once(ctx, session, game_id, step, statuses)
+        except ConcurrencyConflict:
+            continue
+    raise SomeoneMovedFirst()
+
+
+def _run_once(
+    ctx: Context, session: Session, game_id: int, step: Step, statuses: tuple[str, ...]
+) -> Outcome:
+    game = session.get(Game, game_id, with_for_update=True, populate_existing=True)
+    if game is None:
+        raise NotFound("There is no such game.")
+    if game.status not in statuses:
+        raise NotAllowed(_status_sentence(game.status))
+    seats = list(session.exec(
+        select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat_no))
+    ))
+    ctx_game = Loaded(session, game, seats, load_state(session, game_id))
+    result = step(ctx_game)
+    if isinstance(result, Duplicate):
+        return Outcome(game_id, ctx_game.loaded.seq, state=ctx_game.state, duplicate=True,
+                       message=result.message)
+    return commit(ctx, ctx_game, result)
+
+
+def _status_sentence(status: str) -> str:
+    return {
+        "inviting": "This game hasn't started yet: not everyone has accepted the invitation.",
+        "paused": "This game is paused at the moment.",
+        "finished": "This game is over.",
+        "active": "This game has already started.",
+    }.get(status, "This game can't take that now.")
+
+
+def decide_or_reject(g: Loaded, command: Command) -> tuple[Event, ...]:
+    try:
+        return decide(g.state, command, g.names())
+    except EngineError as exc:
+        raise CommandRejected(exc) from exc
+
+
+def commit(
+    ctx: Context, g: Loaded, events: Sequence[Event], *, created: GameCreated | None = None
+) -> Outcome:
+    """Fold `events`, let the table move on by itself, append it all, then notify.
+
+    `created`: a new game's GameCreated, already folded into `g.state` (notify gets None
+    as the state before)."""
+    before: GameState | None = None if created else g.state
+    state = g.state
+    for event in events:
+        state = apply(state, event)
+    appended = ([created] if created else []) + list(events)
+    if g.game.status == "active":
+        more, state = advance(ctx, state, g.seats)
+        appended += more
+    new_seq = append_events(g.session, g.game_id, g.loaded.seq, appended)
+    if new_seq - g.loaded.snapshot_seq >= ctx.snapshot_every:
+        save_snapshot(g.session, g.game_id, new_seq, state)
+    if state.game_over and g.game.status == "active":
+        g.game.status = "finished"
+    g.session.add(g.game)
+    notify_hook()(g.session, g.game, before, state, tuple(appended))
+    return Outcome(g.game_id, new_seq, tuple(appended), state)
+
+
+def advance(ctx: Context, state: GameState, seats: Sequence[Seat]) -> tuple[list[Event], GameState]:
+    """Deal when a hand is due, make forced plays and bot moves, until a human must act."""
+    bots = {s.seat_no for s in seats if s.is_bot}
+    out: list[Event] = []
+    while len(out) < MAX_AUTOMATIC_EVENTS:
+        step = _automatic_events(ctx, state, bots)
+        if not step:
+            return out, state
+        for event in step:
+            state = apply(state, event)
+        out.extend(step)
+    raise RuntimeError("the game did not settle; is the engine looping?")
+
+
+def _automatic_events(ctx: Context, state: GameState, bots: set[int]) -> tuple[Event, ...]:
+    if state.phase is Phase.DEAL:
+        return (deal(state, ctx.rng),)
+    forced = forced_events(state)
+    if forced:
+        return forced
+    for seat in state.to_move:
+        if seat in bots:
+            command = bot_command(state, seat)
+            if command is not None:
+                return decide(state, command)
+    return ()
+
+
+def events_since(g: Loaded, seq: int) -> list[Event]:
+    return [decode_event(r.payload) for r in load_event_rows(g.session, g.game_id, seq)]
+
+
+# --- the notification hook ----------------------------------------------------------------
+
+Notify = Callable[[Session, Game, "GameState | None", GameState, tuple[Event, ...]], None]
+NOTIFY_MODULE = "pbem.mail.notify"
+_notify: Notify | None = None
+
+
+def _no_notify(*_args: Any) -> None:
+    return None
+
+
+def notify_hook() -> Notify:
+    """`pbem.mail.notify.notify`, or a no-op while that module doesn't exist."""
+    global _notify
+    if _notify is None:
+        try:
+            module = importlib.import_module(NOTIFY_MODULE)
+            _notify = module.notify
+        except ModuleNotFoundError as exc:
+            if exc.name not in {NOTIFY_MODULE, "pbem.mail"}:
+                raise
+            _notify = _no_notify
+    return _notify

@@ -1,0 +1,198 @@
+"""Game lifecycle: create, accept or decline an invitation, resign, replace a seat."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from pbem.engine import (
+    ENGINE_VERSION,
+    PRESETS,
+    Event,
+    EventDecodeError,
+    GameCreated,
+    Rules,
+    start,
+)
+from pbem.service.core import Context, Duplicate, Loaded, Outcome, commit, run
+from pbem.service.dealing import first_dealer
+from pbem.service.errors import BadRequest, NotAllowed
+from pbem.service.moves import check_seat
+from pbem.store.db import transaction
+from pbem.store.events import LoadedState
+from pbem.store.models import Game, Player, PlayerAddress, Seat, normalise_email
+
+OPEN = ("inviting", "active", "paused")
+
+
+@dataclass(frozen=True)
+class Invitee:
+    email: str
+    name: str
+    accepted: bool = False  # e.g. the organiser, who needs no invitation
+
+
+def make_rules(preset_name: str, options: Mapping[str, Any] | None = None) -> Rules:
+    if preset_name not in PRESETS:
+        raise BadRequest(f"There is no rule set called {preset_name!r}.")
+    rules = PRESETS[preset_name].rules
+    if not options:
+        return rules
+    try:
+        return rules.replace(**options)
+    except (EventDecodeError, ValueError, TypeError) as exc:
+        raise BadRequest(f"Those rule options don't work together: {exc}") from exc
+
+
+def create_game(
+    ctx: Context, *, name: str, preset: str = "standard",
+    options: Mapping[str, Any] | None = None, players: Sequence[Invitee] = (),
+    bot_seats: Collection[int] = (), deadline_policy: Mapping[str, Any] | None = None,
+) -> Outcome:
+    """A new game: seats for `players` in order, skipping `bot_seats`; it starts (deals) as
+    soon as every human seat has accepted, at once if all have."""
+    rules = make_rules(preset, options)
+    human_seats = [s for s in range(rules.players) if s not in set(bot_seats)]
+    if len(human_seats) != len(players) or not set(bot_seats) <= set(range(rules.players)):
+        raise BadRequest(f"This game needs {rules.players} players, robots included.")
+    if len({normalise_email(p.email) for p in players}) != len(players):
+        raise BadRequest("Each player needs their own email address.")
+    for attempt in range(2):
+        try:
+            with transaction(ctx.engine) as session:
+                return _create(ctx, session, name, preset, rules, players, human_seats,
+                               dict(deadline_policy or {}))
+        except IntegrityError:  # a new player's address was added by a concurrent command
+            if attempt:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _create(
+    ctx: Context, session: Session, name: str, preset: str, rules: Rules,
+    players: Sequence[Invitee], human_seats: list[int], deadline_policy: dict[str, Any],
+) -> Outcome:
+    everyone_in = all(p.accepted for p in players)
+    game = Game(name=name, preset=preset, rules=rules.to_dict(), engine_version=ENGINE_VERSION,
+                status="active" if everyone_in else "inviting", deadline_policy=deadline_policy)
+    session.add(game)
+    session.flush()
+    assert game.id is not None
+    seats = [Seat(game_id=game.id, seat_no=n, is_bot=True, invite_status="accepted")
+             for n in range(rules.players)]
+    for seat_no, invitee in zip(human_seats, players, strict=True):
+        seat = seats[seat_no]
+        seat.player_id = player_for(session, invitee).id
+        seat.is_bot = False
+        seat.invite_status = "accepted" if invitee.accepted else "invited"
+    session.add_all(seats)
+    session.flush()
+    dealer, draw = first_dealer(rules, ctx.rng)
+    created = GameCreated(rules, rules.players, dealer, draw)
+    g = Loaded(session, game, seats, LoadedState(start(created), 0, 0))
+    return commit(ctx, g, [], created=created)
+
+
+def player_for(session: Session, invitee: Invitee) -> Player:
+    """The player with this address (or an extra address of theirs); created if new."""
+    email = normalise_email(invitee.email)
+    player = session.exec(select(Player).where(Player.email == email)).first()
+    if player is None:
+        extra = session.exec(select(PlayerAddress).where(PlayerAddress.email == email)).first()
+        player = session.get(Player, extra.player_id) if extra else None
+    if player is None:
+        player = Player(email=email, name=invitee.name.strip() or email.split("@")[0])
+        session.add(player)
+        session.flush()
+    return player
+
+
+# --- invitations and seats ----------------------------------------------------------------
+
+def accept_invite(
+    ctx: Context, game_id: int, seat_no: int, *, player_id: int | None = None
+) -> Outcome:
+    def step(g: Loaded) -> Sequence[Event] | Duplicate:
+        check_seat(g, seat_no, player_id)
+        seat = g.seat(seat_no)
+        if seat.invite_status == "accepted":
+            return Duplicate("You have already accepted this invitation.")
+        if g.game.status != "inviting":
+            raise NotAllowed("This game has already started without you.")
+        seat.invite_status = "accepted"
+        g.session.add(seat)
+        _start_if_everyone_is_in(g)
+        return []
+
+    return run(ctx, game_id, step, statuses=OPEN)
+
+
+def decline_invite(
+    ctx: Context, game_id: int, seat_no: int, *, player_id: int | None = None
+) -> Outcome:
+    def step(g: Loaded) -> Sequence[Event] | Duplicate:
+        check_seat(g, seat_no, player_id)
+        seat = g.seat(seat_no)
+        if seat.invite_status == "declined":
+            return Duplicate("You have already declined this invitation.")
+        if g.game.status != "inviting":
+            raise NotAllowed("This game has already started; to leave it, resign.")
+        seat.invite_status = "declined"
+        g.session.add(seat)
+        return []
+
+    return run(ctx, game_id, step, statuses=OPEN)
+
+
+def resign(ctx: Context, game_id: int, seat_no: int, *, player_id: int | None = None) -> Outcome:
+    """The player leaves; a robot plays the seat from now on (seat.player_id is kept, so the
+    record shows who sat there; seats with is_bot set get no mail)."""
+
+    def step(g: Loaded) -> Sequence[Event] | Duplicate:
+        check_seat(g, seat_no, player_id)
+        seat = g.seat(seat_no)
+        if seat.is_bot:
+            return Duplicate("You have already left this game.")
+        seat.is_bot, seat.invite_status = True, "accepted"
+        g.session.add(seat)
+        _start_if_everyone_is_in(g)
+        return []
+
+    return run(ctx, game_id, step, statuses=OPEN)
+
+
+def replace_seat(
+    ctx: Context, game_id: int, seat_no: int, invitee: Invitee | None
+) -> Outcome:
+    """Give a seat to another person (`None`: a robot). In a running game the newcomer
+    takes over at once; in a game still inviting they are invited unless `accepted`."""
+
+    def step(g: Loaded) -> Sequence[Event] | Duplicate:
+        seat = g.seat(seat_no)
+        if invitee is None:
+            if seat.is_bot and seat.player_id is None:
+                return Duplicate("A robot already plays that seat.")
+            seat.is_bot, seat.player_id, seat.invite_status = True, None, "accepted"
+        else:
+            player = player_for(g.session, invitee)
+            if seat.player_id == player.id and not seat.is_bot:
+                return Duplicate(f"{player.name} already has that seat.")
+            if any(s.player_id == player.id and not s.is_bot for s in g.seats):
+                raise BadRequest(f"{player.name} already plays in this game.")
+            seat.is_bot, seat.player_id = False, player.id
+            accepted = invitee.accepted or g.game.status != "inviting"
+            seat.invite_status = "accepted" if accepted else "invited"
+        g.session.add(seat)
+        _start_if_everyone_is_in(g)
+        return []
+
+    return run(ctx, game_id, step, statuses=OPEN)
+
+
+def _start_if_everyone_is_in(g: Loaded) -> None:
+    if g.game.status == "inviting" and all(s.invite_status == "accepted" for s in g.seats):
+        g.game.status = "active"  # commit() then deals the first hand
