@@ -61,9 +61,12 @@ def clean_header_text(text: str, max_len: int = 200) -> str:
     return text[:max_len].rstrip()
 
 
-def verify_headers(msg: EmailMessage, expected: Iterable[str]) -> None:
-    """Raise HeaderInjectionError unless the serialized top-level headers are exactly `expected`."""
-    parsed = BytesHeaderParser().parsebytes(msg.as_bytes())
+def verify_headers(msg: EmailMessage, expected: Iterable[str], data: bytes | None = None) -> None:
+    """Raise HeaderInjectionError unless the serialized top-level headers are exactly `expected`.
+
+    `data`: the message already serialized (so it is checked exactly as it will be sent).
+    """
+    parsed = BytesHeaderParser().parsebytes(msg.as_bytes() if data is None else data)
     found = Counter(name.lower() for name in parsed)
     wanted = Counter(name.lower() for name in expected)
     if found != wanted:

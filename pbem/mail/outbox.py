@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy import Engine, or_, update
 from sqlmodel import Session, col, select
 
-from pbem.mail.compose import to_message
+from pbem.mail.compose import serialize, to_message
 from pbem.store.db import transaction
 from pbem.store.models import OutboxEmail, Player
 from pbem.store.types import utcnow
@@ -196,8 +196,9 @@ def _send_one(
     row_id = row.id or 0
     try:
         msg = _message(row, clock())
+        data = serialize(msg)  # raises HeaderInjectionError (a ValueError) on injected headers
         # Explicit envelope recipient: never derived from headers (no Bcc can sneak in).
-        smtp.send_message(msg, from_addr=_envelope_from(settings, msg), to_addrs=[row.to_addr])
+        smtp.sendmail(_envelope_from(settings, msg), [row.to_addr], data)
     except smtplib.SMTPServerDisconnected:
         raise
     except smtplib.SMTPRecipientsRefused as exc:
