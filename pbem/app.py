@@ -44,6 +44,10 @@ def register_blueprints(app: Flask) -> None:
 
     for bp in blueprints():
         app.register_blueprint(bp)
+    if app.config["PBEM_ENV"] == "development":  # the mail catcher's pages: never in production
+        from pbem.devmail import register as register_devmail
+
+        register_devmail(app)
 
 
 def db_engine(app: Flask | None = None) -> Engine:

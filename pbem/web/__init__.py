@@ -7,7 +7,7 @@ import importlib
 from flask import Blueprint
 
 # Each module defines `bp`; add a module here to add an area.
-BLUEPRINT_MODULES: tuple[str, ...] = ("pbem.web.health",)
+BLUEPRINT_MODULES: tuple[str, ...] = ("pbem.web.health", "pbem.web.play")
 
 
 def blueprints() -> list[Blueprint]:

@@ -1,0 +1,163 @@
+"""`pbem dev`: the whole service on one machine — SQLite, a mail catcher, a demo game.
+
+It creates or upgrades the schema, starts the SMTP catcher (caught mail is shown at /mail),
+sends the outbox to it every second from a background thread, creates a demo game (you
+against three computer seats) when no game is running, and serves the web app.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+import click
+from aiosmtpd.controller import Controller
+from flask import Flask, current_app
+from flask.cli import with_appcontext
+from sqlalchemy import Engine
+from sqlmodel import col, select
+from werkzeug.serving import run_simple
+
+from pbem import service
+from pbem.app import db_engine
+from pbem.devmail import mail_folder
+from pbem.devmail.server import start_catcher
+from pbem.mail.outbox import SmtpSettings, drain_all
+from pbem.store.db import transaction
+from pbem.store.migrate import upgrade
+from pbem.store.models import Game
+
+log = logging.getLogger(__name__)
+
+DEMO_NAME = "Demo: you against three robots"
+DEMO_PLAYER = service.Invitee(email="you@example.com", name="You", accepted=True)
+DEMO_BOT_SEATS = (1, 2, 3)
+DEMO_OPTIONS = {"target": 26}  # the standard rules, but over in a few hands
+RUNNING = ("inviting", "active", "paused")
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+# --- the demo game ------------------------------------------------------------------------
+
+def running_game_id(engine: Engine) -> int | None:
+    with transaction(engine, read_only=True) as session:
+        game = session.exec(select(Game).where(col(Game.status).in_(RUNNING))
+                            .order_by(col(Game.id))).first()
+        return game.id if game else None
+
+
+def create_demo_game(engine: Engine) -> int:
+    """One human seat (auto-accepted) against three computer seats; returns the game id."""
+    outcome = service.create_game(
+        service.Context(engine=engine), name=DEMO_NAME, preset="standard",
+        options=DEMO_OPTIONS, players=[DEMO_PLAYER], bot_seats=DEMO_BOT_SEATS)
+    return outcome.game_id
+
+
+def ensure_demo_game(engine: Engine, *, new: bool = False) -> tuple[int, bool]:
+    """(game id, created?): the running game, or a new demo game when none is running."""
+    existing = None if new else running_game_id(engine)
+    if existing is not None:
+        return existing, False
+    return create_demo_game(engine), True
+
+
+# --- the outbox sender --------------------------------------------------------------------
+
+@dataclass
+class OutboxPump:
+    """A daemon thread that sends the outbox over SMTP every `interval` seconds."""
+
+    engine: Engine
+    smtp: SmtpSettings
+    interval: float = 1.0
+    stop_event: threading.Event = field(default_factory=threading.Event)
+    thread: threading.Thread | None = None
+
+    def start(self) -> OutboxPump:
+        self.thread = threading.Thread(target=self._loop, name="pbem-outbox", daemon=True)
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        if self.thread is not None:
+            self.thread.join(timeout=10)
+
+    def _loop(self) -> None:
+        while not self.stop_event.is_set():
+            self.pump_once()
+            self.stop_event.wait(self.interval)
+
+    def pump_once(self) -> int:
+        try:
+            return len(drain_all(self.engine, self.smtp, batch=50).sent)
+        except Exception:  # keep the dev server alive; the row is retried with backoff
+            log.exception("sending the outbox failed")
+            return 0
+
+
+# --- the command --------------------------------------------------------------------------
+
+def start_dev_catcher(app: Flask) -> Controller | None:
+    """Start the catcher on SMTP_HOST:SMTP_PORT, unless mail goes to a real relay."""
+    host, port = str(app.config["SMTP_HOST"]), int(app.config["SMTP_PORT"])
+    if host not in LOOPBACK:
+        click.echo(f"Mail goes to {host}:{port} (PBEM_SMTP_HOST); no mail catcher started.")
+        return None
+    try:
+        return start_catcher(mail_folder(app), host=host, port=port)
+    except (OSError, RuntimeError) as exc:
+        raise click.ClickException(
+            f"cannot start the mail catcher on {host}:{port} ({exc}). Is another `pbem dev` "
+            "running? Stop it, or choose another port with PBEM_SMTP_PORT.") from exc
+
+
+def web_address(app: Flask) -> tuple[str, int]:
+    """Where to serve: the host and port of BASE_URL (the links in emails point there)."""
+    parts = urlsplit(app.config["BASE_URL"])
+    return parts.hostname or "127.0.0.1", parts.port or 5000
+
+
+def banner(app: Flask, game_id: int, created: bool, catcher: bool) -> str:
+    base = app.config["BASE_URL"]
+    what = "created" if created else "still running"
+    lines = [
+        "", "pbem is running in development mode.",
+        f"  Web app:       {base}/",
+    ]
+    if game_id:
+        lines.append(f"  Demo game:     {base}/games/{game_id} ({what})")
+    if catcher:
+        lines.append(f"  Caught mail:   {base}/mail   <- start here: open your turn email")
+    lines += [f"  Database:      {app.config['DATABASE_URL']}", "Press Ctrl+C to stop.", ""]
+    return "\n".join(lines)
+
+
+@click.command("dev", help="Run the service locally: SQLite, a mail catcher and a demo game.")
+@click.option("--new-demo", is_flag=True, help="Start a new demo game even if one is running.")
+@click.option("--no-demo", is_flag=True, help="Don't create a demo game.")
+@with_appcontext
+def dev(new_demo: bool, no_demo: bool) -> None:
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    if app.config["PBEM_ENV"] != "development":
+        raise click.ClickException("`pbem dev` is for development (PBEM_ENV=development) only.")
+    upgrade(app.config["DATABASE_URL"])
+    engine = db_engine(app)
+    catcher = start_dev_catcher(app)
+    pump = OutboxPump(engine, SmtpSettings.from_config(app.config)).start()
+    try:
+        game_id, created = (0, False) if no_demo else ensure_demo_game(engine, new=new_demo)
+        click.echo(banner(app, game_id, created, catcher is not None))
+        host, port = web_address(app)
+        # app.run() refuses to run inside a `flask`-style CLI command; run_simple is what it calls.
+        run_simple(host, port, app, use_reloader=False, use_debugger=False, threaded=True)
+    finally:
+        pump.stop()
+        if catcher is not None:
+            catcher.stop()
+
+
+commands: list[click.Command] = [dev]

@@ -1,0 +1,336 @@
+"""Play pages: one-time links from the emails (/t/<token>, /p/<token>) and the game page.
+
+Mail scanners GET (and HEAD) every link within seconds of delivery, so GET only renders: it
+shows what the link would do and a button. The button POSTs (CSRF-protected) and the move
+goes through the service layer. Each link's token says which game, seat, turn and card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, abort, current_app, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_wtf.csrf import CSRFError, generate_csrf, validate_csrf
+from sqlalchemy import Engine, update
+from sqlmodel import Session, col, select
+from wtforms import ValidationError
+
+from pbem import service
+from pbem.app import db_engine
+from pbem.engine import (
+    Card,
+    CardPlayed,
+    CardsPassed,
+    Event,
+    GameState,
+    HandDealt,
+    Phase,
+    UnreadableInput,
+    list_in_words,
+    parse_card,
+    seat_view,
+)
+from pbem.mail import views
+from pbem.mail.tokens import consume_token, find_token
+from pbem.store.db import transaction
+from pbem.store.events import load_events, load_state
+from pbem.store.models import Game, Player, Seat, Token
+from pbem.store.types import utcnow
+
+bp = Blueprint("play", __name__)
+LINK_PURPOSES = frozenset({"card", "pass", "invite"})
+INVITE_ANSWERS = ("accept", "decline")
+
+READY, DONE, STALE = "ready", "done", "stale"
+
+
+@dataclass(frozen=True)
+class Table:
+    """A game as one seat (or an observer, seat None) may see it, ready for the templates."""
+
+    game: Game
+    state: GameState
+    seat: int | None
+    names: list[str]
+    seats: list[Seat]
+
+    @property
+    def context(self) -> dict[str, Any]:
+        view = seat_view(self.state, self.seat)
+        return {
+            **views.table_context(view, self.names, self.seat),
+            "game": self.game, "phase": self.state.phase.value, "seat": self.seat,
+            "names": self.names, "waiting_for": self.waiting_for, "view": view,
+            "my_turn": view.my_turn, "sheet": views.sheet_rows(self.state.score_sheet, self.names),
+            "winners": list_in_words([self.names[s] for s in self.state.winners]),
+            "legal_codes": [str(c) for c in view.legal],
+        }
+
+    @property
+    def waiting_for(self) -> str:
+        return list_in_words([self.names[s] for s in self.state.to_move]) if self.state.to_move \
+            else ""
+
+
+@dataclass(frozen=True)
+class Link:
+    """A live link token, its game, and whether it can still act (ready), did (done) or is late."""
+
+    token: Token
+    table: Table
+    status: str
+
+    @property
+    def card(self) -> Card | None:
+        return parse_card(self.token.card) if self.token.card else None
+
+
+# --- loading ------------------------------------------------------------------------------
+
+def load_table(session: Session, game_id: int, seat: int | None) -> Table | None:
+    game = session.get(Game, game_id)
+    if game is None or game.last_seq == 0:
+        return None
+    seats = list(session.exec(
+        select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat_no))))
+    return Table(game, load_state(session, game_id).state, seat, seat_names(session, seats),
+                 seats)
+
+
+def seat_names(session: Session, seats: Sequence[Seat]) -> list[str]:
+    """The names emails use: the player's name, or `Robot N` for a computer seat."""
+    ids = [s.player_id for s in seats if s.player_id is not None]
+    players = {p.id: p.name for p in session.exec(select(Player).where(col(Player.id).in_(ids)))}
+    return [f"Robot {s.seat_no + 1}" if s.is_bot or s.player_id is None
+            else players.get(s.player_id, f"Seat {s.seat_no + 1}") for s in seats]
+
+
+def load_link(raw: str, purposes: frozenset[str] = LINK_PURPOSES) -> Link:
+    """The link for a raw token, or a 404 for unknown, expired or foreign tokens."""
+    with transaction(db_engine(), read_only=True) as session:
+        token = find_token(session, raw, purposes)
+        if token is None or token.game_id is None or token.seat_no is None:
+            abort(404)
+        table = load_table(session, token.game_id, token.seat_no)
+        if table is None:
+            abort(404)
+        since = load_events(session, token.game_id, token.turn_seq or 0)
+        return Link(token, table, link_status(token, table, since))
+
+
+def link_status(token: Token, table: Table, since: Sequence[Event]) -> str:
+    """READY to act, DONE (this link or another way did it already), or STALE (too late)."""
+    check: dict[str, Callable[[Token, Table, Sequence[Event]], str]] = {
+        "card": _card_status, "pass": _pass_status, "invite": _invite_status}
+    return check[token.purpose](token, table, since)
+
+
+def _card_status(token: Token, table: Table, since: Sequence[Event]) -> str:
+    card = parse_card(token.card or "")
+    if token.used_at is not None or CardPlayed(token.seat_no or 0, card) in since:
+        return DONE
+    if table.game.last_seq == token.turn_seq and token.seat_no in table.state.to_move:
+        return READY
+    return STALE
+
+
+def _pass_status(token: Token, table: Table, since: Sequence[Event]) -> str:
+    seat = token.seat_no or 0
+    if token.used_at is not None or any(
+            isinstance(e, CardsPassed) and e.seat == seat for e in since):
+        return DONE
+    # Other players' passes move the game's seq; only a new deal makes a pass link late.
+    same_hand = not any(isinstance(e, HandDealt) for e in since)
+    if same_hand and table.state.phase is Phase.PASS and seat in table.state.to_move:
+        return READY
+    return STALE
+
+
+def _invite_status(token: Token, table: Table, since: Sequence[Event]) -> str:
+    seat = next(s for s in table.seats if s.seat_no == token.seat_no)
+    if token.used_at is not None or seat.invite_status != "invited":
+        return DONE
+    return READY if table.game.status == "inviting" else STALE
+
+
+# --- claiming a turn: one POST per seat and turn gets through ------------------------------
+
+def claim_link(engine: Engine, token_id: int) -> bool:
+    """Mark the token used unless this seat already used a link for this turn.
+
+    The game row is locked first so that two links of one turn (two cards clicked at once)
+    cannot both pass the check; the service's own duplicate check covers the rest.
+    """
+    with transaction(engine) as session:
+        token = session.get(Token, token_id)
+        if token is None or token.game_id is None:
+            return False
+        session.get(Game, token.game_id, with_for_update=True)
+        siblings = select(Token.id).where(
+            Token.game_id == token.game_id, Token.seat_no == token.seat_no,
+            Token.turn_seq == token.turn_seq, Token.purpose == token.purpose,
+            col(Token.used_at).is_not(None))
+        if session.exec(siblings).first() is not None:
+            return False
+        return consume_token(session, token, now=utcnow())
+
+
+def release_link(engine: Engine, token_id: int) -> None:
+    """Undo `claim_link` when the move could not be made, so the player may try again."""
+    with transaction(engine) as session:
+        session.execute(update(Token).where(col(Token.id) == token_id).values(used_at=None)
+                        .execution_options(synchronize_session=False))
+
+
+def act(link: Link, command: Callable[[service.Context], service.Outcome]) -> ResponseReturnValue:
+    """Claim the link, run the service command, and show what happened."""
+    engine = db_engine()
+    if link.token.id is None or not claim_link(engine, link.token.id):
+        return show(link.token.id, DONE)
+    try:
+        outcome = command(service.Context(engine=engine))
+    except service.PlayerMistake as exc:
+        release_link(engine, link.token.id)
+        return render_link(link, message=str(exc), code=409)
+    return show(link.token.id, DONE, fresh=not outcome.duplicate)
+
+
+def show(token_id: int | None, status: str, *, fresh: bool = False) -> ResponseReturnValue:
+    """Re-load the token's game after a command and render it with `status`."""
+    with transaction(db_engine(), read_only=True) as session:
+        token = session.get(Token, token_id)
+        if token is None or token.game_id is None:
+            abort(404)
+        table = load_table(session, token.game_id, token.seat_no)
+        if table is None:
+            abort(404)
+    return render_link(Link(token, table, status), fresh=fresh)
+
+
+# --- rendering ----------------------------------------------------------------------------
+
+def render_link(link: Link, *, fresh: bool = False, message: str = "",
+                code: int = 200) -> ResponseReturnValue:
+    template = {"card": "web/card.html", "pass": "web/pass.html",
+                "invite": "web/invite.html"}[link.token.purpose]
+    card = link.card
+    context = {
+        **link.table.context, "status": link.status, "fresh": fresh, "message": message,
+        "token": link.token, "csrf": generate_csrf(), "card": views.card_view(card) if card
+        else None, "answer": request.args.get("a", ""), "pass_count":
+        link.table.state.rules.pass_count, "pass_target": _pass_target(link.table),
+        "mail_url": _mail_url(), "picked": request.form.getlist("cards"),
+    }
+    return render_template(template, ctx=context, **context), code
+
+
+def _pass_target(table: Table) -> str | None:
+    if table.seat is None or table.state.phase is not Phase.PASS:
+        return None
+    target = table.state.pass_target(table.seat)
+    return table.names[target] if target != table.seat else None
+
+
+def _mail_url() -> str | None:
+    """The dev mail catcher's inbox, when this app has it (development only)."""
+    return url_for("devmail.inbox") if "devmail" in current_app.blueprints else None
+
+
+def check_csrf() -> None:
+    try:
+        validate_csrf(request.form.get("csrf_token"))
+    except ValidationError as exc:
+        raise CSRFError(str(exc)) from exc
+
+
+# --- routes -------------------------------------------------------------------------------
+
+@bp.get("/t/<token>")
+def link_page(token: str) -> ResponseReturnValue:
+    """What a link from an email would do; GET and HEAD never change anything."""
+    return render_link(load_link(token))
+
+
+@bp.post("/t/<token>")
+def link_action(token: str) -> ResponseReturnValue:
+    check_csrf()
+    link = load_link(token)
+    if link.status != READY:
+        return render_link(link, code=200 if link.status == DONE else 409)
+    return {"card": _play, "pass": _pass, "invite": _answer}[link.token.purpose](link)
+
+
+@bp.get("/p/<token>")
+def pass_page(token: str) -> ResponseReturnValue:
+    return render_link(load_link(token, frozenset({"pass"})))
+
+
+@bp.post("/p/<token>")
+def pass_action(token: str) -> ResponseReturnValue:
+    return link_action(token)
+
+
+def _play(link: Link) -> ResponseReturnValue:
+    t = link.token
+    return act(link, lambda ctx: service.play_card(
+        ctx, t.game_id or 0, t.seat_no or 0, t.card or "", turn_seq=t.turn_seq,
+        player_id=t.player_id))
+
+
+def _pass(link: Link) -> ResponseReturnValue:
+    chosen = request.form.getlist("cards")
+    try:
+        cards = tuple(parse_card(c) for c in chosen)
+    except UnreadableInput:
+        abort(400)
+    count = link.table.state.rules.pass_count
+    if len(set(cards)) != count:
+        return render_link(link, message=f"Pick exactly {count} cards to pass "
+                           f"(you picked {len(set(cards))}).", code=422)
+    t = link.token
+    return act(link, lambda ctx: service.pass_cards(
+        ctx, t.game_id or 0, t.seat_no or 0, cards, turn_seq=t.turn_seq,
+        player_id=t.player_id))
+
+
+def _answer(link: Link) -> ResponseReturnValue:
+    answer = request.form.get("answer", "")
+    if answer not in INVITE_ANSWERS:
+        abort(400)
+    t = link.token
+    command = service.accept_invite if answer == "accept" else service.decline_invite
+    return act(link, lambda ctx: command(ctx, t.game_id or 0, t.seat_no or 0,
+                                         player_id=t.player_id))
+
+
+@bp.get("/")
+def index() -> ResponseReturnValue:
+    return render_template("web/index.html", mail_url=_mail_url())
+
+
+@bp.get("/g/<int:game_id>")
+@bp.get("/games/<int:game_id>")
+def game_page(game_id: int) -> ResponseReturnValue:
+    """The table as an observer sees it: seats, scores, the current trick; never a hand."""
+    with transaction(db_engine(), read_only=True) as session:
+        table = load_table(session, game_id, None)
+    if table is None:
+        abort(404)
+    context = {**table.context, "mail_url": _mail_url()}
+    return render_template("web/game.html", ctx=context, **context)
+
+
+# --- errors (on this blueprint's pages) ---------------------------------------------------
+
+@bp.errorhandler(404)
+def not_found(_error: Exception) -> ResponseReturnValue:
+    return render_template("web/not_found.html"), 404
+
+
+@bp.errorhandler(400)
+def bad_request(error: Exception) -> ResponseReturnValue:
+    expired = isinstance(error, CSRFError)
+    return render_template("web/bad_request.html", expired=expired), 400

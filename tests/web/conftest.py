@@ -1,0 +1,39 @@
+"""Fixtures for the play pages: a game with one human against three robots, at its first turn."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.web.support import card_links, links, newest, pass_cards, post_link, start_game
+
+
+@dataclass
+class Turn:
+    game_id: int
+    cards: dict[str, str]  # card code -> link path, from the newest turn email
+
+
+@pytest.fixture
+def game_id(app: Flask) -> int:
+    return start_game(app)
+
+
+@pytest.fixture
+def turn(app: Flask, client: FlaskClient, game_id: int) -> Turn:
+    """The human has passed (through the pass page) and it is their turn to play."""
+    (path,) = links(newest(app, "pass").body_text)
+    assert pass_cards(client, path).status_code == 200
+    return Turn(game_id, card_links(newest(app, "turn").body_text))
+
+
+@pytest.fixture
+def choice(app: Flask, client: FlaskClient, turn: Turn) -> Turn:
+    """A later turn at which the human has at least two legal cards."""
+    while len(turn.cards) < 2:
+        assert post_link(client, next(iter(turn.cards.values()))).status_code == 200
+        turn = Turn(turn.game_id, card_links(newest(app, "turn").body_text))
+    return turn

@@ -1,0 +1,114 @@
+"""Helpers for web tests: a demo game made by the service, its emails, links and forms."""
+
+from __future__ import annotations
+
+import re
+import socket
+from collections.abc import Sequence
+
+from flask import Flask
+from sqlmodel import col, select
+
+from pbem import service
+from pbem.app import db_engine
+from pbem.engine import Event, GameState
+from pbem.store.db import transaction
+from pbem.store.events import event_count, load_events, load_state
+from pbem.store.models import OutboxEmail, Token
+
+HUMAN = service.Invitee(email="you@example.com", name="You", accepted=True)
+BOT_SEATS = (1, 2, 3)
+_CARD_LINE = re.compile(r"^\s+\S+ \((\w\w)\)\s+(https?://\S+/t/\S+)$", re.MULTILINE)
+_LINK = re.compile(r"https?://[^/\s]+(/(?:t|p)/[A-Za-z0-9_-]+(?:\?a=\w+)?)")
+_CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def start_game(app: Flask, *, seed: int = 7, name: str = "Demo",
+               human: service.Invitee = HUMAN, target: int = 26) -> int:
+    """A standard game, one human in seat 0 against three robots, dealt at once."""
+    with app.app_context():
+        ctx = service.Context(engine=db_engine(app), rng=service.make_rng(seed))
+        out = service.create_game(ctx, name=name, options={"target": target}, players=[human],
+                                  bot_seats=BOT_SEATS)
+    return out.game_id
+
+
+def outbox(app: Flask, kind: str | None = None) -> list[OutboxEmail]:
+    with transaction(db_engine(app), read_only=True) as session:
+        query = select(OutboxEmail).order_by(col(OutboxEmail.id))
+        rows = list(session.exec(query))
+    return [r for r in rows if kind is None or r.kind == kind]
+
+
+def newest(app: Flask, kind: str) -> OutboxEmail:
+    rows = outbox(app, kind)
+    assert rows, f"no {kind} email in the outbox"
+    return rows[-1]
+
+
+def card_links(text: str) -> dict[str, str]:
+    """{card code: link path} from a turn email's text part."""
+    return {code: path_of(url) for code, url in _CARD_LINE.findall(text)}
+
+
+def links(text: str) -> list[str]:
+    """Every one-time link path (/t/..., /p/...) in a text."""
+    return _LINK.findall(text)
+
+
+def path_of(url: str) -> str:
+    match = _LINK.search(url)
+    assert match, url
+    return match.group(1)
+
+
+def csrf_of(html: str) -> str:
+    match = _CSRF.search(html)
+    assert match, "no CSRF token in the page"
+    return match.group(1)
+
+
+def events(app: Flask, game_id: int) -> list[Event]:
+    with transaction(db_engine(app), read_only=True) as session:
+        return load_events(session, game_id)
+
+
+def count_events(app: Flask, game_id: int) -> int:
+    with transaction(db_engine(app), read_only=True) as session:
+        return event_count(session, game_id)
+
+
+def state(app: Flask, game_id: int) -> GameState:
+    with transaction(db_engine(app), read_only=True) as session:
+        return load_state(session, game_id).state
+
+
+def used_tokens(app: Flask) -> int:
+    with transaction(db_engine(app), read_only=True) as session:
+        return len(session.exec(select(Token).where(col(Token.used_at).is_not(None))).all())
+
+
+def snapshot(app: Flask, game_id: int) -> tuple[int, int, int]:
+    """What a request must not change: events, outbox rows, used tokens."""
+    return count_events(app, game_id), len(outbox(app)), used_tokens(app)
+
+
+def pass_cards(client, path: str, cards: Sequence[str] | None = None,  # type: ignore[no-untyped-def]
+               count: int = 3):
+    """GET the pass page, then POST the first `count` cards (or `cards`)."""
+    page = client.get(path).get_data(as_text=True)
+    chosen = list(cards) if cards is not None else re.findall(
+        r'name="cards" value="(\w+)"', page)[:count]
+    return client.post(path, data={"csrf_token": csrf_of(page), "cards": chosen})
+
+
+def post_link(client, path: str):  # type: ignore[no-untyped-def]
+    """GET a link's page, then press its button (POST with the page's CSRF token)."""
+    page = client.get(path).get_data(as_text=True)
+    return client.post(path, data={"csrf_token": csrf_of(page)})
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

@@ -1,0 +1,180 @@
+"""The play pages: a link's GET only shows, its POST acts once; stale, forged and CSRF-less
+requests change nothing."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from pbem.engine import Card, CardPlayed
+from pbem.service import Invitee
+from tests.web.conftest import Turn
+from tests.web.support import (
+    card_links,
+    csrf_of,
+    events,
+    links,
+    newest,
+    outbox,
+    post_link,
+    snapshot,
+    start_game,
+    state,
+)
+
+
+def test_get_and_head_of_a_card_link_change_nothing(app: Flask, client: FlaskClient,
+                                                    turn: Turn) -> None:
+    code, path = next(iter(turn.cards.items()))
+    before = snapshot(app, turn.game_id)
+    page = client.get(path)
+    client.head(path)
+    client.get(path)
+    assert snapshot(app, turn.game_id) == before
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert f"Play {code}" in html
+    assert 'class="card' in html and " chosen" in html  # the chosen card is highlighted
+    assert "Your hand" in html and "This trick" in html
+
+
+def test_confirmation_shows_the_hand_and_the_trick_so_far(app: Flask, client: FlaskClient,
+                                                          turn: Turn) -> None:
+    code, path = next(iter(turn.cards.items()))
+    html = client.get(path).get_data(as_text=True)
+    seen = state(app, turn.game_id)
+    for card in seen.hand(0):
+        assert f'aria-label="{card}' in html
+    for _seat, card in seen.current_trick.plays:
+        assert f'aria-label="{card}"' in html
+
+
+def test_post_plays_the_card_once(app: Flask, client: FlaskClient, turn: Turn) -> None:
+    code, path = next(iter(turn.cards.items()))
+    played = client.get(path)
+    response = client.post(path, data={"csrf_token": csrf_of(played.get_data(as_text=True))})
+    assert response.status_code == 200
+    assert "you played" in response.get_data(as_text=True).lower()
+    mine = [e for e in events(app, turn.game_id) if e == CardPlayed(0, _card(code))]
+    assert len(mine) == 1
+
+
+def test_second_post_says_already_played(app: Flask, client: FlaskClient, turn: Turn) -> None:
+    _code, path = next(iter(turn.cards.items()))
+    page = client.get(path).get_data(as_text=True)
+    client.post(path, data={"csrf_token": csrf_of(page)})
+    before = snapshot(app, turn.game_id)
+    again = client.post(path, data={"csrf_token": csrf_of(page)})
+    assert again.status_code == 200
+    assert "already played" in again.get_data(as_text=True)
+    assert snapshot(app, turn.game_id) == before
+    assert "already played" in client.get(path).get_data(as_text=True)
+
+
+def test_other_card_of_the_same_turn_is_stale_after_a_play(app: Flask, client: FlaskClient,
+                                                           choice: Turn) -> None:
+    turn = choice
+    (_a, first), (b, second) = list(turn.cards.items())[:2]
+    page_b = client.get(second).get_data(as_text=True)
+    post_link(client, first)
+    before = snapshot(app, turn.game_id)
+    late = client.post(second, data={"csrf_token": csrf_of(page_b)})
+    assert late.status_code == 409
+    html = late.get_data(as_text=True)
+    assert "out of date" in html and "Points" in html  # the game as it is now
+    assert snapshot(app, turn.game_id) == before
+    assert CardPlayed(0, _card(b)) not in events(app, turn.game_id)
+    assert "out of date" in client.get(second).get_data(as_text=True)
+
+
+def test_stale_link_from_an_older_turn_shows_what_to_do_now(app: Flask, client: FlaskClient,
+                                                            choice: Turn) -> None:
+    turn = choice
+    old = list(turn.cards.values())
+    post_link(client, old[0])
+    assert state(app, turn.game_id).to_move == (0,)  # robots moved; the human again
+    html = client.get(old[1]).get_data(as_text=True)
+    assert "out of date" in html
+    assert "It's your turn" in html and "newest email" in html
+
+
+def test_forged_token_is_a_clear_404(app: Flask, client: FlaskClient, turn: Turn) -> None:
+    before = snapshot(app, turn.game_id)
+    for path in ("/t/not-a-real-token", "/p/not-a-real-token", "/t/" + "A" * 24):
+        page = client.get(path)
+        assert page.status_code == 404
+        assert "Link not found" in page.get_data(as_text=True)
+    _code, real = next(iter(turn.cards.items()))
+    csrf = csrf_of(client.get(real).get_data(as_text=True))
+    assert client.post("/t/forged", data={"csrf_token": csrf}).status_code == 404
+    assert snapshot(app, turn.game_id) == before
+
+
+def test_post_without_csrf_token_is_refused(app: Flask, client: FlaskClient, turn: Turn) -> None:
+    _code, path = next(iter(turn.cards.items()))
+    client.get(path)
+    before = snapshot(app, turn.game_id)
+    for data in ({}, {"csrf_token": "forged"}):
+        response = client.post(path, data=data)
+        assert response.status_code == 400
+        assert "security check failed" in response.get_data(as_text=True)
+    assert snapshot(app, turn.game_id) == before
+
+
+def test_a_fresh_client_needs_its_own_csrf_token(app: Flask, turn: Turn) -> None:
+    _code, path = next(iter(turn.cards.items()))
+    token = csrf_of(app.test_client().get(path).get_data(as_text=True))
+    other = app.test_client()  # another browser: no session cookie
+    assert other.post(path, data={"csrf_token": token}).status_code == 400
+
+
+def test_the_next_turn_email_follows_a_play(app: Flask, client: FlaskClient, turn: Turn) -> None:
+    first_turn = newest(app, "turn").id
+    post_link(client, next(iter(turn.cards.values())))
+    latest = newest(app, "turn")
+    assert latest.id != first_turn
+    assert card_links(latest.body_text)
+
+
+def test_game_page_shows_seats_and_scores_but_no_hand(app: Flask, client: FlaskClient,
+                                                      turn: Turn) -> None:
+    before = snapshot(app, turn.game_id)
+    for path in (f"/g/{turn.game_id}", f"/games/{turn.game_id}"):
+        page = client.get(path)
+        assert page.status_code == 200
+        html = page.get_data(as_text=True)
+        assert "Robot 2" in html and "You" in html and "Points" in html
+    on_table = {str(c) for _s, c in state(app, turn.game_id).current_trick.plays}
+    for card in state(app, turn.game_id).hand(0):
+        if str(card) not in on_table:
+            assert f'aria-label="{card}"' not in html
+    assert snapshot(app, turn.game_id) == before
+    assert client.get("/g/999").status_code == 404
+
+
+def test_player_text_is_escaped(app: Flask, client: FlaskClient) -> None:
+    evil = "<script>alert(1)</script>"
+    game_id = start_game(app, name=f"Game {evil}",
+                         human=Invitee("x@example.com", f"Eve {evil}", accepted=True))
+    pages = [client.get(f"/g/{game_id}").get_data(as_text=True)]
+    pages.append(client.get(links(newest(app, "pass").body_text)[0]).get_data(as_text=True))
+    for html in pages:
+        assert evil not in html
+        assert "&lt;script&gt;" in html
+
+
+def test_index_page_points_to_the_caught_mail(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    assert 'href="/mail"' in html
+
+
+def test_no_outbox_rows_from_rendering_pages(app: Flask, client: FlaskClient, turn: Turn) -> None:
+    rows = len(outbox(app))
+    for path in turn.cards.values():
+        client.get(path)
+    client.get(f"/g/{turn.game_id}")
+    assert len(outbox(app)) == rows
+
+
+def _card(code: str) -> Card:
+    return Card.parse(code)
