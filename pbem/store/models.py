@@ -48,7 +48,7 @@ def _created() -> Any:
 
 
 class Player(SQLModel, table=True):
-    __tablename__ = "player"  # type: ignore[assignment]
+    __tablename__ = "player"
     __table_args__ = (
         CheckConstraint("email = lower(email)", name="email_lower"),
         CheckConstraint(_in("notify", NOTIFY_CHOICES), name="notify"),
@@ -70,7 +70,7 @@ class Player(SQLModel, table=True):
 class PlayerAddress(SQLModel, table=True):
     """An extra address a player may send mail from."""
 
-    __tablename__ = "player_address"  # type: ignore[assignment]
+    __tablename__ = "player_address"
     __table_args__ = (CheckConstraint("email = lower(email)", name="email_lower"),)
 
     id: int | None = Field(default=None, primary_key=True)
@@ -80,7 +80,7 @@ class PlayerAddress(SQLModel, table=True):
 
 
 class Game(SQLModel, table=True):
-    __tablename__ = "game"  # type: ignore[assignment]
+    __tablename__ = "game"
     __table_args__ = (CheckConstraint(_in("status", GAME_STATUSES), name="status"),)
 
     id: int | None = Field(default=None, primary_key=True)
@@ -95,7 +95,7 @@ class Game(SQLModel, table=True):
 
 
 class Seat(SQLModel, table=True):
-    __tablename__ = "seat"  # type: ignore[assignment]
+    __tablename__ = "seat"
     __table_args__ = (
         UniqueConstraint("game_id", "seat_no"),
         CheckConstraint(_in("invite_status", INVITE_STATUSES), name="invite_status"),
@@ -112,7 +112,7 @@ class Seat(SQLModel, table=True):
 class Event(SQLModel, table=True):
     """One engine event. Append-only: rows are never updated or deleted."""
 
-    __tablename__ = "event"  # type: ignore[assignment]
+    __tablename__ = "event"
     __table_args__ = (UniqueConstraint("game_id", "seq"),)
 
     id: int | None = Field(default=None, primary_key=True)
@@ -126,7 +126,7 @@ class Event(SQLModel, table=True):
 class Snapshot(SQLModel, table=True):
     """Cached engine state after event `seq`, so loading a game needn't replay it all."""
 
-    __tablename__ = "snapshot"  # type: ignore[assignment]
+    __tablename__ = "snapshot"
 
     game_id: int = Field(foreign_key="game.id", primary_key=True)
     seq: int = Field(primary_key=True)
@@ -135,7 +135,7 @@ class Snapshot(SQLModel, table=True):
 
 
 class OutboxEmail(SQLModel, table=True):
-    __tablename__ = "outbox_email"  # type: ignore[assignment]
+    __tablename__ = "outbox_email"
     __table_args__ = (
         Index("ix_outbox_email_status_next_attempt_at", "status", "next_attempt_at"),
         CheckConstraint(_in("status", OUTBOX_STATUSES), name="status"),
@@ -164,7 +164,7 @@ class OutboxEmail(SQLModel, table=True):
 class Token(SQLModel, table=True):
     """A one-time or reply token. Only the sha256 of the random token is stored."""
 
-    __tablename__ = "token"  # type: ignore[assignment]
+    __tablename__ = "token"
     __table_args__ = (CheckConstraint(_in("purpose", TOKEN_PURPOSES), name="purpose"),)
 
     id: int | None = Field(default=None, primary_key=True)
@@ -183,7 +183,7 @@ class Token(SQLModel, table=True):
 class InboundMail(SQLModel, table=True):
     """A received message, stored raw before anything else happens to it."""
 
-    __tablename__ = "inbound_mail"  # type: ignore[assignment]
+    __tablename__ = "inbound_mail"
     __table_args__ = (
         UniqueConstraint("message_id", "content_hash"),
         Index("ix_inbound_mail_status", "status"),
