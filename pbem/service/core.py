@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
+from pbem.bots import choose_event
 from pbem.engine import (
     Command,
     EngineError,
@@ -30,7 +31,6 @@ from pbem.engine import (
     decode_event,
     forced_events,
 )
-from pbem.service.bots import bot_command
 from pbem.service.dealing import deal, make_rng
 from pbem.service.errors import CommandRejected, NotAllowed, NotFound, SomeoneMovedFirst
 from pbem.store.db import transaction
@@ -111,20 +111,24 @@ Step = Callable[[Loaded], "Sequence[Event] | Duplicate"]
 
 
 def run(
-    ctx: Context, game_id: int, step: Step, *, statuses: tuple[str, ...] = ("active",)
+    ctx: Context, game_id: int, step: Step, *, statuses: tuple[str, ...] = ("active",),
+    actor: int | None = None,
 ) -> Outcome:
-    """Run `step` in a transaction on a freshly loaded game; retry a lost race once."""
+    """Run `step` in a transaction on a freshly loaded game; retry a lost race once.
+
+    `actor`: the seat whose command this is (passed on to the notification hook)."""
     for _attempt in range(2):
         try:
             with transaction(ctx.engine) as session:
-                return _run_once(ctx, session, game_id, step, statuses)
+                return _run_once(ctx, session, game_id, step, statuses, actor)
         except ConcurrencyConflict:
             continue
     raise SomeoneMovedFirst()
 
 
 def _run_once(
-    ctx: Context, session: Session, game_id: int, step: Step, statuses: tuple[str, ...]
+    ctx: Context, session: Session, game_id: int, step: Step, statuses: tuple[str, ...],
+    actor: int | None,
 ) -> Outcome:
     game = session.get(Game, game_id, with_for_update=True, populate_existing=True)
     if game is None:
@@ -139,7 +143,7 @@ def _run_once(
     if isinstance(result, Duplicate):
         return Outcome(game_id, ctx_game.loaded.seq, state=ctx_game.state, duplicate=True,
                        message=result.message)
-    return commit(ctx, ctx_game, result)
+    return commit(ctx, ctx_game, result, actor=actor)
 
 
 def _status_sentence(status: str) -> str:
@@ -159,7 +163,8 @@ def decide_or_reject(g: Loaded, command: Command) -> tuple[Event, ...]:
 
 
 def commit(
-    ctx: Context, g: Loaded, events: Sequence[Event], *, created: GameCreated | None = None
+    ctx: Context, g: Loaded, events: Sequence[Event], *, created: GameCreated | None = None,
+    actor: int | None = None,
 ) -> Outcome:
     """Fold `events`, let the table move on by itself, append it all, then notify.
 
@@ -179,7 +184,8 @@ def commit(
     if state.game_over and g.game.status == "active":
         g.game.status = "finished"
     g.session.add(g.game)
-    notify_hook()(g.session, g.game, before, state, tuple(appended))
+    notify_hook()(g.session, g.game, before, state, tuple(appended), actor=actor,
+                  now=ctx.clock())
     return Outcome(g.game_id, new_seq, tuple(appended), state)
 
 
@@ -205,9 +211,7 @@ def _automatic_events(ctx: Context, state: GameState, bots: set[int]) -> tuple[E
         return forced
     for seat in state.to_move:
         if seat in bots:
-            command = bot_command(state, seat)
-            if command is not None:
-                return decide(state, command)
+            return (choose_event(state, seat),)
     return ()
 
 
@@ -217,12 +221,13 @@ def events_since(g: Loaded, seq: int) -> list[Event]:
 
 # --- the notification hook ----------------------------------------------------------------
 
-Notify = Callable[[Session, Game, "GameState | None", GameState, tuple[Event, ...]], None]
+# notify(session, game, state_before, state_after, events, *, actor=None, now=None)
+Notify = Callable[..., Any]
 NOTIFY_MODULE = "pbem.mail.notify"
 _notify: Notify | None = None
 
 
-def _no_notify(*_args: Any) -> None:
+def _no_notify(*_args: Any, **_kwargs: Any) -> None:
     return None
 
 

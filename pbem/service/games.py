@@ -128,7 +128,7 @@ def accept_invite(
         _start_if_everyone_is_in(g)
         return []
 
-    return run(ctx, game_id, step, statuses=OPEN)
+    return run(ctx, game_id, step, statuses=OPEN, actor=seat_no)
 
 
 def decline_invite(
@@ -145,7 +145,7 @@ def decline_invite(
         g.session.add(seat)
         return []
 
-    return run(ctx, game_id, step, statuses=OPEN)
+    return run(ctx, game_id, step, statuses=OPEN, actor=seat_no)
 
 
 def resign(ctx: Context, game_id: int, seat_no: int, *, player_id: int | None = None) -> Outcome:
@@ -162,7 +162,7 @@ def resign(ctx: Context, game_id: int, seat_no: int, *, player_id: int | None = 
         _start_if_everyone_is_in(g)
         return []
 
-    return run(ctx, game_id, step, statuses=OPEN)
+    return run(ctx, game_id, step, statuses=OPEN, actor=seat_no)
 
 
 def replace_seat(

@@ -49,7 +49,7 @@ def play_card(
             return Duplicate(f"You already played the {chosen}.")
         return decide_or_reject(g, PlayCard(seat_no, chosen))
 
-    return run(ctx, game_id, step)
+    return run(ctx, game_id, step, actor=seat_no)
 
 
 def pass_cards(
@@ -68,7 +68,7 @@ def pass_cards(
             return Duplicate("You already passed those cards.")
         return decide_or_reject(g, PassCards(seat_no, chosen))
 
-    return run(ctx, game_id, step)
+    return run(ctx, game_id, step, actor=seat_no)
 
 
 def claim(
@@ -83,7 +83,7 @@ def claim(
             return Duplicate("Your claim was already accepted.")
         return decide_or_reject(g, Claim(seat_no))
 
-    return run(ctx, game_id, step)
+    return run(ctx, game_id, step, actor=seat_no)
 
 
 def choose_moon(
@@ -96,7 +96,7 @@ def choose_moon(
             return Duplicate("Your moon choice was already recorded.")
         return decide_or_reject(g, ChooseMoon(seat_no, down))
 
-    return run(ctx, game_id, step)
+    return run(ctx, game_id, step, actor=seat_no)
 
 
 # --- helpers ------------------------------------------------------------------------------

@@ -54,7 +54,7 @@ def recorded() -> Iterator[list[tuple[Any, ...]]]:
     """Calls of the notification hook (the hook is the mail layer's; here we only listen)."""
     calls: list[tuple[Any, ...]] = []
     saved = service_core._notify
-    service_core._notify = lambda *args: calls.append(args)
+    service_core._notify = lambda *args, **kwargs: calls.append((*args, kwargs))
     yield calls
     service_core._notify = saved
 
@@ -206,10 +206,12 @@ def test_notify_hears_every_change_with_states_before_and_after(
     state = out.state
     assert state is not None
     pass_cards(ctx, out.game_id, 0, state.hand(0)[:3])
-    (_s, game, before, after, events), (_s2, _g2, before2, after2, events2) = recorded
+    (_s, game, before, after, events, kw), (_s2, _g2, before2, after2, events2, kw2) = recorded
     assert game.id == out.game_id and before is None and after.phase is Phase.PASS
     assert [type(e) for e in events] == [GameCreated, HandDealt]
+    assert kw["actor"] is None and kw["now"].tzinfo is not None
     assert not before2.has_passed(0) and after2.has_passed(0) and len(events2) == 1
+    assert kw2["actor"] == 0
 
 
 def test_simultaneous_passes_all_succeed(ctx: Context) -> None:
