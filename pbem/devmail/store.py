@@ -58,7 +58,7 @@ class MailStore:
                 index.write(json.dumps(asdict(entry)) + "\n")
         return entry
 
-    def list(self) -> list[CaughtMail]:
+    def entries(self) -> list[CaughtMail]:
         """Every caught message, newest first."""
         entries = {e.id: e for e in self._read_index()}
         return sorted(entries.values(), key=lambda e: e.id, reverse=True)
@@ -102,7 +102,7 @@ def valid_id(mail_id: str) -> bool:
 
 
 def parse(data: bytes) -> EmailMessage:
-    return message_from_bytes(data, policy=policy.default)  # type: ignore[return-value]
+    return message_from_bytes(data, policy=policy.default)  # type: ignore[return-value,unused-ignore]
 
 
 def body_parts(msg: EmailMessage) -> tuple[str | None, str | None]:
@@ -110,6 +110,6 @@ def body_parts(msg: EmailMessage) -> tuple[str | None, str | None]:
     text = msg.get_body(preferencelist=("plain",))
     html = msg.get_body(preferencelist=("html",))
     return (
-        text.get_content() if text is not None else None,  # type: ignore[attr-defined]
-        html.get_content() if html is not None else None,  # type: ignore[attr-defined]
+        text.get_content() if text is not None else None,
+        html.get_content() if html is not None else None,
     )

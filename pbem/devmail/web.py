@@ -23,7 +23,7 @@ def store() -> MailStore:
 @bp.get("/")
 @bp.get("")  # the first rule applied is the one url_for builds: /mail
 def inbox() -> ResponseReturnValue:
-    return render_template("devmail/list.html", mails=store().list(),
+    return render_template("devmail/list.html", mails=store().entries(),
                            folder=str(mail_folder(current_app)))
 
 

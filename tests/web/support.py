@@ -18,7 +18,7 @@ from pbem.store.models import OutboxEmail, Token
 
 HUMAN = service.Invitee(email="you@example.com", name="You", accepted=True)
 BOT_SEATS = (1, 2, 3)
-_CARD_LINE = re.compile(r"^\s+\S+ \((\w\w)\)\s+(https?://\S+/t/\S+)$", re.MULTILINE)
+_CARD_LINE = re.compile(r"^[ \t]+\S+ \((\w\w)\)[ \t]+(https?://\S+/t/\S+)\r?$", re.MULTILINE)
 _LINK = re.compile(r"https?://[^/\s]+(/(?:t|p)/[A-Za-z0-9_-]+(?:\?a=\w+)?)")
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 

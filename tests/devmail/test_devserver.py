@@ -1,0 +1,89 @@
+"""`pbem dev`'s parts: the demo game, the outbox pump into the catcher, the command's guard."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from flask import Flask
+from sqlmodel import col, select
+
+from pbem.app import db_engine
+from pbem.devmail.server import start_catcher
+from pbem.devmail.store import MailStore
+from pbem.devserver import DEMO_PLAYER, OutboxPump, banner, ensure_demo_game, web_address
+from pbem.mail.outbox import SmtpSettings, pending_count
+from pbem.store.db import transaction
+from pbem.store.models import Game, Seat
+from tests.web.support import free_port
+
+
+def test_demo_game_is_you_against_three_robots_created_once(app: Flask) -> None:
+    engine = db_engine(app)
+    with app.app_context():
+        game_id, created = ensure_demo_game(engine)
+        again, created_again = ensure_demo_game(engine)
+    assert created and not created_again and again == game_id
+    with transaction(engine, read_only=True) as session:
+        game = session.get(Game, game_id)
+        seats = session.exec(select(Seat).where(Seat.game_id == game_id)
+                             .order_by(col(Seat.seat_no))).all()
+    assert game is not None and game.status == "active" and game.rules["target"] <= 30
+    assert [s.is_bot for s in seats] == [False, True, True, True]
+    assert seats[0].invite_status == "accepted"
+
+
+def test_new_demo_starts_another_game(app: Flask) -> None:
+    with app.app_context():
+        first, _ = ensure_demo_game(db_engine(app))
+        second, created = ensure_demo_game(db_engine(app), new=True)
+    assert created and second != first
+
+
+def test_pump_sends_the_outbox_to_the_catcher(make_app: Callable[..., Flask],
+                                              tmp_path: Path) -> None:
+    port = free_port()
+    folder = tmp_path / "caught"
+    app = make_app(SMTP_PORT=port, DEVMAIL_FOLDER=str(folder))
+    catcher = start_catcher(folder, port=port)
+    pump = OutboxPump(db_engine(app), SmtpSettings.from_config(app.config), interval=0.1)
+    try:
+        with app.app_context():
+            ensure_demo_game(db_engine(app))
+        pump.start()
+        deadline = time.monotonic() + 10
+        while pending_count(db_engine(app)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        pump.stop()
+        catcher.stop()
+    caught = MailStore(folder).entries()
+    assert pending_count(db_engine(app)) == 0
+    assert caught and all(m.rcpt_tos == [DEMO_PLAYER.email] for m in caught)
+
+
+def test_pump_survives_a_missing_smtp_server(app: Flask) -> None:
+    with app.app_context():
+        ensure_demo_game(db_engine(app))
+    pump = OutboxPump(db_engine(app), SmtpSettings(port=free_port(), timeout=2))
+    assert pump.pump_once() == 0  # rows go back to pending with a backoff; no exception
+
+
+def test_dev_refuses_to_run_in_production(make_app: Callable[..., Flask]) -> None:
+    app = make_app(PBEM_ENV="production")
+    result = app.test_cli_runner().invoke(args=["dev"])
+    assert result.exit_code != 0
+    assert "development" in result.output
+
+
+def test_dev_command_is_on_the_pbem_cli(app: Flask) -> None:
+    result = app.test_cli_runner().invoke(args=["dev", "--help"])
+    assert result.exit_code == 0 and "mail catcher" in result.output
+
+
+def test_banner_and_address_follow_base_url(make_app: Callable[..., Flask]) -> None:
+    app = make_app(BASE_URL="http://127.0.0.1:5055")
+    assert web_address(app) == ("127.0.0.1", 5055)
+    text = banner(app, 3, True, True)
+    assert "http://127.0.0.1:5055/mail" in text and "/games/3" in text
