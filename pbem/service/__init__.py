@@ -7,8 +7,8 @@
 Player mistakes raise PlayerMistake subclasses whose str() can be mailed as it is.
 """
 
+from pbem.dealing import make_rng
 from pbem.service.core import Context, Outcome, advance, notify_hook
-from pbem.service.dealing import make_rng
 from pbem.service.errors import (
     BadRequest,
     CommandRejected,

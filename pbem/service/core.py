@@ -19,6 +19,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from pbem.bots import choose_event
+from pbem.dealing import deal, make_rng
 from pbem.engine import (
     Command,
     EngineError,
@@ -31,7 +32,6 @@ from pbem.engine import (
     decode_event,
     forced_events,
 )
-from pbem.service.dealing import deal, make_rng
 from pbem.service.errors import CommandRejected, NotAllowed, NotFound, SomeoneMovedFirst
 from pbem.store.db import transaction
 from pbem.store.events import (
@@ -205,7 +205,7 @@ def advance(ctx: Context, state: GameState, seats: Sequence[Seat]) -> tuple[list
 
 def _automatic_events(ctx: Context, state: GameState, bots: set[int]) -> tuple[Event, ...]:
     if state.phase is Phase.DEAL:
-        return (deal(state, ctx.rng),)
+        return (deal(state.rules, ctx.rng),)
     forced = forced_events(state)
     if forced:
         return forced

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from pbem.dealing import first_dealer
 from pbem.engine import (
     ENGINE_VERSION,
     PRESETS,
@@ -19,7 +20,6 @@ from pbem.engine import (
     start,
 )
 from pbem.service.core import Context, Duplicate, Loaded, Outcome, commit, run
-from pbem.service.dealing import first_dealer
 from pbem.service.errors import BadRequest, NotAllowed
 from pbem.service.moves import check_seat
 from pbem.store.db import transaction
