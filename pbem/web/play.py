@@ -189,13 +189,21 @@ def act(link: Link, command: Callable[[service.Context], service.Outcome]) -> Re
     """Claim the link, run the service command, and show what happened."""
     engine = db_engine()
     if link.token.id is None or not claim_link(engine, link.token.id):
-        return show(link.token.id, DONE)
+        return lost_claim(link)
     try:
         outcome = command(service.Context(engine=engine))
     except service.PlayerMistake as exc:
         release_link(engine, link.token.id)
         return render_link(link, message=str(exc), code=409)
     return show(link.token.id, DONE, fresh=not outcome.duplicate)
+
+
+def lost_claim(link: Link) -> ResponseReturnValue:
+    """Another link of this seat's turn got there first (two cards pressed at once)."""
+    raw = request.view_args["token"] if request.view_args else ""
+    now = load_link(raw)
+    return render_link(now, code=200 if now.status == DONE else 409) if now.status != READY \
+        else render_link(Link(now.token, now.table, STALE), code=409)
 
 
 def show(token_id: int | None, status: str, *, fresh: bool = False) -> ResponseReturnValue:

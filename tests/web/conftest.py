@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
@@ -15,6 +16,12 @@ from tests.web.support import card_links, links, newest, pass_cards, post_link, 
 class Turn:
     game_id: int
     cards: dict[str, str]  # card code -> link path, from the newest turn email
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask], db_url: str) -> Flask:
+    """The app on SQLite, and on PostgreSQL when PBEM_TEST_DATABASE_URL is set."""
+    return make_app(DATABASE_URL=db_url)
 
 
 @pytest.fixture

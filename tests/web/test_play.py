@@ -3,11 +3,17 @@ requests change nothing."""
 
 from __future__ import annotations
 
+import threading
+
 from flask import Flask
 from flask.testing import FlaskClient
 
+from pbem.app import db_engine
 from pbem.engine import Card, CardPlayed
+from pbem.mail.tokens import find_token
 from pbem.service import Invitee
+from pbem.store.db import transaction
+from pbem.web.play import claim_link, release_link
 from tests.web.conftest import Turn
 from tests.web.support import (
     card_links,
@@ -178,3 +184,46 @@ def test_no_outbox_rows_from_rendering_pages(app: Flask, client: FlaskClient, tu
 
 def _card(code: str) -> Card:
     return Card.parse(code)
+
+
+def test_two_cards_of_one_turn_posted_at_once_play_only_one(app: Flask, choice: Turn) -> None:
+    """Two tabs, two different cards, pressed together: one is played, the other is refused."""
+    paths = list(choice.cards.values())[:2]
+    clients = [app.test_client() for _ in paths]
+    forms = [{"csrf_token": csrf_of(c.get(p).get_data(as_text=True))}
+             for c, p in zip(clients, paths, strict=True)]
+    seq_before = count_events_of_seat(app, choice.game_id)
+    barrier = threading.Barrier(len(paths))
+    pages: list[tuple[int, str]] = []
+
+    def press(i: int) -> None:
+        barrier.wait()
+        response = clients[i].post(paths[i], data=forms[i])
+        pages.append((response.status_code, response.get_data(as_text=True)))
+
+    threads = [threading.Thread(target=press, args=(i,)) for i in range(len(paths))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    won, lost = sorted(pages)  # 200 before 409
+    assert won[0] == 200 and "you played" in won[1].lower()
+    assert lost[0] == 409 and "out of date" in lost[1]
+    assert count_events_of_seat(app, choice.game_id) == seq_before + 1
+
+
+def count_events_of_seat(app: Flask, game_id: int, seat: int = 0) -> int:
+    return sum(1 for e in events(app, game_id) if isinstance(e, CardPlayed) and e.seat == seat)
+
+
+
+def test_one_claim_per_seat_and_turn_and_release_gives_it_back(app: Flask, choice: Turn) -> None:
+    with transaction(db_engine(app), read_only=True) as session:
+        a, b = (find_token(session, p.removeprefix("/t/")) for p in list(choice.cards.values())[:2])
+    assert a is not None and b is not None and a.id and b.id
+    engine = db_engine(app)
+    assert claim_link(engine, a.id)
+    assert not claim_link(engine, b.id)  # the other card of the same turn
+    assert not claim_link(engine, a.id)  # the same link twice
+    release_link(engine, a.id)
+    assert claim_link(engine, b.id)
