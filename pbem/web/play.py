@@ -195,15 +195,17 @@ def act(link: Link, command: Callable[[service.Context], service.Outcome]) -> Re
     except service.PlayerMistake as exc:
         release_link(engine, link.token.id)
         return render_link(link, message=str(exc), code=409)
+    except Exception:  # a system failure: log it (Flask does), leave the link usable
+        release_link(engine, link.token.id)
+        raise
     return show(link.token.id, DONE, fresh=not outcome.duplicate)
 
 
 def lost_claim(link: Link) -> ResponseReturnValue:
     """Another link of this seat's turn got there first (two cards pressed at once)."""
-    raw = request.view_args["token"] if request.view_args else ""
-    now = load_link(raw)
-    return render_link(now, code=200 if now.status == DONE else 409) if now.status != READY \
-        else render_link(Link(now.token, now.table, STALE), code=409)
+    now = load_link(request.view_args["token"] if request.view_args else "")
+    status = STALE if now.status == READY else now.status  # the winner is still playing
+    return render_link(Link(now.token, now.table, status), code=200 if status == DONE else 409)
 
 
 def show(token_id: int | None, status: str, *, fresh: bool = False) -> ResponseReturnValue:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -227,3 +228,21 @@ def test_one_claim_per_seat_and_turn_and_release_gives_it_back(app: Flask, choic
     assert not claim_link(engine, a.id)  # the same link twice
     release_link(engine, a.id)
     assert claim_link(engine, b.id)
+
+
+def test_a_system_failure_leaves_the_link_usable(app: Flask, client: FlaskClient, turn: Turn,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem import service
+
+    code, path = next(iter(turn.cards.items()))
+    csrf = csrf_of(client.get(path).get_data(as_text=True))
+
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(service, "play_card", broken)
+    with pytest.raises(RuntimeError):
+        client.post(path, data={"csrf_token": csrf})
+    monkeypatch.undo()
+    response = client.post(path, data={"csrf_token": csrf})
+    assert "you played" in response.get_data(as_text=True).lower()
