@@ -166,11 +166,11 @@ def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(str(c) for c in cards)
 
 
-def list_in_words(items: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
+def list_in_words(items: list[str], conjunction: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c`` (or ``a, b or c``)."""
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
 
 
 # --- parsing what people type -------------------------------------------------------------
@@ -221,7 +221,7 @@ def _explain_unreadable(text: str) -> str:
     bare = text.lower()
     if bare in _RANK_TOKENS:
         rank = _RANK_TOKENS[bare]
-        options = list_in_words([str(Card(rank, s)) for s in Suit])
+        options = list_in_words([str(Card(rank, s)) for s in Suit], "or")
         return f"“{text}” has no suit: did you mean {options}?"
     if _suit_from(bare) is not None:
         return f"“{text}” has no rank: name the card with its rank and suit, like QS or 10H."

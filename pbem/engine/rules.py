@@ -198,9 +198,14 @@ def _decode_option(key: str, value: Any) -> Any:
             raise TypeError(f"{key} must be a whole number")
         return value
     if key == "removed":
-        return parse_cards(" ".join(value)) if value else ()
+        cards = parse_cards(" ".join(value)) if value else ()
+        if [str(c) for c in cards] != list(value):
+            raise ValueError("removed cards must be canonical, like 2D")
+        return cards
     if key == "pass_cycle":
-        return tuple(int(v) for v in value)
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            raise TypeError("pass_cycle must be whole numbers")
+        return tuple(value)
     raise TypeError(f"no decoder for {key}")
 
 

@@ -541,3 +541,19 @@ def test_replay_of_the_log_equals_the_live_state() -> None:
         live = apply(live, event)
         log.append(event)
     assert replay(log) == live
+
+
+def test_a_rank_without_a_suit_asks_which_card_was_meant() -> None:
+    from pbem.engine import UnreadableInput
+
+    with pytest.raises(UnreadableInput, match="did you mean QC, QD, QH or QS"):
+        Card.parse("Q")
+
+
+def test_rules_from_stored_json_are_strict() -> None:
+    from pbem.engine import EventDecodeError
+
+    with pytest.raises(EventDecodeError):
+        Rules.from_dict({"pass_cycle": [1.5]})
+    with pytest.raises(EventDecodeError):
+        Rules.from_dict({"players": 3, "removed": ["2d"]})
