@@ -9,6 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from pbem import service
 from pbem.app import db_engine
 from pbem.engine import Card, CardPlayed
 from pbem.mail.tokens import find_token
@@ -232,8 +233,6 @@ def test_one_claim_per_seat_and_turn_and_release_gives_it_back(app: Flask, choic
 
 def test_a_system_failure_leaves_the_link_usable(app: Flask, client: FlaskClient, turn: Turn,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from pbem import service
-
     code, path = next(iter(turn.cards.items()))
     csrf = csrf_of(client.get(path).get_data(as_text=True))
 
