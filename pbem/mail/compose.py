@@ -1,19 +1,31 @@
-"""Build outgoing emails: thread/reply/unsubscribe headers and the multipart EmailMessage."""
+"""Build outgoing emails: thread/reply/unsubscribe headers and the bytes that are sent.
+
+`to_bytes` writes the MIME message directly (the outbox sends thousands; the `email` package's
+default policy re-parses every header and took most of the sender's time). Header values still
+go through `clean_header_text`, and `check_header_block` verifies the exact bytes: every
+header line ends in CRLF, no bare CR or LF, only ASCII, and exactly the expected header names.
+`to_message` + `serialize` build the same message with `EmailMessage` (kept for comparison).
+"""
 
 from __future__ import annotations
 
+import base64
+import binascii
+import re
+import secrets
 import uuid
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import SMTP as SMTP_POLICY
-from email.utils import format_datetime, parseaddr
+from email.utils import format_datetime, formataddr, parseaddr
 from typing import Any
 from urllib.parse import urlsplit
 
-from pbem.mail.headers import clean_header_text, verify_headers
+from pbem.mail.headers import HeaderInjectionError, clean_header_text, verify_headers
 
 
 @dataclass(frozen=True)
@@ -141,3 +153,155 @@ def serialize(msg: EmailMessage) -> bytes:
     data = msg.as_bytes(policy=SMTP_POLICY)
     verify_headers(msg, msg.keys(), data)
     return data
+
+
+# --- the fast path: bytes written directly ------------------------------------------------
+
+ADDRESS_HEADERS = frozenset({"from", "to", "cc", "reply-to", "sender"})
+# Values that must stay ASCII: an encoded word there would corrupt them.
+STRUCTURED_HEADERS = frozenset({"message-id", "in-reply-to", "references", "list-unsubscribe",
+                                "list-unsubscribe-post", "date"})
+FOLD_AT = 78  # RFC 5322 "SHOULD"; lines longer than 998 bytes are refused ("MUST")
+MAX_LINE = 998
+_NAME = re.compile(rb"[!-9;-~]+")  # RFC 5322 ftext
+_WORD_BYTES = 39  # utf-8 bytes per encoded word: base64 52 + 12 = 64 chars (at most 75)
+
+
+def to_bytes(
+    *,
+    subject: str,
+    body_text: str,
+    body_html: str | None,
+    headers: Mapping[str, str],
+    date: datetime,
+) -> bytes:
+    """The checked bytes (CRLF line ends) of one outbox row's message.
+
+    Raises ValueError (HeaderInjectionError included) if the row cannot be sent safely.
+    """
+    fields = [(name, clean_header_text(str(value), max_len=2000))
+              for name, value in headers.items()]
+    fields += [("Subject", clean_header_text(subject)), ("Date", format_datetime(date))]
+    mime_fields, body = _mime(body_text, body_html)
+    fields += mime_fields
+    head = "".join(header_line(name, value) for name, value in fields)
+    data = head.encode("ascii") + b"\r\n" + body
+    check_header_block(data, [name for name, _ in fields])
+    return data
+
+
+def header_line(name: str, value: str) -> str:
+    """`Name: value` folded at spaces, CRLF-terminated; non-ASCII text as RFC 2047 words."""
+    if not _NAME.fullmatch(name.encode("utf-8", "replace")):
+        raise ValueError(f"bad header name {name!r}")
+    if not value.isascii():
+        value = _encode_value(name.lower(), value)
+    return _fold(f"{name}: {value}")
+
+
+def _encode_value(lname: str, value: str) -> str:
+    if lname in STRUCTURED_HEADERS:
+        raise ValueError(f"non-ASCII text in {lname}")
+    if lname not in ADDRESS_HEADERS:
+        return encoded_words(value)
+    display, addr = parseaddr(value)
+    if not addr or not addr.isascii():
+        raise ValueError(f"{lname}: not a usable address")
+    return f"{encoded_words(display)} <{addr}>" if display else formataddr(("", addr))
+
+
+def encoded_words(text: str) -> str:
+    """RFC 2047 base64 words of at most 75 characters (the space between words is ignored)."""
+    words: list[str] = []
+    chunk: list[str] = []
+    size = 0
+    for ch in text:
+        n = len(ch.encode("utf-8"))
+        if size + n > _WORD_BYTES:
+            words.append("".join(chunk))
+            chunk, size = [], 0
+        chunk.append(ch)
+        size += n
+    words.append("".join(chunk))
+    return " ".join(f"=?utf-8?b?{base64.b64encode(w.encode('utf-8')).decode('ascii')}?="
+                    for w in words if w)
+
+
+def _fold(line: str) -> str:
+    name, _, value = line.partition(" ")
+    out, current = [], name  # never fold between the name and the first word
+    for i, word in enumerate(value.split(" ")):
+        if i and word and len(current) + 1 + len(word) > FOLD_AT:
+            out.append(current)
+            current = " " + word
+        else:
+            current += " " + word
+    out.append(current)
+    if max(len(part) for part in out) > MAX_LINE:
+        raise ValueError(f"header line longer than {MAX_LINE}: {line[:40]!r}...")
+    return "\r\n".join(out) + "\r\n"
+
+
+def _mime(body_text: str, body_html: str | None) -> tuple[list[tuple[str, str]], bytes]:
+    """Top-level MIME headers and the body bytes: text/plain, or alternative text + html."""
+    cte, text = _text_body(body_text)
+    if not body_html:
+        return [("MIME-Version", "1.0"), ("Content-Type", 'text/plain; charset="utf-8"'),
+                ("Content-Transfer-Encoding", cte)], text
+    html = _base64_body(body_html.encode("utf-8"))
+    boundary = _boundary(text)
+    body = b"".join([
+        b"--", boundary, b"\r\nContent-Type: text/plain; charset=\"utf-8\"\r\n",
+        b"Content-Transfer-Encoding: ", cte.encode("ascii"), b"\r\n\r\n", text,
+        # The CRLF before a boundary belongs to the boundary, not to the part (RFC 2046).
+        b"\r\n--", boundary, b"\r\nContent-Type: text/html; charset=\"utf-8\"\r\n",
+        b"Content-Transfer-Encoding: base64\r\n\r\n", html,
+        b"\r\n--", boundary, b"--\r\n",
+    ])
+    content_type = f'multipart/alternative; boundary="{boundary.decode("ascii")}"'
+    return [("MIME-Version", "1.0"), ("Content-Type", content_type)], body
+
+
+def _text_body(text: str) -> tuple[str, bytes]:
+    """7bit when the text is short-lined ASCII, else quoted-printable; CRLF, final newline."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = (text[:-1] if text.endswith("\n") else text).split("\n")
+    crlf = "\r\n".join(lines) + "\r\n"
+    if crlf.isascii() and max(len(line) for line in lines) <= MAX_LINE:
+        return "7bit", crlf.encode("ascii")
+    # b2a_qp keeps CRLF line ends when the input uses them, and encodes "=" (so never "=_").
+    return "quoted-printable", binascii.b2a_qp(crlf.encode("utf-8"), istext=True)
+
+
+def _base64_body(data: bytes) -> bytes:
+    encoded = base64.b64encode(data)
+    return b"".join(encoded[i:i + 76] + b"\r\n" for i in range(0, len(encoded), 76))
+
+
+def _boundary(text: bytes) -> bytes:
+    while True:  # "=_" never occurs in base64 or quoted-printable; 7bit text is checked
+        boundary = f"=_pbem_{secrets.token_hex(12)}".encode("ascii")
+        if boundary not in text:
+            return boundary
+
+
+def check_header_block(data: bytes, expected: Iterable[str]) -> None:
+    """Raise HeaderInjectionError unless the header block of `data` (the exact bytes to send)
+    is CRLF-only, ASCII, well-formed, and has exactly the `expected` header names."""
+    head, sep, _ = data.partition(b"\r\n\r\n")
+    if not sep or not head.isascii():
+        raise HeaderInjectionError("header block not ASCII or not terminated")
+    names: list[str] = []
+    for line in head.split(b"\r\n"):
+        if b"\r" in line or b"\n" in line or len(line) > MAX_LINE:
+            raise HeaderInjectionError(f"bad header line {line[:60]!r}")
+        if line[:1] in (b" ", b"\t") and names and line.strip():
+            continue  # a folded continuation of the previous header
+        name, colon, _ = line.partition(b":")
+        if not colon or not _NAME.fullmatch(name):
+            raise HeaderInjectionError(f"bad header line {line[:60]!r}")
+        names.append(name.decode("ascii").lower())
+    found, wanted = Counter(names), Counter(n.lower() for n in expected)
+    if found != wanted:
+        extra, missing = sorted((found - wanted).elements()), sorted((wanted - found).elements())
+        raise HeaderInjectionError(f"unexpected headers {extra}, missing {missing}")

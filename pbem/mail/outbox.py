@@ -2,8 +2,11 @@
 
 Delivery is at-least-once with a tiny window: a row is claimed atomically (one claimer wins;
 PostgreSQL uses FOR UPDATE SKIP LOCKED, SQLite's writes are serialized by BEGIN IMMEDIATE),
-sent, and marked sent right after the server accepts it. Only a crash between those two steps
-can make a row go out twice, after `stale_after` has passed.
+sent, and marked sent in its own committed transaction right after the server accepts it.
+Only a crash between those two steps can make a row go out twice, after `stale_after` has
+passed. To keep that per-row marking cheap, a batch holds one database connection and runs
+pre-built Core statements on it (no ORM session per row), and the claim's UPDATE ... RETURNING
+brings back everything needed to send (the rows are not read again).
 """
 
 from __future__ import annotations
@@ -15,13 +18,13 @@ import socket
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from email.message import EmailMessage
+from email.utils import parseaddr
 from typing import Any
 
-from sqlalchemy import Engine, or_, update
+from sqlalchemy import Connection, Engine, bindparam, or_, update
 from sqlmodel import Session, col, select
 
-from pbem.mail.compose import serialize, to_message
+from pbem.mail.compose import to_bytes
 from pbem.store.db import transaction
 from pbem.store.models import OutboxEmail, Player
 from pbem.store.types import utcnow
@@ -107,7 +110,26 @@ def reclaim_stale(engine: Engine, now: datetime, stale_after: timedelta = STALE_
         return int(result.rowcount or 0)
 
 
-def claim(engine: Engine, worker_id: str, batch: int, now: datetime) -> list[OutboxEmail]:
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    """What sending one claimed row needs (returned by the claiming UPDATE itself)."""
+
+    id: int
+    to_addr: str
+    subject: str
+    body_text: str
+    body_html: str | None
+    headers: dict[str, str]
+    attempts: int
+    player_id: int | None
+
+
+_T = OutboxEmail.__table__  # type: ignore[attr-defined]
+_CLAIMED_COLUMNS = [_T.c.id, _T.c.to_addr, _T.c.subject, _T.c.body_text, _T.c.body_html,
+                    _T.c.headers, _T.c.attempts, _T.c.player_id]
+
+
+def claim(engine: Engine, worker_id: str, batch: int, now: datetime) -> list[Claimed]:
     """Atomically move up to `batch` due pending rows to "sending" for this worker."""
     due = (
         select(OutboxEmail.id)
@@ -119,19 +141,14 @@ def claim(engine: Engine, worker_id: str, batch: int, now: datetime) -> list[Out
         # per row and then claims more than `batch` rows.
         .cte("due")
     )
-    with transaction(engine) as session:
-        result = session.execute(
-            update(OutboxEmail)
-            .where(col(OutboxEmail.id) == due.c.id, col(OutboxEmail.status) == "pending")
+    with engine.begin() as conn:
+        result = conn.execute(
+            update(_T)
+            .where(_T.c.id == due.c.id, _T.c.status == "pending")
             .values(status="sending", claimed_by=worker_id, claimed_at=now)
-            .returning(OutboxEmail.id)
-            .execution_options(synchronize_session=False)
+            .returning(*_CLAIMED_COLUMNS)
         )
-        ids = sorted(row[0] for row in result)
-        if not ids:
-            return []
-        rows = session.exec(select(OutboxEmail).where(col(OutboxEmail.id).in_(ids)))
-        return sorted(rows, key=lambda r: r.id or 0)
+        return sorted((Claimed(*row) for row in result), key=lambda r: r.id)
 
 
 def drain_outbox(
@@ -150,17 +167,19 @@ def drain_outbox(
     result = DrainResult()
     if not rows:
         return result
-    try:
-        with _connect(smtp_settings) as smtp:
+    with engine.connect() as conn:
+        marks = Marks(conn, worker_id)
+        try:
+            with _connect(smtp_settings) as smtp:
+                for row in rows:
+                    _send_one(marks, smtp, smtp_settings, row, clock, result)
+        except (OSError, smtplib.SMTPException) as exc:  # server down or connection lost
+            log.warning("SMTP connection failed: %s", exc)
+            done = set(result.sent) | set(result.retry) | set(result.failed)
             for row in rows:
-                _send_one(engine, smtp, smtp_settings, row, worker_id, clock, result)
-    except (OSError, smtplib.SMTPException) as exc:  # server down or connection lost
-        log.warning("SMTP connection failed: %s", exc)
-        done = set(result.sent) | set(result.retry) | set(result.failed)
-        for row in rows:
-            if row.id not in done:
-                _mark_retry(engine, row, worker_id, f"connection: {exc}", clock())
-                result.retry.append(row.id or 0)
+                if row.id not in done:
+                    marks.retry(row, f"connection: {exc}", clock())
+                    result.retry.append(row.id)
     return result
 
 
@@ -190,97 +209,110 @@ def _connect(settings: SmtpSettings) -> smtplib.SMTP:
 
 
 def _send_one(
-    engine: Engine, smtp: smtplib.SMTP, settings: SmtpSettings, row: OutboxEmail,
-    worker_id: str, clock: Clock, result: DrainResult,
+    marks: Marks, smtp: smtplib.SMTP, settings: SmtpSettings, row: Claimed, clock: Clock,
+    result: DrainResult,
 ) -> None:
-    row_id = row.id or 0
     try:
-        msg = _message(row, clock())
-        data = serialize(msg)  # raises HeaderInjectionError (a ValueError) on injected headers
+        # Raises ValueError (HeaderInjectionError included) if the bytes fail the header check.
+        data = to_bytes(subject=row.subject, body_text=row.body_text, body_html=row.body_html,
+                        headers=row.headers, date=clock())
         # Explicit envelope recipient: never derived from headers (no Bcc can sneak in).
-        smtp.sendmail(_envelope_from(settings, msg), [row.to_addr], data)
+        smtp.sendmail(_envelope_from(settings, row), [row.to_addr], data)
     except smtplib.SMTPServerDisconnected:
         raise
     except smtplib.SMTPRecipientsRefused as exc:
         code, text = next(iter(exc.recipients.values()))
-        _on_response(engine, row, worker_id, code, text, clock(), result)
+        _on_response(marks, row, code, text, clock(), result)
         return
     except smtplib.SMTPSenderRefused as exc:  # our problem, not the player's: retry later
-        _mark_retry(engine, row, worker_id, f"sender refused: {exc}", clock())
-        result.retry.append(row_id)
+        marks.retry(row, f"sender refused: {exc}", clock())
+        result.retry.append(row.id)
         return
     except smtplib.SMTPDataError as exc:
-        _on_response(engine, row, worker_id, exc.smtp_code, exc.smtp_error, clock(), result)
+        _on_response(marks, row, exc.smtp_code, exc.smtp_error, clock(), result)
         return
     except ValueError as exc:  # unusable row (e.g. header check failed): never send it
-        _mark_failed(engine, row, worker_id, f"invalid message: {exc}", clock(), blame=False)
-        result.failed.append(row_id)
+        marks.failed(row, f"invalid message: {exc}", clock(), blame=False)
+        result.failed.append(row.id)
         return
-    _mark_sent(engine, row, worker_id, clock())
-    result.sent.append(row_id)
+    marks.sent(row, clock())
+    result.sent.append(row.id)
 
 
 def _on_response(
-    engine: Engine, row: OutboxEmail, worker_id: str, code: int, text: bytes | str,
-    now: datetime, result: DrainResult,
+    marks: Marks, row: Claimed, code: int, text: bytes | str, now: datetime,
+    result: DrainResult,
 ) -> None:
     reason = f"{code} {text.decode('utf-8', 'replace') if isinstance(text, bytes) else text}"
     if 500 <= code < 600:
-        _mark_failed(engine, row, worker_id, reason, now, blame=True)
-        result.failed.append(row.id or 0)
+        marks.failed(row, reason, now, blame=True)
+        result.failed.append(row.id)
     else:
-        _mark_retry(engine, row, worker_id, reason, now)
-        result.retry.append(row.id or 0)
+        marks.retry(row, reason, now)
+        result.retry.append(row.id)
 
 
-def _message(row: OutboxEmail, now: datetime) -> EmailMessage:
-    return to_message(subject=row.subject, body_text=row.body_text, body_html=row.body_html,
-                      headers=row.headers, date=now)
-
-
-def _envelope_from(settings: SmtpSettings, msg: EmailMessage) -> str:
+def _envelope_from(settings: SmtpSettings, row: Claimed) -> str:
     if settings.envelope_from:
         return settings.envelope_from
-    return msg["From"].addresses[0].addr_spec
+    address = parseaddr(row.headers.get("From", ""))[1]
+    if not address:
+        raise ValueError("no From address and no envelope_from")
+    return address
 
 
-def _mine(row: OutboxEmail, worker_id: str) -> Any:
-    return update(OutboxEmail).where(
-        col(OutboxEmail.id) == row.id, col(OutboxEmail.status) == "sending",
-        col(OutboxEmail.claimed_by) == worker_id,
-    ).execution_options(synchronize_session=False)
+def _mine() -> Any:
+    """UPDATE of one row still claimed by this worker (`row_id`, `worker` bound per call)."""
+    return update(_T).where(_T.c.id == bindparam("row_id"), _T.c.status == "sending",
+                            _T.c.claimed_by == bindparam("worker"))
 
 
-def _mark_sent(engine: Engine, row: OutboxEmail, worker_id: str, now: datetime) -> None:
-    with transaction(engine) as session:
-        session.execute(_mine(row, worker_id).values(
-            status="sent", sent_at=now, attempts=row.attempts + 1, last_error=None))
+def _at(name: str) -> Any:
+    return bindparam(name, type_=_T.c.sent_at.type)
 
 
-def _mark_retry(
-    engine: Engine, row: OutboxEmail, worker_id: str, error: str, now: datetime
-) -> None:
-    attempts = row.attempts + 1
-    with transaction(engine) as session:
-        session.execute(_mine(row, worker_id).values(
-            status="pending", attempts=attempts, next_attempt_at=now + backoff(attempts),
-            last_error=error[:2000], claimed_by=None, claimed_at=None))
+_SENT = _mine().values(status="sent", sent_at=_at("now"), attempts=bindparam("attempts"),
+                       last_error=None)
+_RETRY = _mine().values(status="pending", attempts=bindparam("attempts"),
+                        next_attempt_at=_at("next_at"), last_error=bindparam("error"),
+                        claimed_by=None, claimed_at=None)
+_FAILED = _mine().values(status="failed", attempts=bindparam("attempts"),
+                         last_error=bindparam("error"))
+_FAILING = (update(Player.__table__)  # type: ignore[attr-defined]
+            .where(Player.__table__.c.id == bindparam("player_id"))  # type: ignore[attr-defined]
+            .values(email_status="failing", email_status_reason=bindparam("error")))
 
 
-def _mark_failed(
-    engine: Engine, row: OutboxEmail, worker_id: str, error: str, now: datetime, *, blame: bool
-) -> None:
-    """A permanent failure: the row stays (status failed); the address is marked failing."""
-    with transaction(engine) as session:
-        session.execute(_mine(row, worker_id).values(
-            status="failed", attempts=row.attempts + 1, last_error=error[:2000]))
+@dataclass
+class Marks:
+    """Records each row's outcome in its own committed transaction on one held connection."""
+
+    conn: Connection
+    worker_id: str
+
+    def _commit(self, *steps: tuple[Any, dict[str, Any]]) -> None:
+        with self.conn.begin():  # SQLite: BEGIN IMMEDIATE (pbem.store.db)
+            for statement, params in steps:
+                self.conn.execute(statement, params)
+
+    def _params(self, row: Claimed, **extra: Any) -> dict[str, Any]:
+        return {"row_id": row.id, "worker": self.worker_id, "attempts": row.attempts + 1,
+                **extra}
+
+    def sent(self, row: Claimed, now: datetime) -> None:
+        self._commit((_SENT, self._params(row, now=now)))
+
+    def retry(self, row: Claimed, error: str, now: datetime) -> None:
+        next_at = now + backoff(row.attempts + 1)
+        self._commit((_RETRY, self._params(row, next_at=next_at, error=error[:2000])))
+
+    def failed(self, row: Claimed, error: str, now: datetime, *, blame: bool) -> None:
+        """A permanent failure: the row stays (status failed); the address is marked failing."""
+        steps = [(_FAILED, self._params(row, error=error[:2000]))]
         if blame and row.player_id is not None:
-            session.execute(
-                update(Player).where(col(Player.id) == row.player_id)
-                .values(email_status="failing", email_status_reason=error[:2000])
-                .execution_options(synchronize_session=False)
-            )
-    log.warning("outbox row %s failed permanently: %s", row.id, error)
+            steps.append((_FAILING, {"player_id": row.player_id, "error": error[:2000]}))
+        self._commit(*steps)
+        log.warning("outbox row %s failed permanently: %s", row.id, error)
 
 
 def pending_count(engine: Engine) -> int:

@@ -7,7 +7,8 @@ import importlib
 from flask import Blueprint
 
 # Each module defines `bp`; add a module here to add an area.
-BLUEPRINT_MODULES: tuple[str, ...] = ("pbem.web.health", "pbem.web.play")
+BLUEPRINT_MODULES: tuple[str, ...] = ("pbem.web.health", "pbem.web.play",
+                                      "pbem.web.unsubscribe")
 
 
 def blueprints() -> list[Blueprint]:
