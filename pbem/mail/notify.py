@@ -1,7 +1,7 @@
 """Decide who gets which email after a move, render it, and queue it in the same transaction.
 
-The service layer calls `notify(...)` after appending events, and `send_invite`, `send_error`,
-`send_reminder`, `send_digest` for mail that no game event causes.
+The service layer calls `notify(...)` after appending events, and `send_invites`,
+`send_declined`, `send_error`, `send_reminder`, `send_digest` for mail that no game event causes.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pbem.engine import (
     Event,
     GameCreated,
     GameState,
+    MoonChosen,
     Phase,
     Rules,
     apply,
@@ -160,6 +161,8 @@ def notify(
         rows += [_pass_mail(mail, state_after, seat, deadline) for seat in state_after.to_move]
     elif state_after.phase is Phase.PLAY:
         rows += [_turn_mail(mail, state_after, seat, deadline) for seat in state_after.to_move]
+    elif state_after.phase is Phase.MOON_CHOICE and _moon_began(state_before, state_after):
+        rows.append(_moon_mail(mail, state_after, state_after.moon_shooter, deadline))
     return [row for row in rows if row is not None]
 
 
@@ -171,6 +174,11 @@ def _game_started(before: GameState | None, after: GameState) -> bool:
 
 def _pass_began(before: GameState | None, after: GameState) -> bool:
     return (before is None or before.phase is not Phase.PASS
+            or before.hand_number != after.hand_number)
+
+
+def _moon_began(before: GameState | None, after: GameState) -> bool:
+    return (before is None or before.phase is not Phase.MOON_CHOICE
             or before.hand_number != after.hand_number)
 
 
@@ -231,24 +239,47 @@ def _pass_mail(mail: GameMail, state: GameState, seat: int,
     return mail.send("pass", seat, context, turn_seq=seq, preheader=pre)
 
 
+def _moon_mail(mail: GameMail, state: GameState, seat: int,
+               deadline: datetime | None) -> OutboxEmail | None:
+    """To the shooter only: what each choice gives, a one-time link for each, reply words."""
+    player = mail.players.get(seat)
+    if player is None or not deliverable(player):
+        return None
+    seq = mail.game.last_seq
+    ttl = _ttl(mail.now, deadline)
+    urls = {code: mail.link(mail.token("card", seat, turn_seq=seq, card=code, ttl=ttl))
+            for code in (views.MOON_DOWN, views.MOON_UP)}
+    options = views.moon_options(state, seat, mail.names, urls)
+    context = {
+        "hand_number": state.hand_number, "moon_points": state.rules.moon_points,
+        "options": options, "rows": views.moon_rows(state, seat, mail.names, options),
+        "deadline": views.deadline_text(deadline, player.time_zone),
+    }
+    pre = f"You shot the moon in hand {state.hand_number}: go down or put the others up?"
+    return mail.send("moon_choice", seat, context, turn_seq=seq, preheader=pre)
+
+
 def _confirmation(mail: GameMail, after: GameState, events: Sequence[Event],
                   actor: int | None) -> list[OutboxEmail | None]:
-    moves = [e for e in events if isinstance(e, CardPlayed | CardsPassed)]
+    moves = [e for e in events if isinstance(e, CardPlayed | CardsPassed | MoonChosen)]
     if actor is None and moves:
         actor = moves[0].seat
     mine = [e for e in moves if e.seat == actor]
     if actor is None or not mine:
         return []
-    understood = "; ".join(_move_words(e) for e in mine) + "."
+    understood = "; ".join(_move_words(e, after.rules.moon_points) for e in mine) + "."
     next_step = _waiting_words(mail, after, actor)
     return [mail.send("move_confirmed", actor, {"understood": understood,
                                                  "next_step": next_step},
                       preheader=understood)]
 
 
-def _move_words(event: CardPlayed | CardsPassed) -> str:
+def _move_words(event: CardPlayed | CardsPassed | MoonChosen, moon_points: int = 26) -> str:
     if isinstance(event, CardPlayed):
         return f"you played {views.card_view(event.card).label}"
+    if isinstance(event, MoonChosen):
+        return (f"you shot the moon and went down {moon_points}" if event.down
+                else f"you shot the moon and put everyone else up {moon_points}")
     cards = list_in_words([views.card_view(c).label for c in sorted(event.cards)])
     return f"you passed {cards}"
 
@@ -366,7 +397,8 @@ def send_reminder(
     player = mail.players.get(seat)
     if player is None:
         return None
-    what = ("your pass" if state.phase is Phase.PASS else "your card")
+    what = {Phase.PASS: "your pass", Phase.MOON_CHOICE: "your moon choice"}.get(
+        state.phase, "your card")
     context = {"waiting_for": what, "deadline": views.deadline_text(deadline, player.time_zone)}
     return mail.send("reminder", seat, context, turn_seq=game.last_seq,
                      preheader=f"Waiting for {what}.")
@@ -389,6 +421,46 @@ def send_invite(
                "preheader": f"{inviter} invites you to play Hearts."}
     return queue_mail(session, settings, default_renderer(), "invite", player,
                       context=context, game=game, now=now)
+
+
+def send_invites(
+    session: Session, game: Game, seats: Sequence[int], *, rules: Rules,
+    settings: MailSettings | None = None, now: datetime | None = None,
+) -> list[OutboxEmail]:
+    """Invitations to the human players of `seats` (the service calls this when it creates a
+    game, or gives a seat to someone new, in the same transaction)."""
+    mail = GameMail.load(session, game, settings, now)
+    statuses = _invite_statuses(session, game)
+    inviter = next((mail.names[s] for s in sorted(mail.players)
+                    if statuses.get(s) == "accepted"), "The organiser")
+    rows = [send_invite(session, game, seat, mail.players[seat], inviter=inviter, rules=rules,
+                        players=mail.names, settings=mail.settings, now=mail.now)
+            for seat in seats if seat in mail.players]
+    return [row for row in rows if row is not None]
+
+
+def send_declined(
+    session: Session, game: Game, seat: int, *, settings: MailSettings | None = None,
+    now: datetime | None = None,
+) -> list[OutboxEmail]:
+    """Tell the other human players that `seat` declined its invitation: the seat is open."""
+    mail = GameMail.load(session, game, settings, now)
+    statuses = _invite_statuses(session, game)
+    waiting = list_in_words([mail.names[s] for s in sorted(mail.players)
+                             if s != seat and statuses.get(s) == "invited"])
+    context = {"decliner": mail.names[seat], "seat_number": seat + 1, "waiting": waiting,
+               "preheader": f"{mail.names[seat]} declined the invitation."}
+    rows = []
+    for other, player in sorted(mail.players.items()):
+        if other != seat and statuses.get(other) != "declined" and deliverable(player):
+            rows.append(queue_mail(session, mail.settings, mail.renderer, "invite_declined",
+                                   player, context=context, game=game, now=mail.now))
+    return rows
+
+
+def _invite_statuses(session: Session, game: Game) -> dict[int, str]:
+    seats = session.exec(select(Seat).where(Seat.game_id == game.id))
+    return {s.seat_no: s.invite_status for s in seats}
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates" / "email"
 KINDS = ("turn", "pass", "invite", "game_started", "move_confirmed", "trick_result",
-         "hand_result", "error", "reminder", "summary", "digest")
+         "hand_result", "error", "reminder", "summary", "digest", "moon_choice",
+         "invite_declined")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,19 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pbem.engine import Card, HandResult, SeatView, Suit, Trick, describe_offset, sort_cards
+from pbem.engine import (
+    Card,
+    GameState,
+    HandResult,
+    MoonChosen,
+    SeatView,
+    Suit,
+    Trick,
+    apply,
+    describe_offset,
+    list_in_words,
+    sort_cards,
+)
 
 SUIT_NAMES = {Suit.CLUBS: "Clubs", Suit.DIAMONDS: "Diamonds", Suit.HEARTS: "Hearts",
               Suit.SPADES: "Spades"}
@@ -147,3 +159,79 @@ def table_context(view: SeatView, names: Sequence[str], seat: int | None) -> dic
         "scores": score_rows(view.hand_points, view.totals, names, seat, view.winners),
         "hearts_broken": view.hearts_broken,
     }
+
+
+# --- the moon choice -----------------------------------------------------------------------
+
+MOON_DOWN, MOON_UP = "moondown", "moonup"  # a moon link's token `card` (fits its 8 characters)
+
+
+@dataclass(frozen=True)
+class MoonOption:
+    """What one moon choice gives: `down` (the shooter goes down) or the others go up."""
+
+    down: bool
+    code: str            # MOON_DOWN or MOON_UP
+    title: str           # "Go down 26"
+    result: str          # "you'd have -26 (the others stay at 5, 10 and 13)"
+    ends_game: bool
+    outcome: str         # "That ends the game: you win." / "The game goes on."
+    totals: tuple[int, ...]
+    url: str | None = None
+
+    @property
+    def sentence(self) -> str:
+        return f"{self.title}: {self.result}. {self.outcome}"
+
+
+@dataclass(frozen=True)
+class MoonRow:
+    name: str
+    is_you: bool
+    now: int
+    down: int
+    up: int
+
+
+def moon_options(state: GameState, seat: int, names: Sequence[str],
+                 urls: Mapping[str, str] | None = None) -> list[MoonOption]:
+    """The shooter's two choices, worked out by the engine itself (bonus cards, sinkholes and
+    the end of the game included): going down first, then everyone else going up."""
+    urls = urls or {}
+    value = state.rules.moon_points
+    others = [s for s in range(state.seats) if s != seat]
+    options = []
+    for down in (True, False):
+        after = apply(state, MoonChosen(seat, down))
+        totals = after.totals
+        if down:
+            title = f"Go down {value}"
+            same = all(totals[s] == state.totals[s] for s in others)
+            them = list_in_words([str(totals[s]) if same else f"{names[s]}: {totals[s]}"
+                                  for s in others])
+            result = (f"you'd have {totals[seat]} "
+                      f"({'the others stay at' if same else 'the others would have'} {them})")
+        else:
+            title = f"Everyone else up {value}"
+            they = list_in_words([f"{names[s]}: {totals[s]}" for s in others])
+            you = "you stay at" if totals[seat] == state.totals[seat] else "you'd have"
+            result = f"they'd have {they} ({you} {totals[seat]})"
+        if after.game_over:
+            winners = ["you" if s == seat else names[s] for s in after.winners]
+            verb = "wins" if winners != ["you"] and len(winners) == 1 else "win"
+            outcome = f"That ends the game: {list_in_words(winners)} {verb}."
+        else:
+            outcome = "The game goes on."
+        code = MOON_DOWN if down else MOON_UP
+        options.append(MoonOption(down, code, title, result, after.game_over, outcome, totals,
+                                  urls.get(code)))
+    return options
+
+
+def moon_rows(state: GameState, seat: int, names: Sequence[str],
+              options: Sequence[MoonOption]) -> list[MoonRow]:
+    """Totals now and after each choice, one row per player."""
+    down = next(o for o in options if o.down).totals
+    up = next(o for o in options if not o.down).totals
+    return [MoonRow(names[s], s == seat, state.totals[s], down[s], up[s])
+            for s in range(state.seats)]

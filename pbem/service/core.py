@@ -235,11 +235,19 @@ def notify_hook() -> Notify:
     """`pbem.mail.notify.notify`, or a no-op while that module doesn't exist."""
     global _notify
     if _notify is None:
-        try:
-            module = importlib.import_module(NOTIFY_MODULE)
-            _notify = module.notify
-        except ModuleNotFoundError as exc:
-            if exc.name not in {NOTIFY_MODULE, "pbem.mail"}:
-                raise
-            _notify = _no_notify
+        _notify = mail_hook("notify")
     return _notify
+
+
+def mail_hook(name: str) -> Notify:
+    """A function of the mail layer (`pbem.mail.notify.<name>`: `send_invites(session, game,
+    seats, rules=, now=)`, `send_declined(session, game, seat, now=)`...), or a no-op while
+    that module doesn't exist. Called inside the command's transaction."""
+    try:
+        module = importlib.import_module(NOTIFY_MODULE)
+    except ModuleNotFoundError as exc:
+        if exc.name not in {NOTIFY_MODULE, "pbem.mail"}:
+            raise
+        return _no_notify
+    hook: Notify = getattr(module, name)
+    return hook

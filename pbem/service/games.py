@@ -19,7 +19,7 @@ from pbem.engine import (
     Rules,
     start,
 )
-from pbem.service.core import Context, Duplicate, Loaded, Outcome, commit, run
+from pbem.service.core import Context, Duplicate, Loaded, Outcome, commit, mail_hook, run
 from pbem.service.errors import BadRequest, NotAllowed
 from pbem.service.moves import check_seat
 from pbem.store.db import transaction
@@ -54,7 +54,8 @@ def create_game(
     bot_seats: Collection[int] = (), deadline_policy: Mapping[str, Any] | None = None,
 ) -> Outcome:
     """A new game: seats for `players` in order, skipping `bot_seats`; it starts (deals) as
-    soon as every human seat has accepted, at once if all have."""
+    soon as every human seat has accepted, at once if all have. Players not yet accepted get
+    an invitation email (accept / decline links), queued in the same transaction."""
     rules = make_rules(preset, options)
     human_seats = [s for s in range(rules.players) if s not in set(bot_seats)]
     if len(human_seats) != len(players) or not set(bot_seats) <= set(range(rules.players)):
@@ -94,7 +95,11 @@ def _create(
     dealer, draw = first_dealer(rules, ctx.rng)
     created = GameCreated(rules, rules.players, dealer, draw)
     g = Loaded(session, game, seats, LoadedState(start(created), 0, 0))
-    return commit(ctx, g, [], created=created)
+    outcome = commit(ctx, g, [], created=created)
+    invited = [s.seat_no for s in seats if s.invite_status == "invited"]
+    if invited:  # in this transaction: no game without its invitations, nor the reverse
+        mail_hook("send_invites")(session, game, invited, rules=rules, now=ctx.clock())
+    return outcome
 
 
 def player_for(session: Session, invitee: Invitee) -> Player:
@@ -143,6 +148,8 @@ def decline_invite(
             raise NotAllowed("This game has already started; to leave it, resign.")
         seat.invite_status = "declined"
         g.session.add(seat)
+        g.session.flush()
+        mail_hook("send_declined")(g.session, g.game, seat_no, now=ctx.clock())
         return []
 
     return run(ctx, game_id, step, statuses=OPEN, actor=seat_no)
@@ -187,6 +194,10 @@ def replace_seat(
             accepted = invitee.accepted or g.game.status != "inviting"
             seat.invite_status = "accepted" if accepted else "invited"
         g.session.add(seat)
+        if seat.invite_status == "invited":
+            g.session.flush()
+            mail_hook("send_invites")(g.session, g.game, [seat_no], rules=g.state.rules,
+                                      now=ctx.clock())
         _start_if_everyone_is_in(g)
         return []
 

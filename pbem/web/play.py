@@ -2,7 +2,8 @@
 
 Mail scanners GET (and HEAD) every link within seconds of delivery, so GET only renders: it
 shows what the link would do and a button. The button POSTs (CSRF-protected) and the move
-goes through the service layer. Each link's token says which game, seat, turn and card.
+goes through the service layer. Each link's token says which game, seat, turn and card (for
+the two moon-choice links the "card" is `moondown` or `moonup`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pbem.engine import (
     Event,
     GameState,
     HandDealt,
+    MoonChosen,
     Phase,
     UnreadableInput,
     list_in_words,
@@ -43,6 +45,7 @@ from pbem.store.types import utcnow
 bp = Blueprint("play", __name__)
 LINK_PURPOSES = frozenset({"card", "pass", "invite"})
 INVITE_ANSWERS = ("accept", "decline")
+MOON_CODES = frozenset({views.MOON_DOWN, views.MOON_UP})
 
 READY, DONE, STALE = "ready", "done", "stale"
 
@@ -84,8 +87,27 @@ class Link:
     status: str
 
     @property
+    def kind(self) -> str:
+        return link_kind(self.token)
+
+    @property
     def card(self) -> Card | None:
-        return parse_card(self.token.card) if self.token.card else None
+        if self.kind != "card" or not self.token.card:
+            return None
+        return parse_card(self.token.card)
+
+    @property
+    def moon_down(self) -> bool:
+        """For a moon link: does it choose to go down (else everyone else goes up)?"""
+        return self.token.card == views.MOON_DOWN
+
+
+def link_kind(token: Token) -> str:
+    """What a link does: its token's purpose, or "moon" for the two moon-choice links (tokens
+    of purpose "card" whose card is `moondown` / `moonup`)."""
+    if token.purpose == "card" and token.card in MOON_CODES:
+        return "moon"
+    return token.purpose
 
 
 # --- loading ------------------------------------------------------------------------------
@@ -124,8 +146,9 @@ def load_link(raw: str, purposes: frozenset[str] = LINK_PURPOSES) -> Link:
 def link_status(token: Token, table: Table, since: Sequence[Event]) -> str:
     """READY to act, DONE (this link or another way did it already), or STALE (too late)."""
     check: dict[str, Callable[[Token, Table, Sequence[Event]], str]] = {
-        "card": _card_status, "pass": _pass_status, "invite": _invite_status}
-    return check[token.purpose](token, table, since)
+        "card": _card_status, "pass": _pass_status, "invite": _invite_status,
+        "moon": _moon_status}
+    return check[link_kind(token)](token, table, since)
 
 
 def _card_status(token: Token, table: Table, since: Sequence[Event]) -> str:
@@ -149,6 +172,22 @@ def _pass_status(token: Token, table: Table, since: Sequence[Event]) -> str:
     return STALE
 
 
+def _moon_status(token: Token, table: Table, since: Sequence[Event]) -> str:
+    seat = token.seat_no or 0
+    if token.used_at is not None or moon_choice_in(since, seat) is not None:
+        return DONE  # this link, the other one, or a reply made the choice
+    state = table.state
+    if (table.game.last_seq == token.turn_seq and state.phase is Phase.MOON_CHOICE
+            and state.moon_shooter == seat):
+        return READY
+    return STALE
+
+
+def moon_choice_in(events: Sequence[Event], seat: int) -> bool | None:
+    """The first moon choice (down?) `seat` made in `events`, or None."""
+    return next((e.down for e in events if isinstance(e, MoonChosen) and e.seat == seat), None)
+
+
 def _invite_status(token: Token, table: Table, since: Sequence[Event]) -> str:
     seat = next(s for s in table.seats if s.seat_no == token.seat_no)
     if token.used_at is not None or seat.invite_status != "invited":
@@ -159,10 +198,12 @@ def _invite_status(token: Token, table: Table, since: Sequence[Event]) -> str:
 # --- claiming a turn: one POST per seat and turn gets through ------------------------------
 
 def claim_link(engine: Engine, token_id: int) -> bool:
-    """Mark the token used unless this seat already used a link for this turn.
+    """Mark the token used unless this seat's player already used a link for this turn.
 
     The game row is locked first so that two links of one turn (two cards clicked at once)
-    cannot both pass the check; the service's own duplicate check covers the rest.
+    cannot both pass the check; the service's own duplicate check covers the rest. (The player
+    is part of the turn: a seat given to someone new gets fresh invitation links that the
+    previous invitee's used link must not block.)
     """
     with transaction(engine) as session:
         token = session.get(Token, token_id)
@@ -172,7 +213,7 @@ def claim_link(engine: Engine, token_id: int) -> bool:
         siblings = select(Token.id).where(
             Token.game_id == token.game_id, Token.seat_no == token.seat_no,
             Token.turn_seq == token.turn_seq, Token.purpose == token.purpose,
-            col(Token.used_at).is_not(None))
+            Token.player_id == token.player_id, col(Token.used_at).is_not(None))
         if session.exec(siblings).first() is not None:
             return False
         return consume_token(session, token, now=utcnow())
@@ -225,9 +266,10 @@ def show(token_id: int | None, status: str, *, fresh: bool = False) -> ResponseR
 def render_link(link: Link, *, fresh: bool = False, message: str = "",
                 code: int = 200) -> ResponseReturnValue:
     template = {"card": "web/card.html", "pass": "web/pass.html",
-                "invite": "web/invite.html"}[link.token.purpose]
+                "invite": "web/invite.html", "moon": "web/moon.html"}[link.kind]
     card = link.card
     context = {
+        **_moon_context(link),
         **link.table.context, "status": link.status, "fresh": fresh, "message": message,
         "token": link.token, "csrf": generate_csrf(), "card": views.card_view(card) if card
         else None, "answer": request.args.get("a", ""), "pass_count":
@@ -235,6 +277,25 @@ def render_link(link: Link, *, fresh: bool = False, message: str = "",
         "mail_url": _mail_url(), "picked": request.form.getlist("cards"),
     }
     return render_template(template, ctx=context, **context), code
+
+
+def _moon_context(link: Link) -> dict[str, Any]:
+    """A moon link's page: the choice it makes, and the one already made (if any)."""
+    if link.kind != "moon":
+        return {}
+    t, seat = link.token, link.token.seat_no or 0
+    option, chosen = None, None
+    if link.status == READY:
+        options = views.moon_options(link.table.state, seat, link.table.names)
+        option = next(o for o in options if o.down == link.moon_down)
+    else:
+        with transaction(db_engine(), read_only=True) as session:
+            chosen = moon_choice_in(load_events(session, t.game_id or 0, t.turn_seq or 0), seat)
+    points = link.table.state.rules.moon_points
+    words = None if chosen is None else (
+        f"you went down {points}" if chosen else f"you put everyone else up {points}")
+    return {"moon_option": option, "moon_down": link.moon_down, "moon_points": points,
+            "moon_chosen_words": words}
 
 
 def _pass_target(table: Table) -> str | None:
@@ -270,7 +331,7 @@ def link_action(token: str) -> ResponseReturnValue:
     link = load_link(token)
     if link.status != READY:
         return render_link(link, code=200 if link.status == DONE else 409)
-    return {"card": _play, "pass": _pass, "invite": _answer}[link.token.purpose](link)
+    return {"card": _play, "pass": _pass, "invite": _answer, "moon": _moon}[link.kind](link)
 
 
 @bp.get("/p/<token>")
@@ -288,6 +349,12 @@ def _play(link: Link) -> ResponseReturnValue:
     return act(link, lambda ctx: service.play_card(
         ctx, t.game_id or 0, t.seat_no or 0, t.card or "", turn_seq=t.turn_seq,
         player_id=t.player_id))
+
+
+def _moon(link: Link) -> ResponseReturnValue:
+    t, down = link.token, link.moon_down
+    return act(link, lambda ctx: service.choose_moon(
+        ctx, t.game_id or 0, t.seat_no or 0, down, turn_seq=t.turn_seq, player_id=t.player_id))
 
 
 def _pass(link: Link) -> ResponseReturnValue:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import random
 import re
 import socket
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
+from typing import Any
 
 from flask import Flask
 from sqlmodel import col, select
 
 from pbem import service
 from pbem.app import db_engine
-from pbem.engine import Event, GameState
+from pbem.dealing import first_dealer
+from pbem.engine import ALL_CARDS, Card, Event, GameState, Rules, Suit
 from pbem.store.db import transaction
 from pbem.store.events import event_count, load_events, load_state
 from pbem.store.models import OutboxEmail, Token
@@ -31,6 +34,68 @@ def start_game(app: Flask, *, seed: int = 7, name: str = "Demo",
         out = service.create_game(ctx, name=name, options={"target": target}, players=[human],
                                   bot_seats=BOT_SEATS)
     return out.game_id
+
+
+class CraftedDeal(random.Random):
+    """A seeded generator whose first shuffle lays out `deck` (later shuffles are random)."""
+
+    def __init__(self, seed: int, deck: Sequence[Card]) -> None:
+        super().__init__(seed)
+        self.decks = [list(deck)]
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
+        if self.decks:
+            x[:] = self.decks.pop(0)
+        else:
+            super().shuffle(x)
+
+
+def moon_game(app: Flask, *, seed: int = 7, options: dict[str, Any] | None = None,
+              human: service.Invitee = HUMAN) -> tuple[int, int]:
+    """A "club" game (the shooter chooses) of one human against three robots whose first hand
+    lets the human shoot the moon: (game id, the human's seat).
+
+    The human, left of the dealer (who leads under club rules), is dealt all 13 hearts; the
+    robot passing to them holds AS KS QS and nothing else dangerous, so it passes those. The
+    human passes 2H 3H 4H (see `shoot_the_moon`), then wins every trick: spades first, then
+    hearts, which only the robot holding 2H 3H 4H can follow.
+    """
+    rules = service.make_rules("club", options)
+    deck, seat = moon_deck(rules, seed)
+    with app.app_context():
+        ctx = service.Context(engine=db_engine(app), rng=CraftedDeal(seed, deck))
+        out = service.create_game(ctx, name="Moon", preset="club", options=options,
+                                  players=[human], bot_seats=[s for s in range(4) if s != seat])
+    return out.game_id, seat
+
+
+def moon_deck(rules: Rules, seed: int) -> tuple[list[Card], int]:
+    """The first deal of `moon_game` (4 players) and the shooter's seat, for `seed`'s dealer."""
+    dealer, _draw = first_dealer(rules, random.Random(seed))
+    seat = (dealer + 1) % rules.players
+    giver = (seat - rules.pass_offset(1)) % rules.players
+    top = [Card.parse(c) for c in ("AS", "KS", "QS")]
+    hearts = [c for c in ALL_CARDS if c.suit is Suit.HEARTS]
+    minors = [c for c in ALL_CARDS if c.suit in (Suit.CLUBS, Suit.DIAMONDS)]
+    rest = [c for c in ALL_CARDS if c.suit is Suit.SPADES and c not in top] + minors[10:]
+    hands = {seat: hearts, giver: top + minors[:10]}
+    for s in range(rules.players):
+        if s not in hands:
+            hands[s], rest = rest[:13], rest[13:]
+    return [hands[(dealer + 1 + k) % 4][k // 4] for k in range(52)], seat
+
+
+MOON_PASS = "2H 3H 4H"
+MOON_PLAYS = ("AS", "KS", "QS", "AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H", "6H", "5H")
+
+
+def shoot_the_moon(app: Flask, game_id: int, seat: int) -> None:
+    """Pass 2H 3H 4H, then play AS, KS, QS and the hearts from the top (service commands)."""
+    with app.app_context():
+        ctx = service.Context(engine=db_engine(app))
+        service.pass_cards(ctx, game_id, seat, MOON_PASS)
+        for code in MOON_PLAYS:
+            service.play_card(ctx, game_id, seat, code)
 
 
 def outbox(app: Flask, kind: str | None = None) -> list[OutboxEmail]:
