@@ -15,7 +15,10 @@ pytestmark = pytest.mark.browser
 
 
 def open_newest_mail(page: Any, site: LiveSite, first_words: str) -> Any:
-    """Reload /mail until the newest email's HTML contains `first_words`; return its frame."""
+    """Reload /mail until the newest email's HTML contains `first_words`; return its frame.
+
+    `first_words` must be particular to one kind of email: the game-started email arrives with
+    the pass email and also says "Pass 3 cards" (in the rules)."""
     from playwright.sync_api import expect
 
     for _attempt in range(50):
@@ -27,7 +30,7 @@ def open_newest_mail(page: Any, site: LiveSite, first_words: str) -> Any:
         newest.first.click()
         frame = page.frame_locator("iframe.mail")
         try:
-            expect(frame.locator("body")).to_contain_text(first_words, timeout=300)
+            expect(frame.locator("body")).to_contain_text(first_words, timeout=1000)
             return frame
         except AssertionError:
             page.wait_for_timeout(200)
@@ -41,7 +44,7 @@ def test_play_a_card_from_the_caught_email(live_site: LiveSite, browser_page: An
     with live_site.app.app_context():
         start_game(live_site.app)
 
-    frame = open_newest_mail(page, live_site, "Pass 3 cards")
+    frame = open_newest_mail(page, live_site, "Pick the cards")
     frame.get_by_role("link", name="Pick the cards").click()  # opens in the top window
     expect(page.get_by_role("heading", name=re.compile("Pass 3 cards"))).to_be_visible()
     boxes = page.get_by_role("checkbox")
@@ -77,7 +80,7 @@ def test_pressing_play_twice_says_already_played(live_site: LiveSite,
     page = browser_page
     with live_site.app.app_context():
         start_game(live_site.app)
-    frame = open_newest_mail(page, live_site, "Pass 3 cards")
+    frame = open_newest_mail(page, live_site, "Pick the cards")
     frame.get_by_role("link", name="Pick the cards").click()
     for i in range(3):
         page.get_by_role("checkbox").nth(i).check()
