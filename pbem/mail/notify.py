@@ -32,6 +32,7 @@ from pbem.mail.compose import MailSettings, build_headers
 from pbem.mail.outbox import enqueue
 from pbem.mail.render import Renderer, default_renderer
 from pbem.mail.tokens import new_token
+from pbem.roster import load_roster
 from pbem.store.models import Game, OutboxEmail, Player, Seat
 from pbem.store.types import utcnow
 
@@ -50,6 +51,7 @@ class GameMail:
     renderer: Renderer
     names: list[str] = field(default_factory=list)
     players: dict[int, Player] = field(default_factory=dict)  # seat_no -> human player
+    failing: frozenset[int] = frozenset()  # seats whose address bounces
 
     @classmethod
     def load(cls, session: Session, game: Game, settings: MailSettings | None = None,
@@ -58,13 +60,8 @@ class GameMail:
                    renderer or default_renderer())
         seats = session.exec(select(Seat).where(Seat.game_id == game.id).order_by(
             col(Seat.seat_no))).all()
-        ids = [s.player_id for s in seats if s.player_id is not None]
-        by_id = {p.id: p for p in session.exec(select(Player).where(col(Player.id).in_(ids)))}
-        for seat in seats:
-            player = by_id.get(seat.player_id) if seat.player_id is not None else None
-            mail.names.append(player.name if player else f"Robot {seat.seat_no + 1}")
-            if player is not None and not seat.is_bot:
-                mail.players[seat.seat_no] = player
+        roster = load_roster(session, seats)
+        mail.names, mail.players, mail.failing = roster.names, roster.players, roster.failing
         return mail
 
     @property
@@ -211,7 +208,7 @@ def _turn_mail(mail: GameMail, state: GameState, seat: int,
             for c in view.legal}
     legal = views.card_views(view.legal, urls)
     context = {
-        **views.table_context(view, mail.names, seat), "legal": legal,
+        **views.table_context(view, mail.names, seat, mail.failing), "legal": legal,
         "example": legal[0].code if legal else "QS",
         "deadline": views.deadline_text(deadline, player.time_zone),
     }
@@ -230,7 +227,8 @@ def _pass_mail(mail: GameMail, state: GameState, seat: int,
     count = state.rules.pass_count
     target = mail.names[view.pass_target] if view.pass_target is not None else "nobody"
     context = {
-        **views.table_context(view, mail.names, seat), "count": count, "target": target,
+        **views.table_context(view, mail.names, seat, mail.failing),
+        "count": count, "target": target,
         "direction": views.direction_words(view.pass_offset, view.seats), "pass_url": page,
         "example": " ".join(str(c) for c in view.hand[:count]),
         "deadline": views.deadline_text(deadline, player.time_zone),
@@ -315,7 +313,8 @@ def _trick_mail(mail: GameMail, tricks: list[tuple[GameState, int]],
     listed = [{"number": n, "view": views.trick_view(s.tricks[n - 1], mail.names, seat)}
               for s, n in tricks]
     context = {"hand_number": last.hand_number, "tricks": listed,
-               "scores": views.score_rows(last.hand_points, last.totals, mail.names, seat)}
+               "scores": views.score_rows(last.hand_points, last.totals, mail.names, seat,
+                                             failing=mail.failing)}
     winner = listed[-1]["view"]
     pre = f"Trick {tricks[-1][1]} went to {winner.winner}." if winner else ""
     return mail.send("trick_result", seat, context, preheader=pre)

@@ -6,7 +6,7 @@ touch the engine.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -73,6 +73,7 @@ class ScoreRow:
     is_you: bool
     bar: int = 0  # percent of the largest total, for the HTML bar chart
     winner: bool = False
+    mail_failing: bool = False  # our emails to this player bounce: everyone is told
 
 
 def card_view(card: Card, url: str | None = None) -> CardView:
@@ -104,11 +105,12 @@ def trick_view(trick: Trick | None, names: Sequence[str], seat: int | None) -> T
 
 
 def score_rows(points: Sequence[int], totals: Sequence[int], names: Sequence[str],
-               seat: int | None, winners: Sequence[int] = ()) -> list[ScoreRow]:
+               seat: int | None, winners: Sequence[int] = (),
+               failing: Collection[int] = ()) -> list[ScoreRow]:
     top = max([*totals, 1])
     return [
         ScoreRow(names[s], points[s], totals[s], s == seat, max(0, round(100 * totals[s] / top)),
-                 s in winners)
+                 s in winners, s in failing)
         for s in range(len(names))
     ]
 
@@ -148,7 +150,8 @@ def direction_words(offset: int, seats: int) -> str:
     return f"on your {words}" if words in {"left", "right"} else words
 
 
-def table_context(view: SeatView, names: Sequence[str], seat: int | None) -> dict[str, Any]:
+def table_context(view: SeatView, names: Sequence[str], seat: int | None,
+                  failing: Collection[int] = ()) -> dict[str, Any]:
     """What every game email may show: the table from this seat's side."""
     return {
         "hand_number": view.hand_number,
@@ -156,7 +159,7 @@ def table_context(view: SeatView, names: Sequence[str], seat: int | None) -> dic
         "hand": hand_rows(view.hand),
         "trick": trick_view(view.current_trick, names, seat),
         "previous": trick_view(view.previous_trick, names, seat),
-        "scores": score_rows(view.hand_points, view.totals, names, seat, view.winners),
+        "scores": score_rows(view.hand_points, view.totals, names, seat, view.winners, failing),
         "hearts_broken": view.hearts_broken,
     }
 

@@ -37,9 +37,10 @@ from pbem.engine import (
 )
 from pbem.mail import views
 from pbem.mail.tokens import consume_token, find_token
+from pbem.roster import load_roster
 from pbem.store.db import transaction
 from pbem.store.events import load_events, load_state
-from pbem.store.models import Game, Player, Seat, Token
+from pbem.store.models import Game, Seat, Token
 from pbem.store.types import utcnow
 
 bp = Blueprint("play", __name__)
@@ -59,17 +60,19 @@ class Table:
     seat: int | None
     names: list[str]
     seats: list[Seat]
+    failing: frozenset[int] = frozenset()  # seats whose email address bounces
 
     @property
     def context(self) -> dict[str, Any]:
         view = seat_view(self.state, self.seat)
         return {
-            **views.table_context(view, self.names, self.seat),
+            **views.table_context(view, self.names, self.seat, self.failing),
             "game": self.game, "phase": self.state.phase.value, "seat": self.seat,
             "names": self.names, "waiting_for": self.waiting_for, "view": view,
             "my_turn": view.my_turn, "sheet": views.sheet_rows(self.state.score_sheet, self.names),
             "winners": list_in_words([self.names[s] for s in self.state.winners]),
             "legal_codes": [str(c) for c in view.legal],
+            "failing": self.failing,
         }
 
     @property
@@ -118,16 +121,9 @@ def load_table(session: Session, game_id: int, seat: int | None) -> Table | None
         return None
     seats = list(session.exec(
         select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat_no))))
-    return Table(game, load_state(session, game_id).state, seat, seat_names(session, seats),
-                 seats)
-
-
-def seat_names(session: Session, seats: Sequence[Seat]) -> list[str]:
-    """The names emails use: the player's name, or `Robot N` for a computer seat."""
-    ids = [s.player_id for s in seats if s.player_id is not None]
-    players = {p.id: p.name for p in session.exec(select(Player).where(col(Player.id).in_(ids)))}
-    return [f"Robot {s.seat_no + 1}" if s.is_bot or s.player_id is None
-            else players.get(s.player_id, f"Seat {s.seat_no + 1}") for s in seats]
+    roster = load_roster(session, seats)
+    return Table(game, load_state(session, game_id).state, seat, roster.names, seats,
+                 roster.failing)
 
 
 def load_link(raw: str, purposes: frozenset[str] = LINK_PURPOSES) -> Link:

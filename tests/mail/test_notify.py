@@ -213,6 +213,20 @@ def test_unsubscribed_and_failing_players_get_no_mail(
     assert sorted(deliver(engine, smtp_server)) == ["ann@example.org", "cy@example.org"]
 
 
+def test_a_failing_address_is_shown_to_the_other_players(
+        engine: Engine, smtp_server: SmtpServer, mail_settings: MailSettings,
+        game: PlayedGame) -> None:
+    with transaction(engine) as session:
+        dee = session.exec(select(Player).where(Player.email == "dee@example.org")).one()
+        dee.email_status = "failing"
+    run(engine, game, mail_settings, deal_event())
+    inbox = deliver(engine, smtp_server)
+    ann_pass = next(m for m in inbox["ann@example.org"] if kinds([m]) == ["pass"])
+    assert "Our emails to Dee bounce" in text(ann_pass)
+    assert "(our emails to them bounce)" in html(ann_pass)
+    assert "Our emails to Ann" not in text(ann_pass)
+
+
 def play_to_the_end(game: PlayedGame) -> list[object]:
     """Random legal moves until the last one; returns the final event (not yet applied)."""
     rng = random.Random(7)

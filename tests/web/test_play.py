@@ -8,6 +8,7 @@ import threading
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlmodel import select
 
 from pbem import service
 from pbem.app import db_engine
@@ -142,6 +143,18 @@ def test_the_next_turn_email_follows_a_play(app: Flask, client: FlaskClient, tur
     latest = newest(app, "turn")
     assert latest.id != first_turn
     assert card_links(latest.body_text)
+
+
+def test_game_page_tells_everyone_when_a_players_email_bounces(
+        app: Flask, client: FlaskClient, turn: Turn) -> None:
+    from pbem.store.models import Player
+
+    assert "emails to them bounce" not in client.get(f"/g/{turn.game_id}").get_data(as_text=True)
+    with transaction(db_engine(app)) as session:
+        for player in session.exec(select(Player)):
+            player.email_status = "failing"
+    html = client.get(f"/g/{turn.game_id}").get_data(as_text=True)
+    assert "our emails to them bounce: they may not know it is their move" in html
 
 
 def test_game_page_shows_seats_and_scores_but_no_hand(app: Flask, client: FlaskClient,

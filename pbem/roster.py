@@ -1,0 +1,34 @@
+"""Who sits where in a game: names, human players, and whose email is not getting through."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, col, select
+
+from pbem.store.models import Player, Seat
+
+
+@dataclass(frozen=True)
+class Roster:
+    names: list[str]
+    players: dict[int, Player] = field(default_factory=dict)  # seat_no -> human player
+    failing: frozenset[int] = frozenset()  # seats whose address bounces (shown to everyone)
+
+
+def load_roster(session: Session, seats: Sequence[Seat]) -> Roster:
+    """Names as emails and pages use them: the player's name, or `Robot N` for a computer seat."""
+    ids = [s.player_id for s in seats if s.player_id is not None]
+    by_id = {p.id: p for p in session.exec(select(Player).where(col(Player.id).in_(ids)))}
+    names: list[str] = []
+    players: dict[int, Player] = {}
+    for seat in seats:
+        player = by_id.get(seat.player_id) if seat.player_id is not None else None
+        if player is None or seat.is_bot:
+            names.append(f"Robot {seat.seat_no + 1}")
+            continue
+        names.append(player.name)
+        players[seat.seat_no] = player
+    failing = frozenset(s for s, p in players.items() if p.email_status == "failing")
+    return Roster(names, players, failing)
