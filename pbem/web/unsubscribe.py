@@ -4,12 +4,15 @@ Mail software and link scanners fetch URLs in headers and bodies, so GET and HEA
 the page. A POST to /u/<token> unsubscribes: mail clients send it with the body
 `List-Unsubscribe=One-Click` and no cookie, so it is authenticated by the token alone (it is
 not CSRF-checked; the app has no global CSRFProtect, play pages check CSRF per view). The page
-offers to resubscribe: that POST comes only from the page, so it also checks the CSRF token.
+offers to resubscribe, and to choose how much mail to get instead (each trick, each hand or
+only turns; a daily digest; the time zone deadlines are shown in): those POSTs come only from
+the page, so they check the CSRF token.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from zoneinfo import available_timezones
 
 from flask import Blueprint, render_template, request
 from flask.typing import ResponseReturnValue
@@ -20,7 +23,7 @@ from wtforms import ValidationError
 from pbem.app import db_engine
 from pbem.mail.tokens import find_token
 from pbem.store.db import transaction
-from pbem.store.models import Player
+from pbem.store.models import NOTIFY_CHOICES, Player
 
 bp = Blueprint("unsubscribe", __name__)
 PURPOSES = frozenset({"unsubscribe"})
@@ -35,6 +38,9 @@ class Who:
     name: str
     email: str
     unsubscribed: bool
+    notify: str = "each_hand"
+    digest: bool = False
+    time_zone: str = "UTC"
 
 
 def load(raw: str) -> Who | None:
@@ -62,13 +68,15 @@ def _player(session: Session, raw: str) -> Player | None:
 
 
 def _who(raw: str, player: Player) -> Who:
-    return Who(raw, player.name, player.email, player.unsubscribed)
+    return Who(raw, player.name, player.email, player.unsubscribed, player.notify,
+               player.digest, player.time_zone)
 
 
 def page(who: Who | None, *, done: str = "", code: int = 200) -> ResponseReturnValue:
     if who is None:
         return render_template(TEMPLATE, who=None, state="unknown"), 404
-    return render_template(TEMPLATE, who=who, state=done or "ask", csrf=generate_csrf()), code
+    return render_template(TEMPLATE, who=who, state=done or "ask", csrf=generate_csrf(),
+                           choices=NOTIFY_CHOICES), code
 
 
 @bp.get("/u/<token>")
@@ -90,3 +98,25 @@ def resubscribe(token: str) -> ResponseReturnValue:
     except ValidationError:
         return page(load(token), done="expired", code=400)
     return page(set_unsubscribed(token, False), done="resubscribed")
+
+
+@bp.post("/u/<token>/preferences")
+def preferences(token: str) -> ResponseReturnValue:
+    """How much mail: results per trick, per hand or none; a daily digest; the time zone."""
+    try:
+        validate_csrf(request.form.get("csrf_token"))
+    except ValidationError:
+        return page(load(token), done="expired", code=400)
+    notify = request.form.get("notify", "")
+    zone = request.form.get("time_zone", "").strip()
+    if notify not in NOTIFY_CHOICES or zone not in available_timezones():
+        return page(load(token), done="bad_preferences", code=400)
+    with transaction(db_engine()) as session:
+        player = _player(session, token)
+        if player is None:
+            return page(None)
+        player.notify, player.time_zone = notify, zone
+        player.digest = request.form.get("digest") == "on"
+        session.add(player)
+        who = _who(token, player)
+    return page(who, done="preferences_saved")

@@ -119,6 +119,28 @@ def test_the_page_offers_to_resubscribe(
     assert "Already unsubscribed" not in client.get(path).get_data(as_text=True)
 
 
+def test_the_page_lets_a_player_choose_less_mail_and_a_daily_digest(
+        engine: Engine, smtp_server: SmtpServer, mail_settings: MailSettings,
+        game: PlayedGame, web: Flask) -> None:
+    path = one_click_path(first_mail_to_ann(engine, smtp_server, game, mail_settings))
+    client = web.test_client()
+    page = client.get(path).get_data(as_text=True)
+    token = CSRF.search(page)
+    assert token and f'action="{path}/preferences"' in page
+    choice = {"notify": "turn_only", "digest": "on", "time_zone": "Asia/Tokyo"}
+
+    assert web.test_client().post(f"{path}/preferences", data=choice).status_code == 400
+    bad = client.post(f"{path}/preferences", data={**choice, "time_zone": "Mars/Olympus",
+                                                    "csrf_token": token.group(1)})
+    assert bad.status_code == 400 and ann(engine).time_zone == "Europe/Paris"
+
+    saved = client.post(f"{path}/preferences", data={**choice, "csrf_token": token.group(1)})
+    assert saved.status_code == 200 and "preferences are updated" in saved.get_data(as_text=True)
+    player = ann(engine)
+    assert (player.notify, player.digest, player.time_zone) == ("turn_only", True, "Asia/Tokyo")
+    assert not player.unsubscribed
+
+
 @pytest.mark.parametrize("method", ["get", "head", "post"])
 def test_forged_token_is_a_404_with_a_sentence(
         engine: Engine, smtp_server: SmtpServer, mail_settings: MailSettings,
