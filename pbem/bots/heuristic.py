@@ -61,12 +61,77 @@ def choose_play(state: GameState, seat: int) -> Card:
     if len(legal) == 1:
         return legal[0]
     trick = state.current_trick
+    moon = _moon_plan(state, seat)
+    if moon == "shoot":
+        return _play_to_win(legal, trick.plays)
+    if moon is not None:
+        chosen = _stop_the_moon(legal, trick.plays, threat=moon)
+        if chosen is not None:
+            return chosen
     if not trick.plays:
         return _lead(state, seat, legal)
     led = trick.plays[0][1].suit
     if legal[0].suit is led:
         return _follow(state, legal, trick.plays)
     return _discard(legal)
+
+
+# --- the moon: shoot it when it is sure enough, stop anyone else's ---------------------------
+
+def _penalty_taken(state: GameState, seat: int) -> int:
+    return sum(1 for c in state.taken(seat) if c.suit is Suit.HEARTS or c == QUEEN_OF_SPADES)
+
+
+def _moon_plan(state: GameState, seat: int) -> str | int | None:
+    """"shoot" when this seat holds every point so far and its hearts are on top; the seat of
+    an opponent who is on the way to the moon; None otherwise."""
+    if state.rules.moon.value == "none":
+        return None
+    taken = [_penalty_taken(state, s) for s in range(state.seats)]
+    takers = [s for s, n in enumerate(taken) if n]
+    if takers != [seat] and len(takers) == 1 and taken[takers[0]] >= 5:
+        return takers[0]
+    if takers == [seat] and taken[seat] >= 8 and _hearts_on_top(state, seat):
+        return "shoot"
+    return None
+
+
+def _hearts_on_top(state: GameState, seat: int) -> bool:
+    mine = [c.rank for c in state.hand(seat) if c.suit is Suit.HEARTS]
+    seen = {c for t in state.tricks for c in t.cards} | set(state.current_trick.cards)
+    out = [r for r in range(2, 15) if Card(r, Suit.HEARTS) not in seen and r not in mine]
+    return not out or (bool(mine) and min(mine) > max(out))
+
+
+def _play_to_win(legal: tuple[Card, ...], plays: tuple[tuple[int, Card], ...]) -> Card:
+    if not plays:
+        return max(legal, key=lambda c: c.rank)
+    led = plays[0][1].suit
+    if legal[0].suit is led:
+        winning = max(c.rank for _, c in plays if c.suit is led)
+        above = [c for c in legal if c.rank > winning]
+        return max(above, key=lambda c: c.rank) if above else min(legal, key=lambda c: c.rank)
+    clean = [c for c in legal if c.suit is not Suit.HEARTS and c != QUEEN_OF_SPADES]
+    return min(clean or legal, key=lambda c: c.rank)
+
+
+def _stop_the_moon(legal: tuple[Card, ...], plays: tuple[tuple[int, Card], ...],
+                   threat: int) -> Card | None:
+    """Take a point away from the shooter: win a trick holding points, or hand points to a
+    player who is not the shooter."""
+    if not plays:
+        hearts = [c for c in legal if c.suit is Suit.HEARTS]
+        return max(hearts, key=lambda c: c.rank) if hearts else None
+    led = plays[0][1].suit
+    winner = max((p for p in plays if p[1].suit is led), key=lambda p: p[1].rank)
+    if legal[0].suit is led:
+        above = [c for c in legal if c.rank > winner[1].rank]
+        return max(above, key=lambda c: c.rank) if above and winner[0] == threat else None
+    points = [c for c in legal if c.suit is Suit.HEARTS or c == QUEEN_OF_SPADES]
+    if winner[0] != threat and points:
+        return max(points, key=lambda c: (c == QUEEN_OF_SPADES, c.rank))
+    clean = [c for c in legal if c not in points]
+    return max(clean, key=lambda c: c.rank) if clean else None
 
 
 def _lead(state: GameState, seat: int, legal: tuple[Card, ...]) -> Card:
