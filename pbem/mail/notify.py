@@ -346,6 +346,7 @@ def _summary_mail(mail: GameMail, state: GameState, seat: int) -> OutboxEmail | 
         "standings": standings, "sheet": sheet, "names": mail.names,
         "totals": list(state.totals), "winners_text": f"{winners} {won}!",
         "moons": [f"{row['hand']}: {row['moon']}" for row in sheet if row["moon"]],
+        "settlement": views.settlement_lines(state, mail.names),
     }
     return mail.send("summary", seat, context, preheader=f"{winners} {won}.")
 

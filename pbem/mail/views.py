@@ -23,6 +23,7 @@ from pbem.engine import (
     apply,
     describe_offset,
     list_in_words,
+    settlement,
     sort_cards,
 )
 
@@ -238,3 +239,23 @@ def moon_rows(state: GameState, seat: int, names: Sequence[str],
     up = next(o for o in options if not o.down).totals
     return [MoonRow(names[s], s == seat, state.totals[s], down[s], up[s])
             for s in range(state.seats)]
+
+
+# --- settlement ----------------------------------------------------------------------------
+
+_SETTLEMENT_UNITS = {"pairwise": "points", "chips": "chips", "sweepstakes": "chips",
+                     "howell": "chips"}
+
+
+def settlement_lines(state: GameState, names: Sequence[str]) -> list[str]:
+    """Who pays and who collects at the end, in words (empty for a plain score sheet)."""
+    result = settlement(state)
+    unit = _SETTLEMENT_UNITS.get(result.kind.value)
+    if unit is None:
+        return []
+    lines = [f"{names[s]} collects {a} {unit}" if a > 0 else
+             f"{names[s]} pays {-a} {unit}" if a < 0 else f"{names[s]} is square"
+             for s, a in sorted(enumerate(result.amounts), key=lambda p: -p[1])]
+    if result.pot:
+        lines.append(f"{result.pot} {unit} stay in the pot")
+    return lines
