@@ -1,5 +1,18 @@
-"""The worker process: one APScheduler 3 scheduler that runs the service's periodic jobs."""
+"""The worker process: one APScheduler 3 scheduler that runs the service's periodic jobs.
 
-from pbem.scheduler.worker import OUTBOX_INTERVAL_SECONDS, build_scheduler, send_outbox
+Names are imported lazily: the service imports pbem.scheduler.deadlines inside every command,
+and must not pull in the worker (and through it the Flask app) when it does."""
 
-__all__ = ["OUTBOX_INTERVAL_SECONDS", "build_scheduler", "send_outbox"]
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["OUTBOX_INTERVAL_SECONDS", "build_scheduler", "check_deadlines", "send_outbox"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from pbem.scheduler import worker
+
+        return getattr(worker, name)
+    raise AttributeError(f"module 'pbem.scheduler' has no attribute {name!r}")

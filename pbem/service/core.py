@@ -32,7 +32,13 @@ from pbem.engine import (
     decode_event,
     forced_events,
 )
-from pbem.service.errors import CommandRejected, NotAllowed, NotFound, SomeoneMovedFirst
+from pbem.scheduler.deadlines import sync_deadlines
+from pbem.service.errors import (
+    CommandRejected,
+    NotAllowed,
+    NotFound,
+    SomeoneMovedFirst,
+)
 from pbem.store.db import transaction
 from pbem.store.events import (
     ConcurrencyConflict,
@@ -46,6 +52,7 @@ from pbem.store.models import Game, Player, Seat
 from pbem.store.types import utcnow
 
 MAX_AUTOMATIC_EVENTS = 100_000  # a safety net against a loop that never settles
+NOBODY = -1  # `actor` of commands no player made (a timeout): nobody gets a confirmation
 
 
 @dataclass
@@ -116,14 +123,20 @@ def run(
 ) -> Outcome:
     """Run `step` in a transaction on a freshly loaded game; retry a lost race once.
 
-    `actor`: the seat whose command this is (passed on to the notification hook)."""
-    for _attempt in range(2):
-        try:
-            with transaction(ctx.engine) as session:
-                return _run_once(ctx, session, game_id, step, statuses, actor)
-        except ConcurrencyConflict:
-            continue
-    raise SomeoneMovedFirst()
+    `actor`: the seat whose command this is (passed on to the notification hook); a player
+    who acts takes their seat back from the bot, even when the move itself is refused."""
+    try:
+        for _attempt in range(2):
+            try:
+                with transaction(ctx.engine) as session:
+                    return _run_once(ctx, session, game_id, step, statuses, actor)
+            except ConcurrencyConflict:
+                continue
+        raise SomeoneMovedFirst()
+    except (CommandRejected, SomeoneMovedFirst):
+        if actor is not None and actor >= 0:
+            _take_seat_back(ctx, game_id, actor)
+        raise
 
 
 def _run_once(
@@ -140,10 +153,30 @@ def _run_once(
     ))
     ctx_game = Loaded(session, game, seats, load_state(session, game_id))
     result = step(ctx_game)
+    if actor is not None and actor >= 0:
+        _player_is_back(ctx_game.seat(actor))
     if isinstance(result, Duplicate):
         return Outcome(game_id, ctx_game.loaded.seq, state=ctx_game.state, duplicate=True,
                        message=result.message)
     return commit(ctx, ctx_game, result, actor=actor)
+
+
+def _player_is_back(seat: Seat) -> None:
+    """Any command from a player resets their run of timeouts and ends the bot's cover."""
+    if seat.timeouts_in_row or seat.bot_holding:
+        seat.timeouts_in_row, seat.bot_holding = 0, False
+        seat_session = Session.object_session(seat)
+        if seat_session is not None:
+            seat_session.add(seat)
+
+
+def _take_seat_back(ctx: Context, game_id: int, seat_no: int) -> None:
+    """After a refused move (e.g. the bot, holding the seat, had moved already)."""
+    with transaction(ctx.engine) as session:
+        seat = session.exec(select(Seat).where(Seat.game_id == game_id,
+                                               Seat.seat_no == seat_no)).first()
+        if seat is not None and (seat.timeouts_in_row or seat.bot_holding):
+            _player_is_back(seat)
 
 
 def _status_sentence(status: str) -> str:
@@ -184,14 +217,15 @@ def commit(
     if state.game_over and g.game.status == "active":
         g.game.status = "finished"
     g.session.add(g.game)
+    opened = sync_deadlines(g.session, g.game, state, appended, ctx.clock(), g.seats)
     notify_hook()(g.session, g.game, before, state, tuple(appended), actor=actor,
-                  now=ctx.clock())
+                  now=ctx.clock(), deadline=min((d.due_at for d in opened), default=None))
     return Outcome(g.game_id, new_seq, tuple(appended), state)
 
 
 def advance(ctx: Context, state: GameState, seats: Sequence[Seat]) -> tuple[list[Event], GameState]:
     """Deal when a hand is due, make forced plays and bot moves, until a human must act."""
-    bots = {s.seat_no for s in seats if s.is_bot}
+    bots = {s.seat_no for s in seats if s.is_bot or s.bot_holding}
     out: list[Event] = []
     while len(out) < MAX_AUTOMATIC_EVENTS:
         step = _automatic_events(ctx, state, bots)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -37,6 +37,8 @@ INVITE_STATUSES = ("invited", "accepted", "declined")
 OUTBOX_STATUSES = ("pending", "sending", "sent", "failed")
 TOKEN_PURPOSES = ("reply", "card", "pass", "invite", "unsubscribe", "seat")
 INBOUND_STATUSES = ("pending", "processed", "ignored", "failed")
+DEADLINE_KINDS = ("pass", "play", "moon")
+DEADLINE_STATUSES = ("pending", "done", "expired", "cancelled")
 
 
 def _in(column: str, values: tuple[str, ...]) -> str:
@@ -107,6 +109,8 @@ class Seat(SQLModel, table=True):
     player_id: int | None = Field(default=None, foreign_key="player.id", index=True)
     is_bot: bool = False
     invite_status: str = Field(default="invited", max_length=16)
+    timeouts_in_row: int = 0  # deadlines missed in a row; any command from the player resets it
+    bot_holding: bool = False  # a robot plays the seat until the player comes back
 
 
 class Event(SQLModel, table=True):
@@ -198,6 +202,58 @@ class InboundMail(SQLModel, table=True):
     reason: str | None = Field(default=None, sa_type=Text)
     received_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     processed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class Deadline(SQLModel, table=True):
+    """When a pending action (a seat's pass, the current play, the moon choice) is due.
+
+    The worker scans these rows (pbem.scheduler.worker.check_deadlines); the service keeps
+    them in step with the game in every command's transaction (pbem.scheduler.deadlines)."""
+
+    __tablename__ = "deadline"
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat_no", "turn_seq"),
+        Index("ix_deadline_status_next_reminder_at", "status", "next_reminder_at"),
+        Index("ix_deadline_status_grace_until", "status", "grace_until"),
+        CheckConstraint(_in("kind", DEADLINE_KINDS), name="kind"),
+        CheckConstraint(_in("status", DEADLINE_STATUSES), name="status"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat_no: int
+    kind: str = Field(max_length=8)
+    turn_seq: int  # the game's last_seq when the action became pending
+    started_at: datetime = Field(sa_type=UTCDateTime)
+    due_at: datetime = Field(sa_type=UTCDateTime)
+    grace_until: datetime = Field(sa_type=UTCDateTime)  # due_at + grace: the timeout fires then
+    reminders_sent: int = 0
+    next_reminder_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    status: str = Field(default="pending", max_length=16)
+    closed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class WorkerLease(SQLModel, table=True):
+    """Which worker may act (one at a time): taken when free or expired, renewed every run."""
+
+    __tablename__ = "worker_lease"
+
+    name: str = Field(primary_key=True, max_length=64)
+    holder: str = Field(max_length=200)
+    expires_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class Away(SQLModel, table=True):
+    """A player's away dates (inclusive, in their own time zone)."""
+
+    __tablename__ = "away"
+    __table_args__ = (CheckConstraint("starts_on <= ends_on", name="dates"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    starts_on: date
+    ends_on: date
+    created_at: datetime = _created()
 
 
 def normalise_email(address: str) -> str:

@@ -1,0 +1,178 @@
+"""Deadline rows kept in step with each game: one per pending action of a human seat.
+
+`sync_deadlines` runs inside every command's transaction (pbem.service.core.commit): it closes
+the rows of seats that are no longer to move and opens rows for seats that now are. The due
+time follows the game's policy (pbem.scheduler.policy): time per move, weekends skipped in
+the player's own zone if asked, away days added (vacation "stretch") or the bot covering at
+once (vacation "bot"), then a grace period before the timeout acts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from sqlmodel import Session, col, select
+
+from pbem.engine import Event, GameState, HandDealt, Phase
+from pbem.mail.views import player_zone
+from pbem.scheduler.policy import DeadlinePolicy
+from pbem.store.models import Away, Deadline, Game, Player, Seat
+
+KINDS = {Phase.PASS: "pass", Phase.PLAY: "play", Phase.MOON_CHOICE: "moon"}
+Period = tuple[date, date]  # inclusive away dates
+
+
+# --- computing a due time ------------------------------------------------------------------
+
+def add_time(start: datetime, hours: float, zone: ZoneInfo, skip_weekends: bool) -> datetime:
+    """`start` + `hours`; with `skip_weekends`, only Monday-Friday time (local) counts."""
+    if not skip_weekends:
+        return start + timedelta(hours=hours)
+    left = timedelta(hours=hours)
+    moment = start.astimezone(zone)
+    while True:
+        day_end = datetime.combine(moment.date() + timedelta(days=1), time(), zone)
+        if moment.weekday() >= 5:  # Saturday, Sunday: jump to the next day
+            moment = day_end
+            continue
+        span = day_end - moment
+        if left <= span:
+            return (moment + left).astimezone(UTC)
+        left -= span
+        moment = day_end
+
+
+def stretch(start: datetime, due: datetime, periods: Iterable[Period],
+            zone: ZoneInfo) -> datetime:
+    """`due` pushed back so that the time from `start` counts only outside away periods."""
+    remaining = due - start
+    cursor = start
+    for away_from, away_to in _intervals(periods, zone):
+        if away_to <= cursor:
+            continue
+        if away_from > cursor:
+            if remaining <= away_from - cursor:
+                break
+            remaining -= away_from - cursor
+        cursor = max(cursor, away_to)
+    return (cursor + remaining).astimezone(UTC)
+
+
+def _intervals(periods: Iterable[Period], zone: ZoneInfo) -> list[tuple[datetime, datetime]]:
+    """Away dates as sorted, merged [from, to) moments."""
+    merged: list[tuple[datetime, datetime]] = []
+    for first, last in sorted(periods):
+        low = datetime.combine(first, time(), zone)
+        high = datetime.combine(last + timedelta(days=1), time(), zone)
+        if merged and low <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], high))
+        else:
+            merged.append((low, high))
+    return merged
+
+
+def is_away(periods: Iterable[Period], now: datetime, zone: ZoneInfo) -> bool:
+    today = now.astimezone(zone).date()
+    return any(a <= today <= b for a, b in periods)
+
+
+def away_periods(session: Session, player_id: int | None) -> list[Period]:
+    if player_id is None:
+        return []
+    rows = session.exec(select(Away).where(Away.player_id == player_id))
+    return [(r.starts_on, r.ends_on) for r in rows]
+
+
+def schedule(row: Deadline, policy: DeadlinePolicy, zone: ZoneInfo,
+             periods: Sequence[Period], now: datetime) -> None:
+    """Set the row's due time, grace end and next reminder from its start."""
+    start = row.started_at
+    if policy.vacation == "bot" and is_away(periods, start, zone):
+        due = start  # the bot covers for an away player as soon as the worker looks
+    else:
+        due = add_time(start, policy.move_hours, zone, policy.skip_weekends)
+        if policy.vacation == "stretch" and periods:
+            due = stretch(start, due, periods, zone)
+    row.due_at = due
+    row.grace_until = due + timedelta(minutes=policy.grace_minutes)
+    points = reminder_points(row, policy)
+    row.reminders_sent = min(row.reminders_sent, len(points))
+    row.next_reminder_at = points[row.reminders_sent] if row.reminders_sent < len(points) else None
+
+
+def reminder_points(row: Deadline, policy: DeadlinePolicy) -> list[datetime]:
+    """When reminders are due: the policy's fractions of the time between start and due."""
+    if row.due_at <= row.started_at:
+        return []
+    span = row.due_at - row.started_at
+    return [row.started_at + span * f for f in policy.reminders]
+
+
+# --- keeping rows in step with the game ----------------------------------------------------
+
+def sync_deadlines(session: Session, game: Game, state: GameState, events: Sequence[Event],
+                   now: datetime, seats: Sequence[Seat] | None = None) -> list[Deadline]:
+    """Close the rows of actions no longer pending, open rows for new ones (human seats only);
+    returns the rows opened. Call after the events are appended (game.last_seq moved)."""
+    assert game.id is not None
+    if seats is None:
+        seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
+    by_no = {s.seat_no: s for s in seats}
+    kind = KINDS.get(state.phase)
+    waiting = set(state.to_move) if game.status == "active" and kind else set()
+    waiting = {n for n in waiting if _needs_deadline(by_no.get(n))}
+    new_hand = any(isinstance(e, HandDealt) for e in events)
+    moved = {getattr(e, "seat", None) for e in events}
+    pending = session.exec(select(Deadline).where(
+        Deadline.game_id == game.id, Deadline.status == "pending")).all()
+    kept: set[int] = set()
+    for row in pending:
+        if row.seat_no in waiting and row.kind == kind and not new_hand \
+                and row.seat_no not in moved:
+            kept.add(row.seat_no)
+            continue
+        row.status = "done" if row.seat_no in moved else "cancelled"
+        row.closed_at = now
+        session.add(row)
+    policy = DeadlinePolicy.from_dict(game.deadline_policy)
+    opened = [_open(session, game, by_no[n], kind or "play", policy, now)
+              for n in sorted(waiting - kept)]
+    if pending or opened:
+        session.flush()
+    return opened
+
+
+def _needs_deadline(seat: Seat | None) -> bool:
+    return seat is not None and not seat.is_bot and not seat.bot_holding \
+        and seat.player_id is not None
+
+
+def _open(session: Session, game: Game, seat: Seat, kind: str, policy: DeadlinePolicy,
+          now: datetime) -> Deadline:
+    assert game.id is not None
+    player = session.get(Player, seat.player_id)
+    zone = player_zone(player.time_zone if player else None)
+    row = Deadline(game_id=game.id, seat_no=seat.seat_no, kind=kind, turn_seq=game.last_seq,
+                   started_at=now, due_at=now, grace_until=now)
+    schedule(row, policy, zone, away_periods(session, seat.player_id), now)
+    session.add(row)
+    return row
+
+
+def reschedule_player(session: Session, player_id: int, now: datetime) -> list[Deadline]:
+    """Recompute the pending deadlines of a player's seats (after their away dates changed)."""
+    player = session.get(Player, player_id)
+    if player is None:
+        return []
+    rows = session.exec(select(Deadline).join(Seat, (col(Seat.game_id) == col(Deadline.game_id))
+                                              & (col(Seat.seat_no) == col(Deadline.seat_no)))
+                        .where(Seat.player_id == player_id, Deadline.status == "pending")).all()
+    zone, periods = player_zone(player.time_zone), away_periods(session, player_id)
+    for row in rows:
+        game = session.get(Game, row.game_id)
+        assert game is not None
+        schedule(row, DeadlinePolicy.from_dict(game.deadline_policy), zone, periods, now)
+        session.add(row)
+    return list(rows)
