@@ -8,20 +8,25 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from pbem.scheduler.worker import build_scheduler
+from pbem.app import db_engine
+from pbem.scheduler.worker import build_scheduler, default_holder, release_lease
 
 
-@click.command("worker", help="Run the worker: sends the outbox (one process per installation).")
+@click.command("worker", help="Run the worker: sends the outbox, checks deadlines (reminders, "
+               "timeouts), daily digests (one process per installation).")
 @with_appcontext
 def worker() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    scheduler = build_scheduler(app)
-    click.echo("pbem worker running; Ctrl+C stops it.")
+    holder = default_holder()
+    scheduler = build_scheduler(app, holder=holder)
+    click.echo(f"pbem worker {holder} running; Ctrl+C stops it.")
     try:
         scheduler.start()
     except (KeyboardInterrupt, SystemExit):
         scheduler.shutdown(wait=False)
+    finally:
+        release_lease(db_engine(app), holder)
 
 
 commands = [worker]

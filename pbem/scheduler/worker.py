@@ -1,25 +1,202 @@
-"""Jobs of `pbem worker`: the outbox sender and the daily digest; deadlines join them later.
+"""Jobs of `pbem worker`: send the outbox, check deadlines, the daily digest, poll IMAP and
+purge old raw mail.
 
 APScheduler 3 cannot share a job store between processes (NOTES.md), so jobs live in memory in
-this one process and keep their durable state in pbem's own tables (the outbox rows)."""
+this one process and keep their durable state in pbem's own tables (outbox rows, deadline rows).
+If a second worker is started anyway, a lease row in the database lets one of them act at a
+time (another takes over when the holder stops renewing it); besides, every reminder and
+timeout is done in its own transaction that re-checks its deadline row, so none happens twice.
+"""
 
 from __future__ import annotations
 
+import importlib
 import logging
+import os
+import socket
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
 
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
+from sqlalchemy import Engine, or_, update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col, select
 
 from pbem.app import db_engine
 from pbem.mail.compose import MailSettings
+from pbem.mail.notify import send_reminder
 from pbem.mail.outbox import DrainResult, SmtpSettings, drain_all
+from pbem.scheduler.deadlines import reminder_points
 from pbem.scheduler.digest import send_digests
+from pbem.scheduler.policy import DeadlinePolicy
+from pbem.service import Context, PlayerMistake, timeout_move
+from pbem.store.db import transaction
+from pbem.store.events import load_state
+from pbem.store.models import Deadline, Game, WorkerLease
 from pbem.store.types import utcnow
 
 log = logging.getLogger(__name__)
 OUTBOX_INTERVAL_SECONDS = 5
+DEADLINE_INTERVAL_SECONDS = 60
+LEASE_NAME = "scheduler"
+LEASE_TTL = timedelta(seconds=DEADLINE_INTERVAL_SECONDS * 3)
+RAW_MAIL_KEEP_DAYS = 30
+IMAP_INTERVAL_SECONDS = 60
+# The mail-in area's jobs, scheduled when their functions exist: (module, function).
+PURGE_RAW_MAIL = ("pbem.mailin.receive", "purge_raw_mail")  # (engine, older_than) -> int
+POLL_IMAP = ("pbem.mailin.imap", "poll_imap")  # (app) -> int
 
+
+def default_holder() -> str:
+    """Who this process is, for the lease: host, pid and a random part (pids get reused)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+# --- the lease ------------------------------------------------------------------------------
+
+def acquire_lease(engine: Engine, holder: str, *, name: str = LEASE_NAME,
+                  ttl: timedelta = LEASE_TTL, now: datetime | None = None) -> bool:
+    """Take or renew the lease `name` for `holder`: one atomic UPDATE that succeeds only when
+    the lease is free (expired) or already ours; the first holder ever inserts the row."""
+    now = now or utcnow()
+    with transaction(engine) as session:
+        taken = session.execute(
+            update(WorkerLease)
+            .where(col(WorkerLease.name) == name,
+                   or_(col(WorkerLease.expires_at) < now, col(WorkerLease.holder) == holder))
+            .values(holder=holder, expires_at=now + ttl)
+            .execution_options(synchronize_session=False))
+        if taken.rowcount:  # type: ignore[attr-defined]
+            return True
+        if session.get(WorkerLease, name) is not None:
+            return False
+    try:
+        with transaction(engine) as session:
+            session.add(WorkerLease(name=name, holder=holder, expires_at=now + ttl))
+        return True
+    except IntegrityError:  # another worker inserted it first
+        return False
+
+
+def release_lease(engine: Engine, holder: str, *, name: str = LEASE_NAME) -> None:
+    """Let another worker take over at once (on a clean shutdown)."""
+    with transaction(engine) as session:
+        session.execute(
+            update(WorkerLease)
+            .where(col(WorkerLease.name) == name, col(WorkerLease.holder) == holder)
+            .values(expires_at=utcnow() - timedelta(seconds=1))
+            .execution_options(synchronize_session=False))
+
+
+@contextmanager
+def lease(engine: Engine, name: str, holder: str, ttl: timedelta = LEASE_TTL,
+          now: datetime | None = None) -> Iterator[bool]:
+    """`with lease(engine, "scheduler", me) as held: if held: ...` (the lease is kept: the
+    next run renews it; another worker takes over only once it has expired)."""
+    yield acquire_lease(engine, holder, name=name, ttl=ttl, now=now)
+
+
+# --- deadlines -------------------------------------------------------------------------------
+
+@dataclass
+class DeadlineReport:
+    acted: bool = True  # False: another worker holds the lease
+    reminders: list[int] = field(default_factory=list)  # deadline ids reminded
+    timeouts: list[int] = field(default_factory=list)  # deadline ids acted on
+    failed: list[int] = field(default_factory=list)
+
+
+def process_deadlines(ctx: Context, settings: MailSettings, now: datetime) -> DeadlineReport:
+    """Act on expired deadlines, then send due reminders; each in its own transaction, so a
+    crash in the middle loses nothing and a second run repeats nothing."""
+    report = DeadlineReport()
+    with transaction(ctx.engine, read_only=True) as session:
+        expired = session.exec(select(Deadline).where(
+            Deadline.status == "pending", col(Deadline.grace_until) <= now)
+            .order_by(col(Deadline.grace_until))).all()
+        reminders = session.exec(select(Deadline.id).where(
+            Deadline.status == "pending", col(Deadline.next_reminder_at) <= now,
+            col(Deadline.grace_until) > now).order_by(col(Deadline.next_reminder_at))).all()
+    for row in expired:
+        assert row.id is not None
+        _guarded(report, row.id, lambda r=row: _time_out(ctx, r, now), report.timeouts)
+    for deadline_id in reminders:
+        assert deadline_id is not None
+        _guarded(report, deadline_id,
+                 lambda d=deadline_id: send_due_reminder(ctx.engine, d, settings, now),
+                 report.reminders)
+    return report
+
+
+def _guarded(report: DeadlineReport, deadline_id: int, action: Callable[[], bool],
+             done: list[int]) -> None:
+    try:
+        if action():
+            done.append(deadline_id)
+    except Exception:  # one broken game must not stop the others
+        log.exception("deadline %d failed", deadline_id)
+        report.failed.append(deadline_id)
+
+
+def _time_out(ctx: Context, row: Deadline, now: datetime) -> bool:
+    try:
+        return not timeout_move(ctx, row.game_id, row.seat_no, row.turn_seq).duplicate
+    except PlayerMistake:  # the game is paused or over: this deadline is moot
+        with transaction(ctx.engine) as session:
+            fresh = session.get(Deadline, row.id, with_for_update=True)
+            if fresh is not None and fresh.status == "pending":
+                fresh.status, fresh.closed_at = "cancelled", now
+                session.add(fresh)
+        return False
+
+
+def send_due_reminder(engine: Engine, deadline_id: int, settings: MailSettings,
+                      now: datetime) -> bool:
+    """Queue the reminder for one deadline if it is still due; the outbox row and the
+    deadline's reminder count change in one transaction. Several reminder points passed
+    together (the worker was down) give one reminder."""
+    with transaction(engine) as session:
+        row = session.get(Deadline, deadline_id, with_for_update=True, populate_existing=True)
+        if row is None or row.status != "pending" or row.next_reminder_at is None \
+                or row.next_reminder_at > now or row.grace_until <= now:
+            return False
+        game = session.get(Game, row.game_id)
+        assert game is not None and game.id is not None
+        points = reminder_points(row, DeadlinePolicy.from_dict(game.deadline_policy))
+        row.reminders_sent = max(row.reminders_sent + 1, sum(p <= now for p in points))
+        row.next_reminder_at = (points[row.reminders_sent]
+                                if row.reminders_sent < len(points) else None)
+        session.add(row)
+        if game.status != "active":
+            return False
+        state = load_state(session, game.id).state
+        send_reminder(session, game, state, row.seat_no, deadline=row.due_at,
+                      settings=settings, now=now)
+        return True
+
+
+def check_deadlines(app: Flask, holder: str, now: datetime | None = None) -> DeadlineReport:
+    """Every minute: under the lease, time out expired deadlines and send due reminders."""
+    engine = db_engine(app)
+    now = now or utcnow()
+    if not acquire_lease(engine, holder, now=now):
+        return DeadlineReport(acted=False)
+    with app.app_context():
+        ctx = Context(engine=engine, clock=lambda: now)
+        report = process_deadlines(ctx, MailSettings.from_config(app.config), now)
+    if report.reminders or report.timeouts or report.failed:
+        log.info("deadlines: %d reminders, %d timeouts, %d failed", len(report.reminders),
+                 len(report.timeouts), len(report.failed))
+    return report
+
+
+# --- the other jobs ------------------------------------------------------------------------
 
 def send_outbox(app: Flask) -> DrainResult:
     """Send every due email of the outbox (safe to run in several processes: rows are claimed)."""
@@ -30,18 +207,68 @@ def send_outbox(app: Flask) -> DrainResult:
     return result
 
 
-def send_daily_digests(app: Flask) -> int:
-    """Hourly: queue the digests of players for whom it is now 8 in the morning."""
+def send_daily_digests(app: Flask, holder: str | None = None) -> int:
+    """Hourly: queue the digests of players for whom it is now 8 in the morning (under the
+    lease when `holder` is given)."""
+    if holder is not None and not acquire_lease(db_engine(app), holder):
+        return 0
     with app.app_context():
         return send_digests(db_engine(app), MailSettings.from_config(app.config), utcnow())
 
 
-def build_scheduler(app: Flask, scheduler: BaseScheduler | None = None) -> BaseScheduler:
+def purge_raw_mail(app: Flask, holder: str) -> int:
+    """Daily: forget the raw bytes of inbound mail handled long ago (under the lease)."""
+    purge = optional_function(PURGE_RAW_MAIL)
+    engine = db_engine(app)
+    if purge is None or not acquire_lease(engine, holder):
+        return 0
+    days = int(app.config.get("INBOUND_KEEP_DAYS", RAW_MAIL_KEEP_DAYS))
+    purged: int = purge(engine, timedelta(days=days))
+    return purged
+
+
+def poll_imap(app: Flask, holder: str) -> int:
+    """Every minute: fetch new replies from the IMAP mailbox (under the lease)."""
+    poll = optional_function(POLL_IMAP)
+    if poll is None or not acquire_lease(db_engine(app), holder):
+        return 0
+    with app.app_context():
+        fetched: int = poll(app)
+    return fetched
+
+
+def optional_function(where: tuple[str, str]) -> Callable[..., Any] | None:
+    """A function of an area that may not be written yet (None then)."""
+    module_name, name = where
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and module_name.startswith(exc.name):
+            return None
+        raise
+    found: Callable[..., Any] | None = getattr(module, name, None)
+    return found
+
+
+def build_scheduler(app: Flask, scheduler: BaseScheduler | None = None,
+                    holder: str | None = None) -> BaseScheduler:
     """The worker's scheduler with its jobs added (not started)."""
     scheduler = scheduler or BlockingScheduler(timezone="UTC")
+    holder = holder or default_holder()
     scheduler.add_job(send_outbox, "interval", args=[app], seconds=OUTBOX_INTERVAL_SECONDS,
                       id="send_outbox", max_instances=1, coalesce=True,
                       misfire_grace_time=OUTBOX_INTERVAL_SECONDS * 6)
-    scheduler.add_job(send_daily_digests, "cron", args=[app], minute=0, id="daily_digests",
+    scheduler.add_job(check_deadlines, "interval", args=[app, holder],
+                      seconds=DEADLINE_INTERVAL_SECONDS, id="check_deadlines", max_instances=1,
+                      coalesce=True, misfire_grace_time=DEADLINE_INTERVAL_SECONDS * 5)
+    scheduler.add_job(send_daily_digests, "cron", args=[app, holder], minute=0, id="daily_digests",
                       max_instances=1, coalesce=True, misfire_grace_time=30 * 60)
+    if optional_function(POLL_IMAP) is not None:
+        scheduler.add_job(poll_imap, "interval", args=[app, holder],
+                          seconds=IMAP_INTERVAL_SECONDS, id="poll_imap", max_instances=1,
+                          coalesce=True, misfire_grace_time=IMAP_INTERVAL_SECONDS * 5)
+    if optional_function(PURGE_RAW_MAIL) is not None:
+        scheduler.add_job(purge_raw_mail, "cron", args=[app, holder], hour=3, minute=30,
+                          id="purge_raw_mail", max_instances=1, coalesce=True,
+                          misfire_grace_time=6 * 3600)
     return scheduler

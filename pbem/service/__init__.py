@@ -28,10 +28,13 @@ from pbem.service.games import (
     resign,
 )
 from pbem.service.moves import choose_moon, claim, pass_cards, play_card
+from pbem.service.time import away_dates, clear_away, nudge, resume_game, set_away
+from pbem.service.timeouts import timeout_move
 
 __all__ = [
     "BadRequest", "CommandRejected", "Context", "Invitee", "NotAllowed", "NotFound", "Outcome",
     "PlayerMistake", "ServiceError", "SomeoneMovedFirst", "accept_invite", "advance", "choose_moon",
     "claim", "create_game", "decline_invite", "make_rng", "make_rules", "notify_hook",
     "pass_cards", "play_card", "replace_seat", "resign",
+    "away_dates", "clear_away", "nudge", "resume_game", "set_away", "timeout_move",
 ]

@@ -1,0 +1,107 @@
+"""Mail about time: a timeout (the bot moved, the game paused, the seat is open) and nudges.
+
+Rendered and queued like every other email (pbem.mail.notify.GameMail / queue_mail), in the
+caller's transaction, with a renderer that also knows these kinds."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from sqlmodel import Session
+
+from pbem.engine import CardPlayed, CardsPassed, Event, MoonChosen, list_in_words
+from pbem.mail import render as mail_render
+from pbem.mail import views
+from pbem.mail.compose import MailSettings
+from pbem.mail.notify import GameMail, deliverable
+from pbem.mail.render import Rendered, Renderer
+from pbem.mail.tokens import new_token
+from pbem.store.models import Game, OutboxEmail
+
+KINDS = ("timeout", "nudge")
+
+
+class TimeRenderer(Renderer):
+    """The mail layer's renderer, plus this module's kinds."""
+
+    def render(self, kind: str, **context: Any) -> Rendered:
+        if kind not in KINDS:
+            return super().render(kind, **context)
+        context.setdefault("kind", kind)
+        text = self.env.get_template(f"{kind}.txt").render(context)
+        html = self.env.get_template(f"{kind}.html").render(context)
+        return Rendered(kind, mail_render._tidy(text), self.inliner.inline(html))
+
+
+@lru_cache(maxsize=1)
+def renderer() -> TimeRenderer:
+    return TimeRenderer()
+
+
+def game_mail(session: Session, game: Game, now: datetime,
+              settings: MailSettings | None = None) -> GameMail:
+    return GameMail.load(session, game, settings, now, renderer())
+
+
+def send_timeout(
+    session: Session, game: Game, seat: int, *, outcome: str, event: Event | None,
+    holding: bool, seat_url: str | None = None, now: datetime,
+    settings: MailSettings | None = None,
+) -> list[OutboxEmail]:
+    """Tell every player that `seat` ran out of time and what happened: outcome "bot" (the
+    robot moved for them), "away" (they are away; the robot covers), "pause", "open_seat"."""
+    mail = game_mail(session, game, now, settings)
+    name = mail.names[seat]
+    rows = []
+    for other in sorted(mail.players):
+        you = other == seat
+        context = {"absent": "you" if you else name, "is_you": you, "outcome": outcome,
+                   "move": _move_words(event, you, game), "holding": holding,
+                   "seat_number": seat + 1, "seat_url": None if you else seat_url}
+        pre = ("The time for your move ran out." if you
+               else f"{name} ran out of time.")
+        if outcome == "away":
+            pre = "You are away: the robot moved for you." if you else f"{name} is away."
+        row = mail.send("timeout", other, context, turn_seq=game.last_seq, preheader=pre)
+        if row is not None:
+            rows.append(row)
+    return rows
+
+
+def seat_link(session: Session, game: Game, seat_no: int, now: datetime,
+              settings: MailSettings | None = None) -> str:
+    """A link for someone to take the seat over (a "seat" token: the web's page for it)."""
+    raw = new_token(session, "seat", game_id=game.id, seat_no=seat_no, now=now)
+    return game_mail(session, game, now, settings).link(raw)
+
+
+def _move_words(event: Event | None, you: bool, game: Game) -> str | None:
+    """What the robot did, as others may know it (a pass's cards are the player's secret)."""
+    if isinstance(event, CardPlayed):
+        return f"played the {views.card_view(event.card).label}"
+    if isinstance(event, CardsPassed):
+        if you:
+            cards = list_in_words([views.card_view(c).label for c in sorted(event.cards)])
+            return f"passed {cards}"
+        return f"passed {len(event.cards)} cards"
+    if isinstance(event, MoonChosen):
+        points = int(game.rules.get("moon_points", 26))
+        return (f"went down {points} for the moon" if event.down
+                else f"put everyone else up {points} for the moon")
+    return None
+
+
+def send_nudge(
+    session: Session, game: Game, seat: int, from_seat: int, *, waiting_for: str,
+    deadline: datetime | None, now: datetime, settings: MailSettings | None = None,
+) -> OutboxEmail | None:
+    mail = game_mail(session, game, now, settings)
+    player = mail.players.get(seat)
+    if player is None or not deliverable(player):
+        return None
+    context = {"nudger": mail.names[from_seat], "waiting_for": waiting_for,
+               "deadline": views.deadline_text(deadline, player.time_zone)}
+    return mail.send("nudge", seat, context, turn_seq=game.last_seq,
+                     preheader=f"{mail.names[from_seat]} is waiting for {waiting_for}.")

@@ -1,0 +1,74 @@
+"""The timeout command: a deadline passed, so the game's policy acts for the absent player.
+
+Run by the worker (pbem.scheduler.worker.check_deadlines) like any other command: one
+transaction on the locked game. The deadline row must still be pending and its turn still the
+game's, so a move that raced in first wins and the timeout does nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlmodel import select
+
+from pbem.bots import choose_event
+from pbem.engine import Event
+from pbem.mail.views import player_zone
+from pbem.scheduler import mails
+from pbem.scheduler.deadlines import away_periods, is_away
+from pbem.scheduler.policy import DeadlinePolicy
+from pbem.service.core import NOBODY, Context, Duplicate, Loaded, Outcome, run
+from pbem.store.models import Deadline, Player
+
+
+def timeout_move(ctx: Context, game_id: int, seat_no: int, turn_seq: int) -> Outcome:
+    """Apply the policy for the expired deadline of (`seat_no`, `turn_seq`): the bot moves for
+    the player (default), the game pauses, or the seat opens for a new player. Safe to repeat:
+    a deadline already handled, or no longer pending, is answered as a duplicate."""
+
+    def step(g: Loaded) -> Sequence[Event] | Duplicate:
+        now = ctx.clock()
+        row = g.session.exec(select(Deadline).where(
+            Deadline.game_id == game_id, Deadline.seat_no == seat_no,
+            Deadline.turn_seq == turn_seq)).first()
+        if row is None or row.status != "pending":
+            return Duplicate("That deadline was handled already.")
+        seat = g.seat(seat_no)
+        if seat_no not in g.state.to_move or seat.is_bot:
+            row.status, row.closed_at = "cancelled", now
+            g.session.add(row)
+            return Duplicate("That seat isn't waited for any more.")
+        if now < row.grace_until:
+            return Duplicate("That deadline hasn't passed yet.")
+        row.status, row.closed_at = "expired", now
+        g.session.add(row)
+        return _apply_policy(ctx, g, seat_no)
+
+    return run(ctx, game_id, step, actor=NOBODY)
+
+
+def _apply_policy(ctx: Context, g: Loaded, seat_no: int) -> Sequence[Event]:
+    now = ctx.clock()
+    policy = DeadlinePolicy.from_dict(g.game.deadline_policy)
+    seat = g.seat(seat_no)
+    player = g.session.get(Player, seat.player_id) if seat.player_id else None
+    zone = player_zone(player.time_zone if player else None)
+    away = policy.vacation == "bot" and is_away(away_periods(g.session, seat.player_id),
+                                                now, zone)
+    if away:
+        outcome = "away"  # covering for a holiday is no timeout: nothing is counted
+    else:
+        outcome = policy.on_timeout
+        seat.timeouts_in_row += 1
+        if outcome == "open_seat" or seat.timeouts_in_row >= policy.bot_after_timeouts:
+            seat.bot_holding = True
+        g.session.add(seat)
+    if outcome == "pause":
+        g.game.status = "paused"
+        mails.send_timeout(g.session, g.game, seat_no, outcome=outcome, event=None,
+                           holding=False, now=now)
+        return []
+    event = choose_event(g.state, seat_no)
+    seat_url = mails.seat_link(g.session, g.game, seat_no, now) if outcome == "open_seat" else None
+    mails.send_timeout(g.session, g.game, seat_no, outcome=outcome, event=event,
+                       holding=seat.bot_holding, seat_url=seat_url, now=now)
+    return [event]
