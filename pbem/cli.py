@@ -17,6 +17,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pbem.service.cli",
     "pbem.mail.cli",  # e.g. pbem ingest
     "pbem.scheduler.cli",  # e.g. pbem worker
+    "pbem.mailin.cli",  # pbem ingest, pbem mail-in smtp|imap|process|purge
     "pbem.devserver",  # pbem dev
     "pbem.rules_cli",  # pbem presets
 )

@@ -48,6 +48,20 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("PBEM_INSTANCE_PATH", "INSTANCE_PATH", None,
             "Folder for the SQLite file and the generated secret key. Default: Flask's "
             "instance folder (`instance/` next to `pbem/` in a checkout)."),
+    # Mail in (pbem/mailin): see the README's "Mail in" section.
+    Setting("PBEM_INBOUND_SECRET", "INBOUND_SECRET", None,
+            "HMAC-SHA256 key of the `POST /inbound` webhook (empty: the webhook is off)."),
+    Setting("PBEM_IMAP_HOST", "IMAP_HOST", None, "IMAP server `pbem mail-in imap` polls."),
+    Setting("PBEM_IMAP_PORT", "IMAP_PORT", "993", "IMAP port (993: TLS; any other: plain)."),
+    Setting("PBEM_IMAP_USER", "IMAP_USER", "", "IMAP login."),
+    Setting("PBEM_IMAP_PASSWORD", "IMAP_PASSWORD", "", "IMAP password."),
+    Setting("PBEM_IMAP_FOLDER", "IMAP_FOLDER", "INBOX", "IMAP folder replies arrive in."),
+    Setting("PBEM_IMAP_DONE_FOLDER", "IMAP_DONE_FOLDER", "pbem-done",
+            "IMAP folder handled mail is moved to (created if missing)."),
+    Setting("PBEM_LMTP_PORT", "LMTP_PORT", "8024",
+            "Port of `pbem mail-in smtp` (SMTP, or LMTP with `--lmtp`), on 127.0.0.1."),
+    Setting("PBEM_INBOUND_KEEP_DAYS", "INBOUND_KEEP_DAYS", "30",
+            "Days received mail is kept raw before `purge_raw_mail` empties it."),
 )
 
 _BOOL_KEYS = {"SMTP_STARTTLS"}

@@ -1,0 +1,232 @@
+"""Commands: the reply language → a small Command value (or a sentence saying what's wrong).
+
+One command a line, case-insensitive: a card alone or `play QS`; `pass 2C 3D AH` (in the pass
+phase a bare list of cards is a pass too); `claim`; `moon down` / `moon up`; `status`; `help`;
+`say <text>` (the rest of the reply is the message); `away <dates>`. Cards as the engine reads
+them: `QS`, `Q♠`, `10H`, `TH`, `queen of spades`. Lines that aren't commands ("Thanks!") are
+ignored; a reply with none, or with two different ones, gets an error email.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from pbem.engine import Card, UnreadableInput, list_in_words, parse_card, parse_cards
+
+MOVES = frozenset({"play", "pass", "claim", "moon"})
+VERBS = ("play", "pass", "claim", "moon", "status", "help", "say", "away")
+_TRAILING = re.compile(r"[\s.!,;:]+$")
+_POLITE = re.compile(r"^(?:please\s+|pls\s+)|\s+(?:please|pls|thanks|thank you)$")
+_MAX_READ = 200  # characters of the reply quoted back in an error email
+
+
+@dataclass(frozen=True)
+class Command:
+    verb: str  # one of VERBS
+    cards: tuple[Card, ...] = ()
+    down: bool = False  # moon: True = go down, False = the others go up
+    text: str = ""  # say: the message; away: the dates as written
+    line: str = ""  # what was read
+
+    @property
+    def is_move(self) -> bool:
+        return self.verb in MOVES
+
+    def describe(self) -> str:
+        if self.verb == "play":
+            return f"play {self.cards[0]}"
+        if self.verb == "pass":
+            return "pass " + " ".join(str(c) for c in self.cards)
+        if self.verb == "moon":
+            return "moon down" if self.down else "moon up"
+        if self.verb in {"say", "away"}:
+            return f"{self.verb} {self.text}".strip()
+        return self.verb
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a reply asks for: one action (and perhaps a `say`), or the problem with it."""
+
+    action: Command | None = None
+    say: Command | None = None
+    problem: str = ""  # empty when the reading can be carried out
+    read: str = ""  # the reply's text as we read it (shortened), for error emails
+
+    @property
+    def ok(self) -> bool:
+        return not self.problem and (self.action is not None or self.say is not None)
+
+
+def read_commands(text: str, *, passing: bool = False) -> Reading:
+    """Read a trimmed reply. `passing`: the game is in the pass phase for this seat."""
+    read = _shorten(text)
+    found: list[Command] = []
+    problems: list[str] = []
+    lines = text.splitlines()
+    for i, raw in enumerate(lines):
+        line = _clean(raw)
+        if not line:
+            continue
+        if line.split(" ", 1)[0].rstrip(":") == "say":
+            rest = "\n".join([raw.strip()[3:].lstrip(":").strip(), *lines[i + 1:]]).strip()
+            found.append(Command("say", text=rest, line=raw.strip()))
+            break
+        try:
+            command = read_line(line, passing=passing)
+        except UnreadableInput as exc:
+            problems.append(str(exc))
+            continue
+        if command is not None:
+            found.append(command)
+    return _judge(found, problems, read, text)
+
+
+def _judge(found: list[Command], problems: list[str], read: str, text: str) -> Reading:
+    say = next((c for c in found if c.verb == "say"), None)
+    actions = list(dict.fromkeys(c for c in found if c.verb != "say"))
+    if say is not None and not say.text:
+        return Reading(problem="“say” needs a message after it, e.g. “say good game!”.",
+                       read=read)
+    if problems:
+        return Reading(problem=problems[0], read=read)
+    if len({c.describe() for c in actions}) > 1:
+        named = list_in_words([f"“{c.line}”" for c in actions])
+        return Reading(problem=f"Your reply has more than one command ({named}); "
+                               "send one at a time.", read=read)
+    if not actions and say is None:
+        return Reading(problem=_nothing_found(text), read=read)
+    return Reading(action=actions[0] if actions else None, say=say, read=read)
+
+
+def _nothing_found(text: str) -> str:
+    first = next((_clean(line) for line in text.splitlines() if _clean(line)), "")
+    if not first:
+        return "Your reply was empty: write your move above the quoted email."
+    if len(first.split()) <= 2:
+        try:  # a near-miss like "Q" or "queen": the engine says what's missing
+            parse_card(first)
+        except UnreadableInput as exc:
+            return str(exc)
+    return ("We couldn't find a move in your reply. Write the card, like QS, on a line of "
+            "its own; “help” lists every command.")
+
+
+def read_line(line: str, *, passing: bool = False) -> Command | None:
+    """One cleaned line → a Command; None if it isn't one; UnreadableInput if it starts like
+    one but can't be read ("play XZ")."""
+    verb, _, rest = line.partition(" ")
+    rest = rest.strip()
+    if verb == "play":
+        return Command("play", (_one_card(rest),), line=line)
+    if verb == "pass":
+        if not rest:
+            raise UnreadableInput("Name the cards to pass, e.g. “pass 2C 3D AH”.")
+        return Command("pass", parse_cards(rest), line=line)
+    if verb in {"claim", "status", "help"} and rest in {"", "all", "the rest", "rest"}:
+        return Command(verb, line=line)
+    if verb == "moon":
+        if rest in {"down", "go down"}:
+            return Command("moon", down=True, line=line)
+        if rest in {"up", "others up", "put others up"}:
+            return Command("moon", down=False, line=line)
+        raise UnreadableInput("Choose “moon down” (you go down) or “moon up” (everyone "
+                              "else goes up).")
+    if verb == "away":
+        return Command("away", text=rest, line=line)
+    return _bare_cards(line, passing)
+
+
+def _bare_cards(line: str, passing: bool) -> Command | None:
+    try:
+        cards = parse_cards(line)
+    except UnreadableInput:
+        return None  # ordinary words: not a command
+    if not cards:
+        return None
+    if len(cards) == 1 and not passing:
+        return Command("play", cards, line=line)
+    if passing:
+        return Command("pass", cards, line=line)
+    raise UnreadableInput(f"You named {len(cards)} cards ({list_in_words([str(c) for c in cards])})"
+                          "; play one card at a time.")
+
+
+def _one_card(text: str) -> Card:
+    if not text:
+        raise UnreadableInput("Name the card to play, e.g. “play QS”.")
+    cards = parse_cards(text)
+    if len(cards) != 1:
+        raise UnreadableInput(f"“play {text}” names {len(cards)} cards: play one at a time.")
+    return cards[0]
+
+
+def _clean(line: str) -> str:
+    line = line.strip().lower().replace("\u00a0", " ")
+    line = _TRAILING.sub("", line)
+    line = _TRAILING.sub("", _POLITE.sub("", line).strip())
+    return re.sub(r"\s+", " ", line)
+
+
+def _shorten(text: str) -> str:
+    flat = " / ".join(line.strip() for line in text.strip().splitlines() if line.strip())
+    return flat if len(flat) <= _MAX_READ else flat[:_MAX_READ - 1] + "…"
+
+
+# --- away dates -------------------------------------------------------------------------------
+
+_MONTHS = {name[:3]: i for i, name in enumerate(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+     "october", "november", "december"], start=1)}
+_ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
+_DAY_MONTH = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)?\.?\s+([a-z]+)\.?(?:\s+(\d{4}))?$")
+_MONTH_DAY = re.compile(r"^([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?$")
+_SPLIT = re.compile(r"\s+(?:to|until|till)\s+|\s*[-\u2013\u2014]\s+|\s+[-\u2013\u2014]\s*")
+_DAYS_SHARED = re.compile(r"^(\d{1,2})\s*[-\u2013]\s*(\d{1,2})\s+([a-z]+)(?:\s+(\d{4}))?$")
+AWAY_OFF = frozenset({"off", "none", "cancel", "back", "clear", "stop"})
+
+
+def away_dates(text: str, today: date) -> tuple[date, date] | None:
+    """`2026-08-01 to 2026-08-14`, `1-14 August`, `3 March - 9 March 2027`, `August 3`...
+    A date without a year is the next one on or after `today`. None if unreadable."""
+    text = re.sub(r"^(?:from\s+)", "", text.strip().lower())
+    shared = _DAYS_SHARED.match(text)
+    if shared:
+        first, last, month, year = shared.groups()
+        text = f"{first} {month} {year or ''} to {last} {month} {year or ''}".replace("  ", " ")
+    parts = [p.strip() for p in _SPLIT.split(text, maxsplit=1) if p.strip()]
+    if not 1 <= len(parts) <= 2:
+        return None
+    start = _one_date(parts[0], today)
+    end = _one_date(parts[-1], start or today)
+    if start is None or end is None:
+        return None
+    return start, end
+
+
+def _one_date(text: str, after: date) -> date | None:
+    text = text.strip()
+    iso = _ISO.match(text)
+    try:
+        if iso:
+            return date(int(iso[1]), int(iso[2]), int(iso[3]))
+        found = _DAY_MONTH.match(text)
+        if found:
+            day, month, year = found.groups()
+        else:
+            found = _MONTH_DAY.match(text)
+            if not found:
+                return None
+            month, day, year = found.groups()
+        number = _MONTHS.get(month[:3])
+        if number is None:
+            return None
+        if year:
+            return date(int(year), number, int(day))
+        guess = date(after.year, number, int(day))
+        return guess if guess >= after - timedelta(days=1) else date(after.year + 1, number,
+                                                                     int(day))
+    except ValueError:
+        return None

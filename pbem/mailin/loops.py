@@ -1,0 +1,107 @@
+"""Loops: recognise mail no one typed — auto-replies, lists, our own mail, bounces (DSNs).
+
+We never answer such mail (RFC 3834 and practice, see NOTES.md). A delivery status notification
+that reports a permanent failure names the address that fails; process marks its player.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from email.message import Message
+from email.utils import parseaddr
+
+_DAEMONS = re.compile(r"^(mailer-daemon|postmaster|mail-daemon|mailer_daemon)@", re.IGNORECASE)
+_NOREPLY = re.compile(r"^(no-?reply|do-?not-?reply|bounces?)[@+]", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Bounce:
+    """A DSN: who failed (lower-cased addresses), and the status line for the record."""
+
+    recipients: tuple[str, ...]
+    permanent: bool
+    status: str
+
+
+def automatic_reason(message: Message) -> str | None:
+    """Why this message must get no answer (None: a person may have written it)."""
+    header = _header(message)
+    auto = header("Auto-Submitted").lower()
+    if auto and auto != "no":
+        return f"Auto-Submitted: {auto}"
+    precedence = header("Precedence").lower()
+    if precedence in {"bulk", "junk", "list", "auto_reply"}:
+        return f"Precedence: {precedence}"
+    for name in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "List-Id",
+                 "List-Unsubscribe", "Feedback-ID", "X-PBEM-Loop"):
+        if message.get(name) is not None:
+            return f"{name} header"
+    return_path = message.get("Return-Path")
+    if return_path is not None and parseaddr(str(return_path))[1] == "":
+        return "empty Return-Path"
+    sender = sender_address(message)
+    if not sender:
+        return "no From address"
+    if _DAEMONS.match(sender) or _NOREPLY.match(sender):
+        return f"sent by {sender}"
+    return None
+
+
+def sender_address(message: Message) -> str:
+    return parseaddr(str(message.get("From", "")))[1].strip().lower()
+
+
+def bounce_of(message: Message) -> Bounce | None:
+    """The DSN in this message (RFC 3464 multipart/report), or None if it isn't one."""
+    if message.get_content_type() != "multipart/report":
+        return None
+    if str(message.get_param("report-type", "")).lower() != "delivery-status":
+        return None
+    for part in message.walk():
+        if part.get_content_type() == "message/delivery-status":
+            return _read_status(part)
+    return Bounce((), False, "")
+
+
+def _read_status(part: Message) -> Bounce:
+    # The policy parses message/delivery-status into a list of header blocks (one per
+    # recipient after the per-message one); older policies leave text. Read both.
+    payload = part.get_payload()
+    if isinstance(payload, list):
+        text = "\n\n".join(str(block) for block in payload)
+    else:
+        data = part.get_payload(decode=True)
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else str(payload)
+    recipients: list[str] = []
+    permanent = False
+    status = ""
+    for block in re.split(r"\n\s*\n", text):
+        fields = _fields(block)
+        rcpt = fields.get("final-recipient") or fields.get("original-recipient") or ""
+        if not rcpt:
+            continue
+        action = fields.get("action", "").lower()
+        code = fields.get("status", "")
+        if action == "failed" or code.startswith("5"):
+            permanent = True
+            recipients.append(rcpt.split(";", 1)[-1].strip().strip("<>").lower())
+            status = status or f"{code} {fields.get('diagnostic-code', '')}".strip()
+    return Bounce(tuple(recipients), permanent, status)
+
+
+def _fields(block: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for line in re.sub(r"\n[ \t]+", " ", block).splitlines():
+        name, colon, value = line.partition(":")
+        if colon:
+            out.setdefault(name.strip().lower(), value.strip())
+    return out
+
+
+def _header(message: Message):  # type: ignore[no-untyped-def]
+    def get(name: str) -> str:
+        value = message.get(name)
+        return str(value).strip() if value is not None else ""
+
+    return get

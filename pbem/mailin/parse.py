@@ -1,0 +1,168 @@
+"""Parse: a MIME message → the text the player wrote (marker cut, quotes and signature trimmed)."""
+
+from __future__ import annotations
+
+import re
+from email import policy
+from email.message import EmailMessage, Message
+from email.parser import BytesParser
+from html.parser import HTMLParser
+
+from mailparser_reply import EmailReplyParser
+
+MARKER = "--- Reply above this line ---"  # pbem.mail.notify.MARKER, kept in step by a test
+# Languages whose quote headers ("Am ... schrieb", "De : ...") the trimmer should know.
+LANGUAGES = ["en", "de", "fr", "es", "it", "nl"]
+_PARSER = BytesParser(policy=policy.default)
+_TRIMMER = EmailReplyParser(languages=LANGUAGES)
+_MARKER_LINE = re.compile(r"^[\s>|]*-*\s*reply above this line\s*-*\s*$", re.IGNORECASE)
+_QUOTED = re.compile(r"^\s*(>|\|)")
+
+
+def parse_message(raw: bytes) -> EmailMessage:
+    message: EmailMessage = _PARSER.parsebytes(raw)  # type: ignore[assignment]
+    return message
+
+
+def reply_text(message: Message) -> str:
+    """What the player wrote in this message, without what they quoted or signed."""
+    return trim(body_text(message))
+
+
+def body_text(message: Message) -> str:
+    """The message's text: its first text/plain part, else its HTML made into text.
+
+    Attachments (and attached messages) are skipped; every charset and transfer encoding is
+    decoded, unknown charsets as UTF-8 with replacement characters."""
+    plain = html = None
+    for part in _text_parts(message):
+        if part.get_content_type() == "text/plain" and plain is None:
+            plain = _decoded(part)
+        elif part.get_content_type() == "text/html" and html is None:
+            html = _decoded(part)
+    if plain is not None and plain.strip():
+        return plain
+    return html_to_text(html) if html else (plain or "")
+
+
+def _text_parts(message: Message) -> list[Message]:
+    parts: list[Message] = []
+    stack = [message]
+    while stack:
+        part = stack.pop(0)
+        if part.is_multipart():
+            if part.get_content_type() == "message/rfc822":
+                continue  # a forwarded or bounced message is not what the sender wrote
+            stack[:0] = list(part.get_payload())  # type: ignore[arg-type]
+        elif part.get_content_maintype() == "text" and not _is_attachment(part):
+            parts.append(part)
+    return parts
+
+
+def _is_attachment(part: Message) -> bool:
+    return (part.get("Content-Disposition") or "").strip().lower().startswith("attachment")
+
+
+def _decoded(part: Message) -> str:
+    data = part.get_payload(decode=True)
+    if not isinstance(data, bytes):
+        return str(part.get_payload())
+    charset = part.get_content_charset() or "utf-8"
+    try:
+        return data.decode(charset, errors="replace")
+    except LookupError:
+        return data.decode("utf-8", errors="replace")
+
+
+def trim(text: str) -> str:
+    """Drop quoted lines, then everything from an unquoted marker line on (clients that don't
+    quote with ">" — Outlook — and pasted replies), then let the trimmer cut quote headers in
+    any language and signatures."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    kept: list[str] = []
+    for line in lines:
+        if _MARKER_LINE.match(line):
+            if _QUOTED.match(line):
+                continue
+            break
+        if not _QUOTED.match(line):
+            kept.append(line.replace("\u00a0", " ").rstrip())
+    unquoted = "\n".join(kept).strip()
+    if not unquoted:
+        return ""
+    replies = _TRIMMER.read(unquoted).replies
+    return replies[0].body.strip() if replies else unquoted
+
+
+# --- HTML-only mail ---------------------------------------------------------------------------
+
+# Containers mail clients put the quoted original in: Gmail, Yahoo, Thunderbird, Outlook (web).
+_QUOTE_CLASSES = {"gmail_quote", "yahoo_quoted", "moz-cite-prefix", "gmail_attr"}
+_QUOTE_IDS = {"divrplyfwdmsg", "appendonsend", "mail-editor-reference-message-container",
+              "ydpquoted", "x_divrplyfwdmsg"}
+_BLOCKS = {"p", "div", "br", "tr", "li", "h1", "h2", "h3", "h4", "table", "blockquote", "hr"}
+_SKIP = {"style", "script", "head", "title"}
+_VOID = {"br", "hr", "img", "meta", "link", "input", "col", "area", "base", "wbr"}
+
+
+class _TextMaker(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = [""]
+        self.quoted: list[bool] = [False]
+        self.stack: list[tuple[str, bool]] = []  # (tag, opened a quote)
+        self.quote_depth = 0
+        self.skip_depth = 0
+
+    def _newline(self) -> None:
+        self.lines.append("")
+        self.quoted.append(self.quote_depth > 0)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        classes = set((values.get("class") or "").lower().split())
+        ident = (values.get("id") or "").lower()
+        quote = tag == "blockquote" or bool(classes & _QUOTE_CLASSES) or ident in _QUOTE_IDS
+        if tag in _BLOCKS:
+            self._newline()
+        if tag in _VOID:
+            return
+        if tag in _SKIP:
+            self.skip_depth += 1
+        if quote:
+            self.quote_depth += 1
+            self.quoted[-1] = True
+        self.stack.append((tag, quote))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _VOID:
+            return
+        while self.stack:
+            open_tag, quote = self.stack.pop()
+            if quote:
+                self.quote_depth -= 1
+            if open_tag in _SKIP:
+                self.skip_depth -= 1
+            if open_tag == tag:
+                break
+        if tag in _BLOCKS:
+            self._newline()
+
+    def handle_data(self, data: str) -> None:
+        if self.skip_depth:
+            return
+        self.lines[-1] += re.sub(r"\s+", " ", data)
+        if self.quote_depth:
+            self.quoted[-1] = True
+
+
+def html_to_text(html: str) -> str:
+    """Visible text, one line per block; text inside a quote container gets a "> " prefix."""
+    maker = _TextMaker()
+    maker.feed(html)
+    maker.close()
+    out = []
+    for line, quoted in zip(maker.lines, maker.quoted, strict=True):
+        line = line.strip()
+        out.append(f"> {line}" if quoted and line else line)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip()

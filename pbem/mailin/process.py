@@ -1,0 +1,385 @@
+"""Process: a pending InboundMail → processed, ignored or failed, with the reason.
+
+One message at a time: claim the row (a lease, so two processes never work on one message),
+read and route it, carry out the move through the service (its own transaction; a move that
+was already made comes back as a duplicate, which is how a message whose processing crashed
+is safely processed again), then queue any answer and record the status in one transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from email.message import Message
+from typing import Any
+
+from flask import Flask
+from sqlalchemy import Engine, or_, update
+from sqlmodel import Session, col, select
+
+from pbem import service
+from pbem.engine import (
+    CardPlayed,
+    CardsPassed,
+    ClaimAccepted,
+    Event,
+    GameState,
+    HandDealt,
+    MoonChosen,
+    Phase,
+    seat_view,
+)
+from pbem.mail import views
+from pbem.mail.compose import MailSettings
+from pbem.mail.notify import send_error
+from pbem.mailin import replies
+from pbem.mailin.commands import AWAY_OFF, Command, Reading, away_dates, read_commands
+from pbem.mailin.loops import automatic_reason, bounce_of, sender_address
+from pbem.mailin.parse import parse_message, reply_text
+from pbem.mailin.receive import Stored, store_raw, with_recipients
+from pbem.mailin.route import Route, find_route, players_with_address, sender_is_player
+from pbem.roster import load_roster
+from pbem.store.db import transaction
+from pbem.store.events import load_events, load_state
+from pbem.store.models import Game, InboundMail, Player, Seat
+from pbem.store.types import utcnow
+
+log = logging.getLogger(__name__)
+Answer = Callable[[Session], None]  # queues mail in the final transaction
+
+
+@dataclass
+class Inbox:
+    """What processing needs, wired once per process (or per test)."""
+
+    engine: Engine
+    settings: MailSettings
+    app: Flask | None = None  # notify's links use the app's config (its app context)
+    clock: Callable[[], datetime] = utcnow
+    lease: timedelta = timedelta(minutes=2)  # a claimed row is taken over after this long
+
+    @classmethod
+    def from_app(cls, app: Flask) -> Inbox:
+        from pbem.app import db_engine
+
+        return cls(db_engine(app), MailSettings.from_config(app.config), app)
+
+    def context(self) -> service.Context:
+        return service.Context(engine=self.engine, clock=self.clock)
+
+
+@dataclass
+class Decision:
+    status: str  # processed, ignored or failed
+    reason: str
+    answers: list[Answer] = field(default_factory=list)
+    ok: bool = True  # False: the player's command was not carried out (an error email)
+
+
+def deliver(inbox: Inbox, raw: bytes, recipients: list[str] | None = None) -> Stored:
+    """Store a message (with its envelope recipients), then process it unless it is a copy of
+    one already stored."""
+    stored = store_raw(inbox.engine, with_recipients(raw, recipients or []), now=inbox.clock())
+    if stored.created:
+        process(inbox, stored.id)
+    return stored
+
+
+def process_pending(inbox: Inbox, limit: int = 1000) -> int:
+    """Process every pending message not claimed by a live worker (on start: crash recovery)."""
+    stale = inbox.clock() - inbox.lease
+    with transaction(inbox.engine, read_only=True) as session:
+        ids = list(session.exec(select(InboundMail.id).where(
+            InboundMail.status == "pending",
+            or_(col(InboundMail.processed_at).is_(None), col(InboundMail.processed_at) < stale),
+        ).order_by(col(InboundMail.id)).limit(limit)))
+    return sum(process(inbox, mail_id) is not None for mail_id in ids if mail_id is not None)
+
+
+def process(inbox: Inbox, mail_id: int) -> Decision | None:
+    """Process one message; None if it isn't pending or another worker holds it."""
+    raw = _claim(inbox, mail_id)
+    if raw is None:
+        return None
+    with inbox.app.app_context() if inbox.app is not None else nullcontext():
+        try:
+            decision = decide(inbox, raw)
+        except Exception as exc:  # a system failure: logged and recorded, never mailed
+            log.exception("inbound mail %s failed", mail_id)
+            decision = Decision("failed", f"{type(exc).__name__}: {exc}"[:2000])
+        _finish(inbox, mail_id, decision)
+    return decision
+
+
+def _claim(inbox: Inbox, mail_id: int) -> bytes | None:
+    now = inbox.clock()
+    with transaction(inbox.engine) as session:
+        claimed = session.execute(
+            update(InboundMail)
+            .where(col(InboundMail.id) == mail_id, col(InboundMail.status) == "pending",
+                   or_(col(InboundMail.processed_at).is_(None),
+                       col(InboundMail.processed_at) < now - inbox.lease))
+            .values(processed_at=now)
+            .execution_options(synchronize_session=False))
+        if claimed.rowcount != 1:
+            return None
+        row = session.get(InboundMail, mail_id)
+        return row.raw if row is not None else None
+
+
+def _finish(inbox: Inbox, mail_id: int, decision: Decision) -> None:
+    try:
+        with transaction(inbox.engine) as session:
+            for answer in decision.answers:
+                answer(session)
+            _mark(session, mail_id, decision, inbox.clock())
+    except Exception as exc:
+        log.exception("inbound mail %s: answering failed", mail_id)
+        with transaction(inbox.engine) as session:
+            _mark(session, mail_id, Decision("failed", f"answer failed: {exc}"[:2000]),
+                  inbox.clock())
+
+
+def _mark(session: Session, mail_id: int, decision: Decision, now: datetime) -> None:
+    session.execute(update(InboundMail).where(col(InboundMail.id) == mail_id).values(
+        status=decision.status, reason=decision.reason, processed_at=now,
+    ).execution_options(synchronize_session=False))
+
+
+# --- deciding -------------------------------------------------------------------------------
+
+def decide(inbox: Inbox, raw: bytes) -> Decision:
+    message = parse_message(raw)
+    bounce = bounce_of(message)
+    if bounce is not None:
+        return _bounce(inbox, bounce.recipients if bounce.permanent else (), bounce.status)
+    machine = automatic_reason(message)
+    if machine:
+        return Decision("ignored", f"automatic mail ({machine}): no answer")
+    with transaction(inbox.engine, read_only=True) as session:
+        route = find_route(session, message, inbox.settings, inbox.clock())
+        if route is None:
+            return Decision("ignored", "no live reply token in the address or references")
+        sender = sender_address(message)
+        if not sender_is_player(session, route.player_id, sender):
+            return _not_the_player(inbox, route, sender)
+        state = load_state(session, route.game_id).state
+    passing = state.phase is Phase.PASS and route.seat_no in state.to_move
+    reading = read_commands(reply_text(message), passing=passing)
+    return _carry_out(inbox, route, reading, message)
+
+
+def _bounce(inbox: Inbox, failed: tuple[str, ...], status: str) -> Decision:
+    if not failed:
+        return Decision("ignored", "delivery status notification without a permanent failure")
+
+    def mark(session: Session) -> None:
+        for player in players_with_address(session, list(failed)):
+            player.email_status, player.email_status_reason = "failing", status or "bounced"
+            session.add(player)
+
+    return Decision("processed", f"bounce: {', '.join(failed)} marked failing ({status})",
+                    [mark])
+
+
+def _not_the_player(inbox: Inbox, route: Route, sender: str) -> Decision:
+    def tell(session: Session) -> None:
+        player, game = session.get(Player, route.player_id), session.get(Game, route.game_id)
+        if player is None or game is None or not replies.may_answer(session, player, inbox.clock()):
+            return
+        replies.queue_reply(session, inbox.settings, "not_your_seat", player, game=game,
+                            seat=route.seat_no, now=inbox.clock(),
+                            context={"sender": sender or "an unknown address",
+                                     "own_address": player.email})
+
+    return Decision("ignored", f"sender {sender!r} is not the player of seat {route.seat_no} "
+                               f"in game {route.game_id}: the player was told", [tell])
+
+
+def _carry_out(inbox: Inbox, route: Route, reading: Reading, message: Message) -> Decision:
+    if not reading.ok:
+        return _error(inbox, route, reading.read, reading.problem, "unreadable")
+    answers: list[Answer] = []
+    reasons: list[str] = []
+    action = reading.action
+    if action is not None and action.is_move:
+        decision = _move(inbox, route, action, reading.read)
+        if not decision.ok:
+            return decision
+        answers += decision.answers
+        reasons.append(decision.reason)
+    elif action is not None:
+        answers.append(_info(inbox, route, action))
+        reasons.append(action.verb)
+    if reading.say is not None:
+        answers.append(_relay(inbox, route, reading.say.text))
+        reasons.append("say relayed")
+    return Decision("processed", "; ".join(reasons), answers)
+
+
+def _move(inbox: Inbox, route: Route, command: Command, read: str) -> Decision:
+    stale = _stale(inbox, route, command)
+    if stale:
+        return _error(inbox, route, read, stale, "stale")
+    ctx = inbox.context()
+    common: dict[str, Any] = {"turn_seq": route.turn_seq, "player_id": route.player_id}
+    try:
+        if command.verb == "play":
+            outcome = service.play_card(ctx, route.game_id, route.seat_no, command.cards[0],
+                                        **common)
+        elif command.verb == "pass":
+            outcome = service.pass_cards(ctx, route.game_id, route.seat_no, command.cards,
+                                         **common)
+        elif command.verb == "claim":
+            outcome = service.claim(ctx, route.game_id, route.seat_no, **common)
+        else:
+            outcome = service.choose_moon(ctx, route.game_id, route.seat_no, command.down,
+                                          **common)
+    except service.PlayerMistake as exc:
+        return _error(inbox, route, read, str(exc), "refused")
+    if outcome.duplicate:
+        note = _note(inbox, route, outcome.message)
+        return Decision("processed", f"duplicate: {outcome.message}", [note])
+    return Decision("processed", f"{command.describe()} (seq {outcome.seq})")
+
+
+def _stale(inbox: Inbox, route: Route, command: Command) -> str:
+    """Why a reply to an older email can't be carried out ("" if it can): since that email,
+    this seat moved or a new hand was dealt. The very same move goes on (the service answers
+    that it was done already)."""
+    if route.turn_seq is None:
+        return ""
+    with transaction(inbox.engine, read_only=True) as session:
+        since = load_events(session, route.game_id, route.turn_seq)
+    seat = route.seat_no
+    mine = [e for e in since if _seat_of(e) == seat]
+    if any(_same(e, command) for e in mine):
+        return ""
+    if mine or any(isinstance(e, HandDealt) for e in since):
+        return ("You answered an earlier email, and the game has moved on since (you have "
+                "moved, or a new hand was dealt), so that move was not made. Nothing changed.")
+    return ""
+
+
+def _seat_of(event: Event) -> int | None:
+    if isinstance(event, CardPlayed | CardsPassed | MoonChosen | ClaimAccepted):
+        return event.seat
+    return None
+
+
+def _same(event: Event, command: Command) -> bool:
+    if command.verb == "play":
+        return event == CardPlayed(event.seat, command.cards[0])  # type: ignore[union-attr]
+    if command.verb == "pass":
+        return isinstance(event, CardsPassed) and set(event.cards) == set(command.cards)
+    if command.verb == "moon":
+        return isinstance(event, MoonChosen) and event.down == command.down
+    return isinstance(event, ClaimAccepted)
+
+
+# --- answers --------------------------------------------------------------------------------
+
+def _error(inbox: Inbox, route: Route, read: str, reason: str, label: str) -> Decision:
+    def answer(session: Session) -> None:
+        player, game = session.get(Player, route.player_id), session.get(Game, route.game_id)
+        if player is None or game is None or not replies.may_answer(session, player, inbox.clock()):
+            return
+        state = load_state(session, route.game_id).state
+        send_error(session, game, state, route.seat_no, what_was_read=read or "(nothing)",
+                   reason=reason, settings=inbox.settings, now=inbox.clock())
+
+    return Decision("processed", f"{label}: {reason}", [answer], ok=False)
+
+
+def _note(inbox: Inbox, route: Route, note: str) -> Answer:
+    def answer(session: Session) -> None:
+        player, game = session.get(Player, route.player_id), session.get(Game, route.game_id)
+        if player is not None and game is not None and replies.may_answer(
+                session, player, inbox.clock()):
+            replies.queue_reply(session, inbox.settings, "note", player, game=game,
+                                seat=route.seat_no, now=inbox.clock(), context={"note": note})
+
+    return answer
+
+
+def _info(inbox: Inbox, route: Route, command: Command) -> Answer:
+    if command.verb == "away":
+        return _note(inbox, route, _away(inbox, route, command.text))
+
+    def answer(session: Session) -> None:
+        player, game = session.get(Player, route.player_id), session.get(Game, route.game_id)
+        if player is None or game is None or not replies.may_answer(
+                session, player, inbox.clock()):
+            return
+        if command.verb == "help":
+            context: dict[str, Any] = {"commands": replies.HELP}
+        else:
+            context = status_context(session, game, load_state(session, route.game_id).state,
+                                     route.seat_no)
+        replies.queue_reply(session, inbox.settings, command.verb, player, game=game,
+                            seat=route.seat_no, now=inbox.clock(), context=context)
+
+    return answer
+
+
+def _away(inbox: Inbox, route: Route, text: str) -> str:
+    set_away = getattr(service, "set_away", None)
+    if set_away is None:
+        return ("Thanks for telling us. Holidays can't be set by email yet, so please ask "
+                "the other players to wait for you.")
+    ctx = inbox.context()
+    try:
+        if text.strip().lower() in AWAY_OFF:
+            service.clear_away(ctx, route.player_id)  # type: ignore[attr-defined]
+            return "Welcome back: your away dates are cleared."
+        dates = away_dates(text, inbox.clock().date())
+        if dates is None:
+            return (f"We couldn't read “{text}” as dates. Write e.g. “away 2026-08-01 to "
+                    "2026-08-14” or “away 1-14 August”; “away off” clears them.")
+        set_away(ctx, route.player_id, *dates)
+    except service.PlayerMistake as exc:
+        return str(exc)
+    start, end = dates
+    return (f"Noted: you're away from {start:%A %d %B %Y} to {end:%A %d %B %Y}. "
+            "Your games wait for you as their rules say. Enjoy!")
+
+
+def status_context(session: Session, game: Game, state: GameState, seat: int) -> dict[str, Any]:
+    seats = session.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat_no)))
+    roster = load_roster(session, list(seats))
+    view = seat_view(state, seat)
+    waiting = [roster.names[s] for s in state.to_move if s != seat]
+    if state.game_over:
+        situation = "The game is over."
+    elif seat in state.to_move:
+        situation = {Phase.PASS: f"It's your turn to pass {state.rules.pass_count} cards.",
+                     Phase.MOON_CHOICE: "You shot the moon: reply “moon down” or “moon up”.",
+                     }.get(state.phase, "It's your turn.")
+    else:
+        situation = f"Waiting for {', '.join(waiting) or 'the next hand'}."
+    legal = view.legal if state.phase is Phase.PLAY and seat in state.to_move else ()
+    return {**views.table_context(view, roster.names, seat, roster.failing),
+            "situation": situation, "legal": views.card_views(legal)}
+
+
+def _relay(inbox: Inbox, route: Route, text: str) -> Answer:
+    """Table talk: to every other human player of the game."""
+
+    def answer(session: Session) -> None:
+        game = session.get(Game, route.game_id)
+        if game is None:
+            return
+        seats = list(session.exec(select(Seat).where(Seat.game_id == game.id)))
+        roster = load_roster(session, seats)
+        speaker = roster.names[route.seat_no]
+        for seat_no, player in roster.players.items():
+            if seat_no != route.seat_no:
+                replies.queue_reply(session, inbox.settings, "say", player, game=game,
+                                    seat=seat_no, now=inbox.clock(),
+                                    context={"speaker": speaker, "said": text[:4000],
+                                             "preheader": f"{speaker}: {text[:80]}"})
+
+    return answer

@@ -1,0 +1,90 @@
+"""Receive: store a message's raw bytes as a pending InboundMail row, once. Nothing else.
+
+A message is the same one when its Message-ID and the hash of its body match: the body, not
+the whole message, so that a copy that came by another way in (with other Received or
+Delivered-To headers) is still a duplicate.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import Engine, update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col, select
+
+from pbem.store.db import transaction
+from pbem.store.models import InboundMail
+from pbem.store.types import utcnow
+
+_HEADER_END = re.compile(rb"\r?\n\r?\n")
+_MESSAGE_ID = re.compile(rb"^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)", re.IGNORECASE | re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Stored:
+    id: int
+    created: bool  # False: the same message was stored before (nothing was added)
+
+
+def message_id_of(raw: bytes) -> str:
+    head = _HEADER_END.split(raw, 1)[0]
+    found = _MESSAGE_ID.search(head)
+    if not found:
+        return ""
+    return b" ".join(found.group(1).split()).decode("ascii", "replace")[:998]
+
+
+def content_hash(raw: bytes) -> str:
+    parts = _HEADER_END.split(raw, 1)
+    body = parts[1] if len(parts) == 2 else raw
+    lines = body.replace(b"\r\n", b"\n").rstrip().split(b"\n")
+    return hashlib.sha256(b"\n".join(line.rstrip() for line in lines)).hexdigest()
+
+
+def with_recipients(raw: bytes, recipients: list[str]) -> bytes:
+    """The message with Delivered-To headers in front, as an MTA's local delivery adds them,
+    so the envelope recipients (where the reply token is) stay with the raw bytes."""
+    lines = b"".join(b"Delivered-To: " + r.encode("ascii", "replace") + b"\r\n"
+                     for r in recipients if "\r" not in r and "\n" not in r)
+    return lines + raw
+
+
+def store_raw(engine: Engine, raw: bytes, *, now: datetime | None = None) -> Stored:
+    """Add the message as pending, or find the copy stored before."""
+    message_id, digest = message_id_of(raw), content_hash(raw)
+    try:
+        with transaction(engine) as session:
+            row = InboundMail(message_id=message_id, content_hash=digest, raw=raw,
+                              received_at=now or utcnow())
+            session.add(row)
+            session.flush()
+            assert row.id is not None
+            return Stored(row.id, True)
+    except IntegrityError:
+        with transaction(engine, read_only=True) as session:
+            found = session.exec(select(InboundMail.id).where(
+                InboundMail.message_id == message_id, InboundMail.content_hash == digest)).first()
+        if found is None:
+            raise
+        return Stored(found, False)
+
+
+def purge_raw_mail(engine: Engine, older_than: timedelta, *, now: datetime | None = None) -> int:
+    """Empty the raw bytes of finished messages received more than `older_than` ago.
+
+    The rows stay (with their Message-ID and hash) so a late duplicate is still recognised.
+    Returns how many were purged. Run daily (see PBEM_INBOUND_KEEP_DAYS)."""
+    cutoff = (now or utcnow()) - older_than
+    with transaction(engine) as session:
+        result = session.execute(
+            update(InboundMail)
+            .where(col(InboundMail.received_at) < cutoff,
+                   col(InboundMail.status) != "pending", InboundMail.raw != b"")
+            .values(raw=b"")
+            .execution_options(synchronize_session=False)
+        )
+        return int(result.rowcount or 0)

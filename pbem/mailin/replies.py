@@ -1,0 +1,93 @@
+"""Replies: the emails mail-in sends itself (say relays, status, help, notes, wrong sender),
+rendered from templates/email/ and queued in the caller's transaction like notify's mail.
+
+Answers to a sender are rate-limited: at most ANSWER_LIMIT an hour to one address, counted
+from the outbox (error emails from pbem.mail.notify.send_error included).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from pbem.mail.compose import MailSettings, build_headers
+from pbem.mail.notify import MARKER, UNSUBSCRIBE_TTL, deliverable, subject_for
+from pbem.mail.outbox import enqueue
+from pbem.mail.render import Rendered, _tidy, default_renderer
+from pbem.mail.tokens import new_token
+from pbem.store.models import Game, OutboxEmail, Player
+from pbem.store.types import utcnow
+
+KINDS = ("say", "status", "help", "not_your_seat", "note")
+ANSWER_KINDS = ("error", "status", "help", "not_your_seat", "note")  # rate-limited
+ANSWER_LIMIT = 5
+ANSWER_WINDOW = timedelta(hours=1)
+
+HELP = [
+    {"example": "QS", "meaning": "play the queen of spades (or “play QS”)"},
+    {"example": "pass 2C 3D AH", "meaning": "pass these cards"},
+    {"example": "claim", "meaning": "claim all the remaining tricks"},
+    {"example": "moon down", "meaning": "after shooting the moon: you go down"},
+    {"example": "moon up", "meaning": "after shooting the moon: everyone else goes up"},
+    {"example": "status", "meaning": "get the table as it is now"},
+    {"example": "say good game!", "meaning": "a message to the other players"},
+    {"example": "away 1-14 August", "meaning": "tell us you're on holiday"},
+    {"example": "help", "meaning": "this list"},
+]
+
+
+def render(kind: str, **context: Any) -> Rendered:
+    if kind not in KINDS:
+        raise ValueError(f"unknown mail-in email kind {kind!r}")
+    renderer = default_renderer()
+    context.setdefault("kind", kind)
+    text = renderer.env.get_template(f"{kind}.txt").render(context)
+    html = renderer.env.get_template(f"{kind}.html").render(context)
+    return Rendered(kind, _tidy(text), renderer.inliner.inline(html))
+
+
+def answers_recently(session: Session, to_addr: str, now: datetime | None = None) -> int:
+    since = (now or utcnow()) - ANSWER_WINDOW
+    query = select(func.count()).select_from(OutboxEmail).where(
+        OutboxEmail.to_addr == to_addr, col(OutboxEmail.kind).in_(ANSWER_KINDS),
+        col(OutboxEmail.created_at) >= since)
+    return int(session.exec(query).one())
+
+
+def may_answer(session: Session, player: Player, now: datetime | None = None) -> bool:
+    return deliverable(player) and answers_recently(session, player.email, now) < ANSWER_LIMIT
+
+
+def queue_reply(
+    session: Session, settings: MailSettings, kind: str, player: Player, *,
+    context: dict[str, Any], game: Game | None = None, seat: int | None = None,
+    now: datetime | None = None,
+) -> OutboxEmail | None:
+    """Render `kind` for `player` and add the outbox row; with `seat`, the email carries a
+    fresh reply token for that seat, so it can be answered too."""
+    if not deliverable(player):
+        return None
+    now = now or utcnow()
+    game_id = game.id if game else None
+    reply = None
+    if game is not None and seat is not None:
+        reply = new_token(session, "reply", game_id=game_id, seat_no=seat,
+                          player_id=player.id, turn_seq=game.last_seq, now=now)
+    unsubscribe = new_token(session, "unsubscribe", player_id=player.id, now=now,
+                            ttl=UNSUBSCRIBE_TTL)
+    full = {
+        "player_name": player.name, "game_name": game.name if game else None,
+        "game_url": settings.url(f"games/{game_id}") if game_id else None,
+        "unsubscribe_url": settings.url(f"u/{unsubscribe}"), "marker": MARKER,
+        "preheader": "", **context,
+    }
+    rendered = render(kind, **full)
+    headers = build_headers(settings, kind=kind, to_name=player.name, to_addr=player.email,
+                            game_id=game_id, player_id=player.id, reply_token=reply,
+                            unsubscribe_token=unsubscribe)
+    return enqueue(session, kind=kind, to_addr=player.email, subject=subject_for(game),
+                   body_text=rendered.text, body_html=rendered.html, headers=headers,
+                   game_id=game_id, player_id=player.id, now=now)

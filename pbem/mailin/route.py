@@ -1,0 +1,116 @@
+"""Route: the reply token (in the recipient address, else in In-Reply-To / References) → the
+game, seat and player it was issued for; and whether the sender is that player.
+
+Exchange and Office 365 drop plus-addressing, so every email also lists the token in a
+`<pbem.reply.TOKEN@domain>` Message-ID in References (pbem.mail.compose.reply_ref_id).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from email.message import Message
+from email.utils import getaddresses
+
+from sqlmodel import Session, select
+
+from pbem.mail.compose import MailSettings
+from pbem.mail.tokens import find_token
+from pbem.store.models import Player, PlayerAddress, Token, normalise_email
+
+_REF_TOKEN = re.compile(r"<pbem\.reply\.([A-Za-z0-9]+)@[^>]*>")
+_TOKEN = re.compile(r"^[A-Za-z0-9]{8,64}$")
+
+
+@dataclass(frozen=True)
+class Route:
+    game_id: int
+    seat_no: int
+    player_id: int
+    turn_seq: int | None
+    via: str  # "address" or "references"
+
+
+def recipients_of(message: Message) -> list[str]:
+    """Every address the message was delivered to, envelope first (Delivered-To and kin)."""
+    found: list[str] = []
+    for name in ("Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc"):
+        values = [str(v) for v in message.get_all(name) or []]
+        found += [addr.strip() for _, addr in getaddresses(values) if addr]
+    return list(dict.fromkeys(found))
+
+
+def address_token(address: str, local: str) -> str | None:
+    """TOKEN of `local+TOKEN@any.domain` (case-insensitive local part), else None."""
+    mailbox, at, _domain = address.strip().strip("<>").rpartition("@")
+    base, plus, token = mailbox.partition("+")
+    if not at or not plus or base.lower() != local.lower() or not _TOKEN.match(token):
+        return None
+    return token
+
+
+def candidate_tokens(message: Message, settings: MailSettings) -> list[tuple[str, str]]:
+    """(token, how found): recipient addresses first, then In-Reply-To, then References
+    newest first."""
+    found = [(t, "address") for t in (address_token(a, settings.reply_local)
+                                       for a in recipients_of(message)) if t]
+    refs = _REF_TOKEN.findall(str(message.get("In-Reply-To", "")))
+    refs += reversed(_REF_TOKEN.findall(" ".join(str(v) for v in
+                                                 message.get_all("References") or [])))
+    found += [(t, "references") for t in refs]
+    return list(dict.fromkeys(found))
+
+
+def find_route(session: Session, message: Message, settings: MailSettings,
+               now: datetime | None = None) -> Route | None:
+    """The first live reply token the message carries, as a Route; None if there is none."""
+    for raw, via in candidate_tokens(message, settings):
+        token = find_token(session, raw, {"reply"}, now=now)
+        if token is not None and _complete(token):
+            assert token.game_id is not None and token.seat_no is not None
+            assert token.player_id is not None
+            return Route(token.game_id, token.seat_no, token.player_id, token.turn_seq, via)
+    return None
+
+
+def _complete(token: Token) -> bool:
+    return None not in (token.game_id, token.seat_no, token.player_id)
+
+
+def known_recipient(session: Session, address: str, settings: MailSettings,
+                    now: datetime | None = None) -> bool:
+    """May mail to `address` be accepted (at RCPT time)? A live reply token, or our own From
+    address (delivery status notifications come back to it)."""
+    token = address_token(address, settings.reply_local)
+    if token is not None:
+        found = find_token(session, token, {"reply"}, now=now)
+        return found is not None and _complete(found)
+    mailbox, _, domain = address.strip().strip("<>").rpartition("@")
+    return (mailbox.lower() == settings.from_local.lower()
+            and domain.lower() == settings.domain.lower())
+
+
+def player_addresses(session: Session, player_id: int) -> set[str]:
+    player = session.get(Player, player_id)
+    extra = session.exec(select(PlayerAddress.email).where(PlayerAddress.player_id == player_id))
+    return ({player.email} if player else set()) | set(extra)
+
+
+def sender_is_player(session: Session, player_id: int, sender: str) -> bool:
+    return normalise_email(sender) in player_addresses(session, player_id)
+
+
+def players_with_address(session: Session, addresses: list[str]) -> list[Player]:
+    """The players who use any of these addresses (main or extra)."""
+    wanted = [normalise_email(a) for a in addresses if a]
+    if not wanted:
+        return []
+    players = list(session.exec(select(Player).where(Player.email.in_(wanted))))  # type: ignore[attr-defined]
+    extra = session.exec(select(PlayerAddress.player_id).where(
+        PlayerAddress.email.in_(wanted)))  # type: ignore[attr-defined]
+    for player_id in extra:
+        player = session.get(Player, player_id)
+        if player is not None and player not in players:
+            players.append(player)
+    return players
