@@ -86,9 +86,23 @@ class GameMail:
         if player is None or not deliverable(player):
             return None
         reply = self.token("reply", seat, turn_seq=turn_seq)
+        private = self.private_url(seat, player)
         return queue_mail(self.session, self.settings, self.renderer, kind, player,
                           game=self.game, reply_token=reply, now=self.now,
-                          context={"preheader": preheader, **context})
+                          context={"preheader": preheader,
+                                   **({"game_url": private} if private else {}), **context})
+
+    def private_url(self, seat: int, player: Player) -> str | None:
+        """The player's private view of this game (/s/<token>: their hand), linked as the
+        game page; None without an app (and so no secret key) to make it."""
+        from flask import has_app_context
+
+        if not has_app_context() or self.game.id is None or player.id is None:
+            return None
+        from pbem.web.seat_links import seat_link
+
+        raw = seat_link(self.session, self.game.id, seat, player.id, now=self.now)
+        return self.settings.url(f"s/{raw}")
 
 
 def deliverable(player: Player) -> bool:

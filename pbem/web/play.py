@@ -12,7 +12,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, current_app, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError, generate_csrf, validate_csrf
 from sqlalchemy import Engine, update
@@ -30,6 +39,7 @@ from pbem.engine import (
     HandDealt,
     MoonChosen,
     Phase,
+    SeatView,
     UnreadableInput,
     list_in_words,
     parse_card,
@@ -42,6 +52,7 @@ from pbem.store.db import transaction
 from pbem.store.events import load_events, load_state
 from pbem.store.models import Game, Seat, Token
 from pbem.store.types import utcnow
+from pbem.web import history, seat_links
 
 bp = Blueprint("play", __name__)
 LINK_PURPOSES = frozenset({"card", "pass", "invite"})
@@ -72,8 +83,30 @@ class Table:
             "my_turn": view.my_turn, "sheet": views.sheet_rows(self.state.score_sheet, self.names),
             "winners": list_in_words([self.names[s] for s in self.state.winners]),
             "legal_codes": [str(c) for c in view.legal],
-            "failing": self.failing,
+            "failing": self.failing, "tricks": self.tricks_so_far(view),
+            "seat_rows": self.seat_rows(view),
         }
+
+    def tricks_so_far(self, view: SeatView) -> list[tuple[int, views.TrickView]]:
+        """The completed tricks of the hand being played (public: everyone saw them played)."""
+        if self.state.phase not in (Phase.PLAY, Phase.MOON_CHOICE):
+            return []
+        shown = [(n, views.trick_view(t, self.names, self.seat))
+                 for n, t in enumerate(view.tricks, start=1)]
+        return [(n, t) for n, t in shown if t is not None]
+
+    def seat_rows(self, view: SeatView) -> list[dict[str, Any]]:
+        rows = []
+        for seat in self.seats:
+            n = seat.seat_no
+            rows.append({
+                "number": n + 1, "name": self.names[n], "is_you": n == self.seat,
+                "is_bot": seat.is_bot, "invite": seat.invite_status,
+                "to_move": n in view.to_move and self.game.status == "active",
+                "failing": n in self.failing, "cards": view.hand_sizes[n],
+                "dealer": n == view.dealer and self.state.phase is not Phase.GAME_OVER,
+            })
+        return rows
 
     @property
     def waiting_for(self) -> str:
@@ -387,13 +420,174 @@ def index() -> ResponseReturnValue:
 @bp.get("/g/<int:game_id>")
 @bp.get("/games/<int:game_id>")
 def game_page(game_id: int) -> ResponseReturnValue:
-    """The table as an observer sees it: seats, scores, the current trick; never a hand."""
-    with transaction(db_engine(), read_only=True) as session:
-        table = load_table(session, game_id, None)
-    if table is None:
-        abort(404)
+    """The table as an observer sees it: seats, scores, the current trick and the tricks of
+    the hand so far; never a hand. A finished game shows its summary."""
+    table, events = _load_public(game_id)
+    if table.state.game_over:
+        return _summary(table, events)
     context = {**table.context, "mail_url": _mail_url()}
     return render_template("web/game.html", ctx=context, **context)
+
+
+@bp.get("/games/<int:game_id>/summary")
+def summary_page(game_id: int) -> ResponseReturnValue:
+    table, events = _load_public(game_id)
+    if not table.state.game_over:
+        return redirect(url_for("play.game_page", game_id=game_id))
+    return _summary(table, events)
+
+
+def _load_public(game_id: int) -> tuple[Table, list[Event]]:
+    with transaction(db_engine(), read_only=True) as session:
+        table = load_table(session, game_id, None)
+        if table is None:
+            abort(404)
+        events = load_events(session, game_id) if table.state.game_over else []
+    return table, events
+
+
+def _summary(table: Table, events: list[Event]) -> ResponseReturnValue:
+    """The end of the game: standings, the score sheet, a chart, every hand trick by trick."""
+    state, names = table.state, table.names
+    rows = views.score_rows(state.totals, state.totals, names, None, state.winners,
+                            table.failing)
+    context = {
+        **table.context, "mail_url": _mail_url(),
+        "standings": sorted(rows, key=lambda r: r.total),
+        "chart": history.score_chart(state.score_sheet, names, state.rules.target),
+        "hands": history.replay_hands(events, names),
+        "rules": state.rules.describe(),
+    }
+    return render_template("web/summary.html", ctx=context, **context)
+
+
+# --- the private seat view: /s/<token> ----------------------------------------------------
+
+@dataclass(frozen=True)
+class SeatPage:
+    token: Token
+    table: Table
+
+
+def load_seat(raw: str) -> SeatPage:
+    """The private view's token and table, or a 404 (unknown, expired, or no longer the
+    player's seat)."""
+    with transaction(db_engine(), read_only=True) as session:
+        token = seat_links.find_seat_token(session, raw)
+        if token is None or token.game_id is None:
+            abort(404)
+        table = load_table(session, token.game_id, token.seat_no)
+        if table is None:
+            abort(404)
+        return SeatPage(token, table)
+
+
+def render_seat(page: SeatPage, *, message: str = "", code: int = 200) -> ResponseReturnValue:
+    table, seat = page.table, page.token.seat_no or 0
+    context = {**table.context, "message": message, "csrf": generate_csrf(),
+               "turn_seq": table.game.last_seq, "pass_count": table.state.rules.pass_count,
+               "pass_target": _pass_target(table), "picked": request.form.getlist("cards"),
+               "mail_url": _mail_url(), "raw_token": _raw_token(),
+               "can_pass": table.state.phase is Phase.PASS and seat in table.state.to_move
+               and table.game.status == "active",
+               "passed": [views.card_view(c) for c in table.state.passed_cards(seat)],
+               "received": [views.card_view(c) for c in table.state.received_cards(seat)]
+               if table.state.phase is not Phase.PASS else [],
+               "moon_options": views.moon_options(table.state, seat, table.names)
+               if table.state.phase is Phase.MOON_CHOICE and table.state.moon_shooter == seat
+               and table.game.status == "active" else [],
+               "playable": table.game.status == "active" and table.state.phase is Phase.PLAY
+               and seat in table.state.to_move}
+    return render_template("web/seat.html", ctx=context, **context), code
+
+
+def _raw_token() -> str:
+    return str((request.view_args or {}).get("token", ""))
+
+
+@bp.get("/s/<token>")
+def seat_page(token: str) -> ResponseReturnValue:
+    """A player's own view of the game (their hand, and buttons for their move). GET and HEAD
+    only render; the buttons POST with the CSRF token, the link itself authenticates."""
+    return render_seat(load_seat(token))
+
+
+@bp.post("/s/<token>/play")
+def seat_play(token: str) -> ResponseReturnValue:
+    check_csrf()
+    page = load_seat(token)
+    code, seq = request.form.get("card", ""), _form_int("turn_seq")
+    try:
+        card = parse_card(code)
+    except UnreadableInput:
+        abort(400)
+    t, table = page.token, page.table
+    if seq != table.game.last_seq:
+        return render_seat(page, code=409, message="The game moved on since this page was "
+                           "shown, so nothing was played. Here is the table as it is now.")
+    engine, game_id, seat = db_engine(), t.game_id or 0, t.seat_no or 0
+    if not seat_links.claim_turn(engine, game_id, seat, seq):
+        return render_seat(load_seat(token), code=409, message="A card was already played "
+                           "from this page for this turn; nothing more was played.")
+    try:
+        service.play_card(service.Context(engine=engine), game_id, seat, card, turn_seq=seq,
+                          player_id=t.player_id)
+    except service.PlayerMistake as exc:
+        seat_links.release_turn(engine, game_id, seat, seq)
+        return render_seat(load_seat(token), message=str(exc), code=409)
+    except Exception:
+        seat_links.release_turn(engine, game_id, seat, seq)
+        raise
+    flash(f"You played {card.symbol} ({card}).")
+    return redirect(url_for("play.seat_page", token=token), code=303)
+
+
+@bp.post("/s/<token>/pass")
+def seat_pass(token: str) -> ResponseReturnValue:
+    check_csrf()
+    page = load_seat(token)
+    try:
+        cards = tuple(parse_card(c) for c in request.form.getlist("cards"))
+    except UnreadableInput:
+        abort(400)
+    count = page.table.state.rules.pass_count
+    if len(set(cards)) != count:
+        return render_seat(page, code=422, message=f"Pick exactly {count} cards to pass "
+                           f"(you picked {len(set(cards))}).")
+    t = page.token
+    try:
+        out = service.pass_cards(service.Context(engine=db_engine()), t.game_id or 0,
+                                 t.seat_no or 0, cards, turn_seq=_form_int("turn_seq"),
+                                 player_id=t.player_id)
+    except service.PlayerMistake as exc:
+        return render_seat(load_seat(token), message=str(exc), code=409)
+    flash(out.message if out.duplicate else "Your cards are passed.")
+    return redirect(url_for("play.seat_page", token=token), code=303)
+
+
+@bp.post("/s/<token>/moon")
+def seat_moon(token: str) -> ResponseReturnValue:
+    check_csrf()
+    page = load_seat(token)
+    choice = request.form.get("choice", "")
+    if choice not in MOON_CODES:
+        abort(400)
+    t, down = page.token, choice == views.MOON_DOWN
+    try:
+        out = service.choose_moon(service.Context(engine=db_engine()), t.game_id or 0,
+                                  t.seat_no or 0, down, turn_seq=_form_int("turn_seq"),
+                                  player_id=t.player_id)
+    except service.PlayerMistake as exc:
+        return render_seat(load_seat(token), message=str(exc), code=409)
+    points = page.table.state.rules.moon_points
+    flash(out.message if out.duplicate else f"You went down {points}." if down
+          else f"You put everyone else up {points}.")
+    return redirect(url_for("play.seat_page", token=token), code=303)
+
+
+def _form_int(name: str) -> int | None:
+    value = request.form.get(name, "")
+    return int(value) if value.isdigit() and len(value) < 12 else None
 
 
 # --- errors (on this blueprint's pages) ---------------------------------------------------

@@ -177,3 +177,46 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+_SEAT_LINK = re.compile(r"https?://[^/\s\"]+(/s/[A-Za-z0-9_-]+)")
+
+
+def seat_path(text: str) -> str:
+    """The private seat view's path (/s/...) in an email's text."""
+    match = _SEAT_LINK.search(text)
+    assert match, "no private seat link in the email"
+    return match.group(1)
+
+
+def count_tokens(app: Flask) -> int:
+    with transaction(db_engine(app), read_only=True) as session:
+        return len(session.exec(select(Token)).all())
+
+
+def human_move(app: Flask, game_id: int, seat: int = 0) -> bool:
+    """Make `seat`'s move (pass the first cards, play the first legal card) through the
+    service; False when the seat has nothing to do."""
+    from pbem.engine import Phase, legal_cards
+
+    now = state(app, game_id)
+    if seat not in now.to_move:
+        return False
+    with app.app_context():
+        ctx = service.Context(engine=db_engine(app))
+        if now.phase is Phase.PASS:
+            service.pass_cards(ctx, game_id, seat, now.hand(seat)[:now.rules.pass_count])
+        elif now.phase is Phase.MOON_CHOICE:
+            service.choose_moon(ctx, game_id, seat, True)
+        else:
+            service.play_card(ctx, game_id, seat, legal_cards(now, seat)[0])
+    return True
+
+
+def finish_game(app: Flask, game_id: int, seat: int = 0) -> GameState:
+    """Play `seat` (the only human) to the end of the game."""
+    for _ in range(2000):
+        if state(app, game_id).game_over:
+            break
+        assert human_move(app, game_id, seat)
+    return state(app, game_id)

@@ -1,0 +1,333 @@
+"""Create a game: /new shows a form (a preset, its options, the players, the deadlines); the POST
+(CSRF-checked) makes the game through the service, which mails the invitations.
+
+Plain HTML, no JavaScript: `/new?preset=NAME` re-renders the form with that preset's values.
+Errors re-render the form with a sentence per field and the typed values kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_wtf.csrf import generate_csrf, validate_csrf
+from sqlmodel import col, select
+from wtforms import ValidationError
+
+from pbem import service
+from pbem.app import db_engine
+from pbem.engine import (
+    PRESETS,
+    BonusCard,
+    FirstDealer,
+    FirstTrickFallback,
+    KittyTo,
+    MoonRule,
+    OnlyHeartsAndQueenLead,
+    OpeningLead,
+    Rules,
+    Settlement,
+    Ties,
+)
+from pbem.roster import load_roster
+from pbem.store.db import transaction
+from pbem.store.models import Game, Seat
+
+bp = Blueprint("create", __name__)
+DEFAULT_PRESET = "standard"
+MAX_NAME = 200
+MAX_EMAIL = 320
+_EMAIL = re.compile(r"^[^@\s<>()\[\],;:\"]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+ON_TIMEOUT = {"bot": "a computer plays for them", "pause": "the game pauses",
+              "open": "the seat is opened for someone else"}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule option as the form shows it."""
+
+    name: str
+    label: str
+    kind: str  # "bool", "int" or "choice"
+    choices: tuple[tuple[str, str], ...] = ()
+    low: int = 0
+    high: int = 0
+    hint: str = ""
+
+
+def _choices(labels: Mapping[Any, str]) -> tuple[tuple[str, str], ...]:
+    return tuple((member.value, text) for member, text in labels.items())
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("target", "Target score", "int", low=1, high=10_000,
+           hint="the game ends when someone reaches it; the lowest score wins"),
+    Option("pass_count", "Cards to pass", "int", low=0, high=6,
+           hint="before each hand; 0: no passing"),
+    Option("moon", "Shooting the moon", "choice", _choices({
+        MoonRule.OTHERS_PLUS: "everyone else goes up", MoonRule.SHOOTER_MINUS:
+        "the shooter goes down", MoonRule.SHOOTER_CHOICE: "the shooter chooses",
+        MoonRule.CHOICE_AT_74: "everyone else up; the shooter may go down near the end (the 74 "
+        "rule)", MoonRule.PROTECTION: "everyone else up, unless that makes the shooter lose",
+        MoonRule.NONE: "no moon: points count as taken"})),
+    Option("bonus_card", "Bonus card", "choice", _choices({
+        BonusCard.NONE: "none", BonusCard.JACK_OF_DIAMONDS: "jack of diamonds -10",
+        BonusCard.TEN_OF_DIAMONDS: "ten of diamonds -10 (with the slam)"})),
+    Option("points_on_first_trick", "Points may be played on the first trick", "bool"),
+    Option("hearts_must_be_broken", "Hearts can't be led until broken", "bool"),
+    Option("queen_breaks_hearts", "The queen of spades breaks hearts", "bool"),
+    Option("forced_queen", "Forced queen: the Q♠ must be played as soon as it safely can",
+           "bool"),
+    Option("queen_scores", "The queen of spades counts 13", "bool"),
+    Option("sinkhole_99", "99 sinkhole: a score of exactly 99 drops to 0", "bool"),
+    Option("ties", "A tie for the lowest score at the end", "choice", _choices({
+        Ties.PLAY_ON: "play on", Ties.SHARED: "share the win"})),
+    Option("opening_lead", "First lead", "choice", _choices({
+        OpeningLead.LOWEST_CLUB: "the lowest club (2♣) leads it",
+        OpeningLead.ANY_CLUB: "the holder of the lowest club leads any club",
+        OpeningLead.LEFT_OF_DEALER: "left of the dealer leads any card"})),
+    Option("first_trick_fallback", "Holding only point cards on a no-points first trick",
+           "choice", _choices({FirstTrickFallback.ANY_POINT_CARD: "play any of them",
+                               FirstTrickFallback.HEART_NOT_QUEEN: "play a heart, not the Q♠"})),
+    Option("only_hearts_and_queen_lead", "On lead with only hearts and the Q♠, hearts unbroken",
+           "choice", _choices({OnlyHeartsAndQueenLead.MUST_LEAD_QUEEN: "must lead the Q♠",
+                               OnlyHeartsAndQueenLead.MAY_LEAD_HEART: "may lead a heart"})),
+    Option("first_dealer", "First dealer", "choice", _choices({
+        FirstDealer.RANDOM: "chosen at random", FirstDealer.DRAW: "by drawing cards"})),
+    Option("settlement", "Settlement", "choice", _choices({
+        Settlement.SCORE_SHEET: "score sheet: the lowest score wins",
+        Settlement.PAIRWISE: "pairwise, below zero paid double", Settlement.CHIPS: "chips",
+        Settlement.SWEEPSTAKES: "sweepstakes", Settlement.HOWELL: "Howell"})),
+    Option("kitty_to", "The kitty goes to the winner of the", "choice", _choices({
+        KittyTo.FIRST_TRICK: "first trick", KittyTo.LAST_TRICK: "last trick"})),
+)
+DEADLINE_DEFAULTS: dict[str, Any] = {"move_hours": 48, "reminders": 1, "skip_weekends": False,
+                                     "grace_minutes": 0, "on_timeout": "bot"}
+
+
+@dataclass
+class PlayerRow:
+    number: int
+    name: str = ""
+    email: str = ""
+    computer: bool = False
+
+
+@dataclass
+class Form:
+    """What the form shows: typed (or default) values as text, and the problems found."""
+
+    preset: str
+    name: str = ""
+    values: dict[str, Any] = field(default_factory=dict)  # rule options
+    players: list[PlayerRow] = field(default_factory=list)
+    deadline: dict[str, Any] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)  # field name -> sentence
+    general: list[str] = field(default_factory=list)
+
+    @property
+    def rules(self) -> Rules:
+        return PRESETS[self.preset].rules
+
+    @property
+    def options(self) -> list[Option]:
+        return [o for o in OPTIONS if o.name != "kitty_to" or self.rules.kitty]
+
+
+def blank_form(preset: str) -> Form:
+    rules = PRESETS[preset].rules
+    values = {o.name: _shown(getattr(rules, o.name)) for o in OPTIONS}
+    players = [PlayerRow(n + 1) for n in range(rules.players)]
+    for row in players[2:]:
+        row.computer = True  # a sensible start: you, one friend, computers
+    return Form(preset, "Hearts", values, players, dict(DEADLINE_DEFAULTS))
+
+
+def _shown(value: Any) -> Any:
+    return value.value if hasattr(value, "value") else value
+
+
+# --- reading the POST -----------------------------------------------------------------------
+
+def read_form(data: Mapping[str, Any]) -> tuple[Form, dict[str, Any]]:
+    """The typed form and, when there are no errors, the create_game arguments."""
+    preset = str(data.get("preset", ""))
+    if preset not in PRESETS:
+        abort(400)
+    form = blank_form(preset)
+    form.name = _clean(data.get("name", ""))
+    if not form.name:
+        form.errors["name"] = "Give the game a name."
+    elif len(form.name) > MAX_NAME:
+        form.errors["name"] = f"The game's name is too long (at most {MAX_NAME} characters)."
+    options = _read_options(form, data)
+    invitees, bots = _read_players(form, data)
+    deadline = _read_deadline(form, data)
+    if form.errors:
+        return form, {}
+    try:
+        service.make_rules(preset, options)
+    except service.BadRequest as exc:  # the engine's own sentences, without the decoder's prefix
+        form.general.append(str(exc).replace("bad rules: ", "").rstrip(".") + ".")
+        return form, {}
+    return form, {"name": form.name, "preset": preset, "options": options,
+                  "players": invitees, "bot_seats": bots, "deadline_policy": deadline}
+
+
+def _read_options(form: Form, data: Mapping[str, Any]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for option in form.options:
+        raw = data.get(option.name)
+        if option.kind == "bool":
+            value: Any = raw == "on"
+        elif option.kind == "int":
+            value = _read_int(form, option.name, raw, option.label, option.low, option.high)
+        else:
+            value = str(raw or "")
+            if value not in {v for v, _ in option.choices}:
+                form.errors[option.name] = f"Choose one of the listed answers for “{option.label}”."
+        form.values[option.name] = raw if option.kind == "int" else value
+        if option.name not in form.errors:
+            options[option.name] = value
+    return options
+
+
+def _read_int(form: Form, key: str, raw: Any, label: str, low: int, high: int) -> int | None:
+    text = str(raw or "").strip()
+    if not re.fullmatch(r"-?\d{1,9}", text):
+        form.errors[key] = f"“{label}” must be a whole number from {low} to {high}."
+        return None
+    number = int(text)
+    if not low <= number <= high:
+        form.errors[key] = f"“{label}” must be from {low} to {high}."
+        return None
+    return number
+
+
+def _read_players(form: Form, data: Mapping[str, Any]) -> tuple[list[service.Invitee], list[int]]:
+    invitees: list[service.Invitee] = []
+    bots: list[int] = []
+    seen: dict[str, int] = {}
+    for row in form.players:
+        n = row.number
+        row.name = _clean(data.get(f"p{n}_name", ""))
+        row.email = _clean(data.get(f"p{n}_email", ""))
+        row.computer = n > 1 and data.get(f"p{n}_computer") == "on"
+        if row.computer and row.email:
+            form.errors[f"p{n}"] = (f"Seat {n}: tick “computer” or give an email address, "
+                                    "not both.")
+            continue
+        if row.computer or (n > 1 and not row.email):
+            bots.append(n - 1)
+            continue
+        problem = _email_problem(row.email, n)
+        if problem is None and len(row.name) > MAX_NAME:
+            problem = f"Seat {n}: the name is too long (at most {MAX_NAME} characters)."
+        key = row.email.lower()
+        if problem is None and key in seen:
+            problem = f"Seat {n} has the same email address as seat {seen[key]}."
+        if problem:
+            form.errors[f"p{n}"] = problem
+            continue
+        seen[key] = n
+        invitees.append(service.Invitee(email=row.email, name=row.name, accepted=n == 1))
+    return invitees, bots
+
+
+def _email_problem(email: str, n: int) -> str | None:
+    who = "Your email address" if n == 1 else f"Seat {n}: the email address"
+    if not email:
+        return f"{who} is needed." if n == 1 else None
+    if len(email) > MAX_EMAIL or not _EMAIL.match(email):
+        return f"{who} doesn't look right: it should look like name@example.com."
+    return None
+
+
+def _read_deadline(form: Form, data: Mapping[str, Any]) -> dict[str, Any]:
+    d = form.deadline
+    d["move_hours"] = data.get("move_hours", "")
+    d["reminders"] = data.get("reminders", "")
+    d["grace_minutes"] = data.get("grace_minutes", "")
+    d["skip_weekends"] = data.get("skip_weekends") == "on"
+    d["on_timeout"] = str(data.get("on_timeout", ""))
+    policy = {
+        "move_hours": _read_int(form, "move_hours", d["move_hours"], "Time per move (hours)",
+                                1, 24 * 30),
+        "reminders": _read_int(form, "reminders", d["reminders"], "Reminders", 0, 5),
+        "grace_minutes": _read_int(form, "grace_minutes", d["grace_minutes"],
+                                   "Grace (minutes)", 0, 24 * 60),
+        "skip_weekends": d["skip_weekends"], "on_timeout": d["on_timeout"],
+    }
+    if d["on_timeout"] not in ON_TIMEOUT:
+        form.errors["on_timeout"] = "Choose what happens when a player runs out of time."
+    return policy
+
+
+def _clean(value: Any) -> str:
+    """One line of text: control characters (and so header tricks) out, spaces collapsed."""
+    return " ".join(_CONTROL.sub(" ", str(value or "")).split())
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+def render_form(form: Form, code: int = 200) -> ResponseReturnValue:
+    presets = [(p.name, p.title, p.rules.players) for p in PRESETS.values()]
+    return render_template("web/new.html", form=form, presets=presets, csrf=generate_csrf(),
+                           preset=PRESETS[form.preset], on_timeout=ON_TIMEOUT,
+                           describe=form.rules.describe()), code
+
+
+@bp.get("/new")
+def new_game() -> ResponseReturnValue:
+    """The form, with the chosen preset's values (GET and HEAD change nothing)."""
+    preset = request.args.get("preset", DEFAULT_PRESET)
+    if preset not in PRESETS:
+        form = blank_form(DEFAULT_PRESET)
+        form.general.append(f"There is no rule set called “{preset}”; here is the standard one.")
+        return render_form(form, 404)
+    return render_form(blank_form(preset))
+
+
+@bp.post("/new")
+def create_game() -> ResponseReturnValue:
+    try:
+        validate_csrf(request.form.get("csrf_token"))
+    except ValidationError:
+        form, _ = read_form(request.form) if request.form.get("preset") in PRESETS else (
+            blank_form(DEFAULT_PRESET), {})
+        form.errors.clear()
+        form.general = ["This form has expired or did not come from this site (its security "
+                        "check failed), so no game was made. Check the form and press "
+                        "the button again."]
+        return render_form(form, 400)
+    form, arguments = read_form(request.form)
+    if not arguments:
+        return render_form(form, 422)
+    try:
+        out = service.create_game(service.Context(engine=db_engine()), **arguments)
+    except service.BadRequest as exc:
+        form.general.append(str(exc))
+        return render_form(form, 422)
+    return redirect(url_for("create.created", game_id=out.game_id), code=303)
+
+
+@bp.get("/games/<int:game_id>/created")
+def created(game_id: int) -> ResponseReturnValue:
+    """Game made: who was invited (names only: this page is as public as the game page)."""
+    with transaction(db_engine(), read_only=True) as session:
+        game = session.get(Game, game_id)
+        if game is None:
+            abort(404)
+        seats = list(session.exec(select(Seat).where(Seat.game_id == game_id)
+                                  .order_by(col(Seat.seat_no))))
+        names = load_roster(session, seats).names
+    rows = [{"number": s.seat_no + 1, "name": names[s.seat_no], "is_bot": s.is_bot,
+             "invite": s.invite_status} for s in seats]
+    invited = [r["name"] for r in rows if r["invite"] == "invited"]
+    return render_template("web/created.html", game=game, rows=rows, invited=invited)

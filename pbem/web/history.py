@@ -1,0 +1,173 @@
+"""A finished game replayed hand by hand and trick by trick, and its score chart, for the pages.
+
+Only for games that are over: the deal of every hand (all cards) is shown then. Built by
+folding the event log; templates get plain values (names, card views, numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pbem.engine import (
+    CardsPassed,
+    ClaimAccepted,
+    Event,
+    GameCreated,
+    GameState,
+    HandDealt,
+    HandResult,
+    MoonChosen,
+    apply,
+    describe_offset,
+    start,
+)
+from pbem.mail import views
+
+PALETTE = ("#1d4ed8", "#b00020", "#15803d", "#a16207", "#7c3aed", "#0f766e", "#be185d")
+
+
+@dataclass(frozen=True)
+class PlayedTrick:
+    number: int
+    leader: str
+    plays: tuple[views.PlayView, ...]
+    winner: str
+
+
+@dataclass(frozen=True)
+class PassLine:
+    giver: str
+    receiver: str
+    cards: tuple[views.CardView, ...]
+
+
+@dataclass
+class HandRecord:
+    number: int
+    dealer: str
+    deal: list[tuple[str, list[views.SuitRow]]] = field(default_factory=list)
+    kitty: list[views.CardView] = field(default_factory=list)
+    pass_direction: str = ""
+    passes: list[PassLine] = field(default_factory=list)
+    tricks: list[PlayedTrick] = field(default_factory=list)
+    claimed_by: str | None = None
+    moon: str | None = None
+    points: list[int] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+
+
+def replay_hands(events: Sequence[Event], names: Sequence[str]) -> list[HandRecord]:
+    """Every hand of the game: the deal, the passes, each trick (leader, plays, winner)."""
+    state: GameState | None = None
+    hands: list[HandRecord] = []
+    for event in events:
+        if isinstance(event, GameCreated):
+            state = start(event)
+            continue
+        if state is None:
+            continue
+        before, state = state, apply(state, event)
+        if isinstance(event, HandDealt):
+            hands.append(_new_hand(state, names))
+            continue
+        if not hands:
+            continue
+        record = hands[-1]
+        if isinstance(event, CardsPassed):
+            record.passes.append(PassLine(names[event.seat], names[before.pass_target(event.seat)],
+                                          tuple(views.card_views(event.cards))))
+        elif isinstance(event, ClaimAccepted):
+            record.claimed_by = names[event.seat]
+        if len(state.tricks) > len(before.tricks):
+            record.tricks.append(_trick(state, len(state.tricks), names))
+        if len(state.sheet) > len(before.sheet):
+            _finish(record, state.sheet[-1], names, isinstance(event, MoonChosen))
+    return hands
+
+
+def _new_hand(state: GameState, names: Sequence[str]) -> HandRecord:
+    direction = describe_offset(state.pass_offset, state.seats) if state.rules.pass_count else ""
+    return HandRecord(
+        number=state.hand_number, dealer=names[state.dealer],
+        deal=[(names[s], views.hand_rows(state.hand(s))) for s in range(state.seats)],
+        kitty=views.card_views(state.kitty_cards), pass_direction=direction)
+
+
+def _trick(state: GameState, number: int, names: Sequence[str]) -> PlayedTrick:
+    trick = state.tricks[number - 1]
+    plays = tuple(views.PlayView(names[s], views.card_view(c), False) for s, c in trick.plays)
+    winner = names[trick.winner] if trick.winner is not None else ""
+    return PlayedTrick(number, names[trick.leader], plays, winner)
+
+
+def _finish(record: HandRecord, result: HandResult, names: Sequence[str], chosen: bool) -> None:
+    record.points, record.totals = list(result.points), list(result.totals)
+    if result.moon is not None:
+        how = "went down" if result.moon_down else "everyone else went up"
+        what = "made the slam" if result.slam else "shot the moon"
+        record.moon = f"{names[result.moon]} {what} ({how})"
+    if result.claimed_by is not None and record.claimed_by is None:
+        record.claimed_by = names[result.claimed_by]
+
+
+# --- the score chart ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ChartLine:
+    name: str
+    colour: str
+    points: str  # SVG polyline points
+    last_x: float
+    last_y: float
+    total: int
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: int
+    height: int
+    lines: tuple[ChartLine, ...]
+    grid: tuple[tuple[float, int], ...]   # (y, score) of the horizontal lines
+    hands: tuple[tuple[float, int], ...]  # (x, hand number) of the hand ticks
+    target_y: float | None
+    left: int
+    bottom: float
+
+
+def score_chart(sheet: Sequence[HandResult], names: Sequence[str], target: int,
+                width: int = 360, height: int = 220) -> Chart | None:
+    """Running totals after each hand as an SVG line chart (x: hands, y: score)."""
+    if not sheet:
+        return None
+    left, right, top, bottom = 34, 60, 10, height - 24
+    series = [[0, *[r.totals[s] for r in sheet]] for s in range(len(names))]
+    low = min(0, *[v for line in series for v in line])
+    high = max(target, *[v for line in series for v in line], 1)
+    span_x = max(1, len(sheet))
+
+    def x(i: int) -> float:
+        return round(left + (width - left - right) * i / span_x, 1)
+
+    def y(v: int) -> float:
+        return round(bottom - (bottom - top) * (v - low) / (high - low), 1)
+
+    lines = tuple(
+        ChartLine(names[s], PALETTE[s % len(PALETTE)],
+                  " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(values)),
+                  x(len(values) - 1), y(values[-1]), values[-1])
+        for s, values in enumerate(series))
+    step = _nice_step(high - low)
+    first = (low // step) * step
+    grid = tuple((y(v), v) for v in range(first, high + 1, step) if v >= low)
+    hands = tuple((x(i), i) for i in range(1, len(sheet) + 1)
+                  if len(sheet) <= 12 or i % max(1, len(sheet) // 8) == 0)
+    target_y = y(target) if low <= target <= high else None
+    return Chart(width, height, lines, grid, hands, target_y, left, bottom)
+
+
+def _nice_step(span: int) -> int:
+    for step in (5, 10, 20, 25, 50, 100, 200, 500):
+        if span / step <= 6:
+            return step
+    return 1000

@@ -1,0 +1,128 @@
+"""Private seat links (/s/<token>): one long-lived link per (game, seat, player) to their own view.
+
+Tokens are stored only as a hash, so to hand out the same link again its raw form must be
+derivable: it is an HMAC of the token row's id and its game, seat and player under the app's
+secret key. Nobody without the key can make one; a changed key just makes the next email carry
+a fresh link (the old one keeps working until it expires).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import Engine, delete
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from pbem.mail.tokens import find_token, hash_token
+from pbem.store.db import transaction
+from pbem.store.models import Seat, Token
+
+PURPOSE = "seat"
+SEAT_TTL = timedelta(days=365)
+RENEW_BEFORE = timedelta(days=60)  # a link with less life left than this is not handed out again
+
+
+def seat_link(session: Session, game_id: int, seat_no: int, player_id: int, *,
+              secret: str | bytes | None = None, now: datetime | None = None) -> str:
+    """The raw token of the private link of `player_id` in `seat_no` of `game_id`.
+
+    Reuses the newest live seat token of that (game, seat, player), or adds one in the
+    caller's transaction. `secret` defaults to the Flask app's SECRET_KEY."""
+    key = _key(secret)
+    now = now or datetime.now(UTC)
+    live = session.exec(
+        select(Token).where(
+            Token.purpose == PURPOSE, Token.game_id == game_id, Token.seat_no == seat_no,
+            Token.player_id == player_id, col(Token.used_at).is_(None),
+            col(Token.turn_seq).is_(None), col(Token.expires_at) > now + RENEW_BEFORE)
+        .order_by(col(Token.id).desc()))
+    for token in live:
+        assert token.id is not None
+        raw = _derive(key, token.id, game_id, seat_no, player_id)
+        if hmac.compare_digest(hash_token(raw), token.token_hash):
+            return raw
+    # The hash needs the row's id: insert with a placeholder hash, then set the real one.
+    token = Token(token_hash=_placeholder(), purpose=PURPOSE, game_id=game_id,
+                  seat_no=seat_no, player_id=player_id, created_at=now,
+                  expires_at=now + SEAT_TTL)
+    session.add(token)
+    session.flush()
+    assert token.id is not None
+    raw = _derive(key, token.id, game_id, seat_no, player_id)
+    token.token_hash = hash_token(raw)
+    session.add(token)
+    session.flush()
+    return raw
+
+
+def find_seat_token(session: Session, raw: str, *, now: datetime | None = None) -> Token | None:
+    """The live seat token for `raw` whose seat still belongs to its player, or None.
+
+    (A seat given to someone else, or to a robot, closes the previous player's link.)"""
+    token = find_token(session, raw, frozenset({PURPOSE}), now=now)
+    if (token is None or token.used_at is not None or token.turn_seq is not None
+            or token.game_id is None or token.seat_no is None or token.player_id is None):
+        return None
+    seat = session.exec(select(Seat).where(Seat.game_id == token.game_id,
+                                           Seat.seat_no == token.seat_no)).first()
+    if seat is None or seat.is_bot or seat.player_id != token.player_id:
+        return None
+    return token
+
+
+# --- one move per turn from the page --------------------------------------------------------
+
+def claim_turn(engine: Engine, game_id: int, seat_no: int, turn_seq: int,
+               now: datetime | None = None) -> bool:
+    """Record that the private page makes this seat's move at `turn_seq`: True for the first
+    request only. Two cards pressed at once (or a double click) would otherwise play the
+    second card on the player's next turn. The marker is a used token row whose unique hash
+    stands for (game, seat, turn); `find_seat_token` never accepts it."""
+    now = now or datetime.now(UTC)
+    try:
+        with transaction(engine) as session:
+            session.add(Token(token_hash=_turn_hash(game_id, seat_no, turn_seq),
+                              purpose=PURPOSE, game_id=game_id, seat_no=seat_no,
+                              turn_seq=turn_seq, used_at=now, created_at=now, expires_at=now))
+    except IntegrityError:
+        return False
+    return True
+
+
+def release_turn(engine: Engine, game_id: int, seat_no: int, turn_seq: int) -> None:
+    """Undo `claim_turn` when the move was refused, so the player may try again."""
+    with transaction(engine) as session:
+        session.execute(delete(Token).where(
+            col(Token.token_hash) == _turn_hash(game_id, seat_no, turn_seq)))
+
+
+def _turn_hash(game_id: int, seat_no: int, turn_seq: int) -> str:
+    return hash_token(f"seat-move:{game_id}:{seat_no}:{turn_seq}")
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+def _key(secret: str | bytes | None) -> bytes:
+    if secret is None:
+        from flask import current_app
+
+        secret = current_app.config["SECRET_KEY"]
+    if not secret:
+        raise RuntimeError("seat links need a secret key")
+    return secret.encode("utf-8") if isinstance(secret, str) else secret
+
+
+def _derive(key: bytes, token_id: int, game_id: int, seat_no: int, player_id: int) -> str:
+    message = f"seat-link:{token_id}:{game_id}:{seat_no}:{player_id}".encode("ascii")
+    digest = hmac.new(key, message, hashlib.sha256).digest()[:18]  # 144 bits
+    return base64.urlsafe_b64encode(digest).decode("ascii")
+
+
+def _placeholder() -> str:
+    import secrets
+
+    return "pending-" + secrets.token_hex(24)

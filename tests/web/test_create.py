@@ -1,0 +1,156 @@
+"""Creating a game on /new: preset defaults, validation with precise sentences (typed values
+kept, escaped), CSRF, and the game made through the service with its invitations mailed."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlmodel import select
+
+from pbem.app import db_engine
+from pbem.engine import PRESETS
+from pbem.store.db import transaction
+from pbem.store.models import Game, Seat
+from tests.web.support import count_tokens, csrf_of, outbox
+
+
+def form_data(client: FlaskClient, preset: str = "standard", **changes: Any) -> dict[str, Any]:
+    """The form's own values for `preset` (as a browser would send them), plus `changes`."""
+    html = client.get(f"/new?preset={preset}").get_data(as_text=True)
+    data: dict[str, Any] = {"csrf_token": csrf_of(html), "preset": preset}
+    for name, value in re.findall(r'<input type="(?:text|email|number)" id="\w+" name="(\w+)" '
+                                  r'value="([^"]*)"', html):
+        data[name] = value
+    for name in re.findall(r'<input type="checkbox" id="\w+" name="(\w+)" checked', html):
+        data[name] = "on"
+    for select_name, body in re.findall(r'<select id="\w+" name="(\w+)"[^>]*>(.*?)</select>',
+                                        html, re.S):
+        data[select_name] = re.search(r'<option value="([^"]+)" selected', body).group(1)
+    data["on_timeout"] = re.search(r'name="on_timeout" value="(\w+)" checked', html).group(1)
+    data.pop("preset-choice", None)
+    data.update(p1_name="Ann", p1_email="ann@example.com", p2_name="Bob",
+                p2_email="bob@example.com")
+    data.update(changes)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def games(app: Flask) -> list[Game]:
+    with transaction(db_engine(app), read_only=True) as session:
+        return list(session.exec(select(Game)))
+
+
+def test_the_form_lists_every_preset_with_its_title(client: FlaskClient) -> None:
+    html = client.get("/new").get_data(as_text=True)
+    for preset in PRESETS.values():
+        assert f'<option value="{preset.name}"' in html
+        assert preset.title.replace("'", "&#39;") in html
+    assert html.count('class="player-row"') == 4
+
+
+@pytest.mark.parametrize("name", ["standard", "club", "five", "omnibus-td", "three-kitty"])
+def test_a_preset_fills_in_its_own_values(client: FlaskClient, name: str) -> None:
+    rules = PRESETS[name].rules
+    data = form_data(client, name)
+    assert data["target"] == str(rules.target)
+    assert data["pass_count"] == str(rules.pass_count)
+    assert data["moon"] == rules.moon.value and data["bonus_card"] == rules.bonus_card.value
+    for flag in ("points_on_first_trick", "hearts_must_be_broken", "queen_breaks_hearts",
+                 "forced_queen", "sinkhole_99"):
+        assert (data.get(flag) == "on") == getattr(rules, flag), flag
+    html = client.get(f"/new?preset={name}").get_data(as_text=True)
+    assert html.count('class="player-row"') == rules.players
+
+
+def test_an_unknown_preset_shows_the_standard_form(client: FlaskClient) -> None:
+    response = client.get("/new?preset=<nope>")
+    assert response.status_code == 404
+    assert "&lt;nope&gt;" in response.get_data(as_text=True)
+
+
+def test_creating_a_game_invites_the_players(app: Flask, client: FlaskClient) -> None:
+    data = form_data(client, p3_computer="on", p4_computer="on", target="50",
+                     move_hours="24", reminders="2", skip_weekends="on", on_timeout="pause")
+    response = client.post("/new", data=data)
+    assert response.status_code == 303
+    (game,) = games(app)
+    assert response.location.endswith(f"/games/{game.id}/created")
+    assert game.status == "inviting" and game.rules["target"] == 50
+    assert game.deadline_policy == {"move_hours": 24, "reminders": 2, "skip_weekends": True,
+                                    "grace_minutes": 0, "on_timeout": "pause"}
+    invites = outbox(app, "invite")
+    assert [r.to_addr for r in invites] == ["bob@example.com"]
+    with transaction(db_engine(app), read_only=True) as session:
+        seats = list(session.exec(select(Seat).where(Seat.game_id == game.id)))
+    assert sorted((s.seat_no, s.is_bot, s.invite_status) for s in seats) == [
+        (0, False, "accepted"), (1, False, "invited"), (2, True, "accepted"),
+        (3, True, "accepted")]
+    page = client.get(response.location).get_data(as_text=True)
+    assert "Invitations sent to Bob" in page and f'href="/games/{game.id}"' in page
+
+
+def test_empty_seats_are_computers_and_the_game_starts_at_once(app: Flask,
+                                                               client: FlaskClient) -> None:
+    response = client.post("/new", data=form_data(client, p2_email="", p2_name=""))
+    assert response.status_code == 303
+    (game,) = games(app)
+    assert game.status == "active"
+    assert outbox(app, "invite") == [] and outbox(app, "pass")
+
+
+@pytest.mark.parametrize(("changes", "sentence"), [
+    ({"name": ""}, "Give the game a name."),
+    ({"p1_email": ""}, "Your email address is needed."),
+    ({"p2_email": "bob@"}, "Seat 2: the email address doesn&#39;t look right"),
+    ({"p2_email": "ANN@example.com"}, "Seat 2 has the same email address as seat 1."),
+    ({"p2_computer": "on"}, "Seat 2: tick “computer” or give an email address, not both."),
+    ({"target": "ten"}, "“Target score” must be a whole number from 1 to 10000."),
+    ({"target": "0"}, "“Target score” must be from 1 to 10000."),
+    ({"moon": "sideways"}, "Choose one of the listed answers for “Shooting the moon”."),
+    ({"move_hours": "0"}, "“Time per move (hours)” must be from 1 to 720."),
+    ({"on_timeout": "explode"}, "Choose what happens when a player runs out of time."),
+])
+def test_mistakes_are_named_and_nothing_is_made(app: Flask, client: FlaskClient,
+                                                changes: dict[str, str], sentence: str) -> None:
+    before = len(outbox(app)), count_tokens(app)
+    response = client.post("/new", data=form_data(client, **changes))
+    assert response.status_code == 422
+    assert sentence in response.get_data(as_text=True)
+    assert games(app) == [] and (len(outbox(app)), count_tokens(app)) == before
+
+
+def test_the_engine_explains_rules_that_do_not_fit(app: Flask, client: FlaskClient) -> None:
+    extra = {f"p{n}_computer": "on" for n in range(3, 8)}
+    response = client.post("/new", data=form_data(client, "seven", pass_count="4", **extra))
+    assert response.status_code == 422
+    assert "too many cards passed" in response.get_data(as_text=True)
+    assert games(app) == []
+
+
+def test_typed_values_are_kept_and_escaped(client: FlaskClient) -> None:
+    response = client.post("/new", data=form_data(
+        client, name='<script>alert("x")</script>', p2_name="<b>Bob</b>", p2_email="bob@",
+        target="77"))
+    html = response.get_data(as_text=True)
+    assert "<script>alert" not in html and "<b>Bob</b>" not in html
+    assert 'value="&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;"' in html
+    assert 'value="&lt;b&gt;Bob&lt;/b&gt;"' in html and 'value="bob@"' in html
+    assert 'name="target" value="77"' in html
+
+
+def test_a_post_without_csrf_makes_nothing(app: Flask, client: FlaskClient) -> None:
+    data = form_data(client)
+    del data["csrf_token"]
+    response = client.post("/new", data=data)
+    assert response.status_code == 400
+    assert "security check failed" in response.get_data(as_text=True)
+    assert 'value="Bob"' in response.get_data(as_text=True)
+    assert games(app) == [] and outbox(app) == []
+
+
+def test_an_unknown_preset_in_the_post_is_a_bad_request(app: Flask, client: FlaskClient) -> None:
+    assert client.post("/new", data=form_data(client, preset="nope")).status_code == 400
+    assert games(app) == []

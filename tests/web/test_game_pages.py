@@ -1,0 +1,75 @@
+"""The public game page (/g/<id>, /games/<id>) and the end-of-game summary: seats, scores, the
+trick and the tricks so far; never anyone's hand while the game is on; every card once over."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from pbem.engine import Phase
+from tests.web.support import count_tokens, finish_game, human_move, snapshot, state
+
+
+def test_the_observer_page_never_shows_a_hand(app: Flask, client: FlaskClient,
+                                              game_id: int) -> None:
+    for _ in range(12):  # through the pass and into the play, checking at every step
+        now = state(app, game_id)
+        html = client.get(f"/games/{game_id}").get_data(as_text=True)
+        for seat in range(now.seats):
+            for card in now.hand(seat):
+                assert f'aria-label="{card}' not in html, (seat, card)
+        assert "/s/" not in html and "Your hand" not in html
+        human_move(app, game_id)
+
+
+def test_the_game_page_lists_the_tricks_of_the_hand_so_far(app: Flask, client: FlaskClient,
+                                                           game_id: int) -> None:
+    while state(app, game_id).phase is not Phase.PLAY or len(state(app, game_id).tricks) < 2:
+        human_move(app, game_id)
+    now = state(app, game_id)
+    html = client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert "Tricks so far this hand" in html
+    for number, trick in enumerate(now.tricks, start=1):
+        assert f"Trick {number}</span>" in html
+        for _seat, card in trick.plays:
+            assert f'aria-label="{card}"' in html
+    assert "Seats" in html and "You" in html and "(computer)" in html
+
+
+def test_get_and_head_of_the_pages_change_nothing(app: Flask, client: FlaskClient,
+                                                  game_id: int) -> None:
+    before = snapshot(app, game_id), count_tokens(app)
+    for path in (f"/games/{game_id}", f"/g/{game_id}", f"/games/{game_id}/summary", "/new",
+                 "/new?preset=club", f"/games/{game_id}/created"):
+        client.get(path)
+        client.head(path)
+    assert (snapshot(app, game_id), count_tokens(app)) == before
+
+
+def test_unknown_games_are_not_found(client: FlaskClient) -> None:
+    for path in ("/games/999", "/g/999", "/games/999/summary", "/games/999/created"):
+        assert client.get(path).status_code == 404
+
+
+def test_the_summary_of_an_unfinished_game_sends_you_to_the_table(client: FlaskClient,
+                                                                  game_id: int) -> None:
+    response = client.get(f"/games/{game_id}/summary")
+    assert response.status_code == 302
+    assert response.location.endswith(f"/games/{game_id}")
+
+
+def test_a_finished_game_shows_standings_chart_sheet_and_every_trick(
+        app: Flask, client: FlaskClient, game_id: int) -> None:
+    over = finish_game(app, game_id)
+    html = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert html == client.get(f"/games/{game_id}/summary").get_data(as_text=True)
+    assert "Final standings" in html and "<svg" in html and "<polyline" in html
+    for result in over.sheet:
+        assert f'id="hand-{result.hand_number}"' in html
+    assert len(re.findall(r'<span class="tn">Trick \d+</span>', html)) == 13 * len(over.sheet)
+    assert html.count("dealt.") == len(over.sheet)
+    assert "The deal" in html and "Passes" in html
+    for total in over.totals:
+        assert f'<td class="num">{total}</td>' in html
