@@ -1,0 +1,264 @@
+"""Processing replies on SQLite and PostgreSQL: played once, only by the seat's player, never
+from a machine; errors answered (rate-limited); crashed processing picked up again."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import Engine
+from sqlmodel import select
+
+from pbem.engine import CardPlayed, CardsPassed, Phase
+from pbem.mailin import replies
+from pbem.mailin.process import deliver, process, process_pending
+from pbem.mailin.receive import purge_raw_mail, store_raw
+from pbem.store.db import transaction
+from pbem.store.events import load_events
+from pbem.store.models import InboundMail, PlayerAddress
+from pbem.store.types import utcnow
+from tests.mailin.support import (
+    emails,
+    illegal,
+    inbox,
+    latest_token,
+    legal,
+    player,
+    reply,
+    seq_of,
+    state_of,
+    to_play,
+    two_human_game,
+)
+
+
+def row(engine: Engine, mail_id: int) -> InboundMail:
+    with transaction(engine, read_only=True) as session:
+        found = session.get(InboundMail, mail_id)
+        assert found is not None
+        return found
+
+
+def test_a_pass_by_reply_is_made(engine: Engine) -> None:
+    game = two_human_game(engine)
+    hand = state_of(engine, game).hand(0)
+    token = latest_token(engine, "ann@example.org", "pass")
+    cards = " ".join(str(c) for c in hand[:3])
+    stored = deliver(inbox(engine), reply(token, f"pass {cards}"))
+    assert row(engine, stored.id).status == "processed"
+    assert state_of(engine, game).passed_cards(0) == hand[:3]
+
+
+def test_a_card_by_reply_is_played_and_the_next_human_gets_a_turn_email(engine: Engine) -> None:
+    game = two_human_game(engine)
+    seat, state = to_play(engine, game)
+    me, other = ("ann@example.org", "bob@example.org")[::1 if seat == 0 else -1]
+    card = legal(state, seat)
+    turns_before = len(emails(engine, other, "turn")) + len(emails(engine, me, "turn"))
+    deliver(inbox(engine), reply(latest_token(engine, me, "turn"), str(card),
+                                 sender=f"X <{me}>"))
+    with transaction(engine, read_only=True) as session:
+        assert CardPlayed(seat, card) in load_events(session, game)
+    after = state_of(engine, game)
+    assert after.phase is not Phase.PLAY or after.turn in (0, 1)
+    assert len(emails(engine, other, "turn")) + len(emails(engine, me, "turn")) > turns_before
+    assert emails(engine, me, "move_confirmed")
+
+
+def test_the_same_message_delivered_twice_plays_once(engine: Engine) -> None:
+    game = two_human_game(engine)
+    hand = state_of(engine, game).hand(0)
+    message = reply(latest_token(engine, "ann@example.org", "pass"),
+                    "pass " + " ".join(map(str, hand[:3])))
+    first = deliver(inbox(engine), message)
+    seq = seq_of(engine, game)
+    again = deliver(inbox(engine), b"Received: from elsewhere\r\n" + message)
+    assert (first.created, again.created, again.id) == (True, False, first.id)
+    assert seq_of(engine, game) == seq
+
+
+def test_a_repeated_move_in_a_new_message_changes_nothing(engine: Engine) -> None:
+    game = two_human_game(engine)
+    hand = state_of(engine, game).hand(0)
+    token = latest_token(engine, "ann@example.org", "pass")
+    text = "pass " + " ".join(map(str, hand[:3]))
+    deliver(inbox(engine), reply(token, text))
+    seq = seq_of(engine, game)
+    second = deliver(inbox(engine), reply(token, text))
+    assert seq_of(engine, game) == seq
+    assert row(engine, second.id).reason.startswith("duplicate")
+    assert "already passed" in emails(engine, "ann@example.org", "note")[-1].body_text
+
+
+def test_a_stranger_plays_nothing_and_the_player_is_told(engine: Engine) -> None:
+    game = two_human_game(engine)
+    hand = state_of(engine, game).hand(0)
+    seq = seq_of(engine, game)
+    stored = deliver(inbox(engine), reply(latest_token(engine, "ann@example.org", "pass"),
+                                          "pass " + " ".join(map(str, hand[:3])),
+                                          sender="Eve <eve@example.net>"))
+    assert row(engine, stored.id).status == "ignored"
+    assert seq_of(engine, game) == seq
+    told = emails(engine, "ann@example.org", "not_your_seat")
+    assert len(told) == 1 and "eve@example.net" in told[0].body_text
+    assert not emails(engine, "eve@example.net")
+
+
+def test_an_extra_address_of_the_player_may_reply(engine: Engine) -> None:
+    game = two_human_game(engine)
+    with transaction(engine) as session:
+        session.add(PlayerAddress(player_id=player(engine, "ann@example.org").id,
+                                  email="Ann.Work@Example.COM"))
+    hand = state_of(engine, game).hand(0)
+    deliver(inbox(engine), reply(latest_token(engine, "ann@example.org", "pass"),
+                                 "pass " + " ".join(map(str, hand[:3])),
+                                 sender="Ann <ann.work@example.com>"))
+    assert state_of(engine, game).has_passed(0)
+
+
+def test_an_autoresponder_gets_silence(engine: Engine) -> None:
+    game = two_human_game(engine)
+    token = latest_token(engine, "ann@example.org", "pass")
+    before = len(emails(engine, "ann@example.org"))
+    for headers in ({"Auto-Submitted": "auto-replied"}, {"Precedence": "bulk"},
+                    {"X-Autoreply": "yes"}, {"List-Id": "<x.example>"},
+                    {"X-PBEM-Loop": "pbem.test"}, {"Return-Path": "<>"}):
+        stored = deliver(inbox(engine), reply(token, "I'm away until Monday", headers=headers))
+        assert row(engine, stored.id).status == "ignored"
+    stored = deliver(inbox(engine), reply(token, "hello",
+                                          sender="MAILER-DAEMON@mx.example.org"))
+    assert row(engine, stored.id).status == "ignored"
+    assert len(emails(engine, "ann@example.org")) == before
+    assert not state_of(engine, game).has_passed(0)
+
+
+def test_a_bounce_marks_the_address_failing(engine: Engine) -> None:
+    two_human_game(engine)
+    from tests.mailin.test_corpus import CORPUS
+
+    stored = deliver(inbox(engine), (CORPUS / "bounce.eml").read_bytes())
+    assert row(engine, stored.id).status == "processed"
+    ann = player(engine, "ann@example.org")
+    assert ann.email_status == "failing" and "5.1.1" in (ann.email_status_reason or "")
+    assert player(engine, "bob@example.org").email_status == "ok"
+
+
+def test_a_pending_message_is_processed_on_restart(engine: Engine) -> None:
+    game = two_human_game(engine)
+    hand = state_of(engine, game).hand(0)
+    token = latest_token(engine, "ann@example.org", "pass")
+    crashed = store_raw(engine, reply(token, "pass " + " ".join(map(str, hand[:3]))))
+    # A worker claimed this one and died a while ago: its lease has run out.
+    claimed = store_raw(engine, reply(latest_token(engine, "bob@example.org", "pass"), "help",
+                                      sender="bob@example.org"))
+    with transaction(engine) as session:
+        held = session.get(InboundMail, claimed.id)
+        assert held is not None
+        held.processed_at = utcnow() - timedelta(hours=1)
+        session.add(held)
+    assert process_pending(inbox(engine)) == 2
+    assert state_of(engine, game).has_passed(0)
+    assert row(engine, crashed.id).status == row(engine, claimed.id).status == "processed"
+    assert emails(engine, "bob@example.org", "help")
+    assert process(inbox(engine), crashed.id) is None  # done: never again
+
+
+def test_no_command_gets_an_error_email_saying_what_was_read(engine: Engine) -> None:
+    game = two_human_game(engine)
+    seq = seq_of(engine, game)
+    stored = deliver(inbox(engine), reply(latest_token(engine, "ann@example.org", "pass"),
+                                          "Let me think about it."))
+    assert seq_of(engine, game) == seq
+    assert row(engine, stored.id).reason.startswith("unreadable")
+    error = emails(engine, "ann@example.org", "error")[-1]
+    assert "Let me think about it." in error.body_text
+
+
+def test_an_illegal_card_gets_the_reason_and_the_legal_cards(engine: Engine) -> None:
+    game = two_human_game(engine)
+    seat, state = to_play(engine, game)
+    me = ("ann@example.org", "bob@example.org")[seat]
+    seq = seq_of(engine, game)
+    card = illegal(state, seat)
+    deliver(inbox(engine), reply(latest_token(engine, me, "turn"), f"play {card}",
+                                 sender=me))
+    assert seq_of(engine, game) == seq
+    error = emails(engine, me, "error")[-1]
+    assert f"play {card}" in error.body_text
+    assert str(legal(state, seat)) in error.body_text
+
+
+def test_a_reply_to_an_old_email_is_stale(engine: Engine) -> None:
+    game = two_human_game(engine)
+    hand = state_of(engine, game).hand(0)
+    old = latest_token(engine, "ann@example.org", "pass")
+    deliver(inbox(engine), reply(old, "pass " + " ".join(map(str, hand[:3]))))
+    seq = seq_of(engine, game)
+    deliver(inbox(engine), reply(old, "pass " + " ".join(map(str, hand[3:6]))))
+    assert seq_of(engine, game) == seq
+    assert "earlier email" in emails(engine, "ann@example.org", "error")[-1].body_text
+    with transaction(engine, read_only=True) as session:
+        passes = [e for e in load_events(session, game) if isinstance(e, CardsPassed)]
+    assert [p.seat for p in passes].count(0) == 1
+
+
+def test_say_is_relayed_to_the_other_human_players(engine: Engine) -> None:
+    two_human_game(engine)
+    deliver(inbox(engine), reply(latest_token(engine, "ann@example.org", "pass"),
+                                 "say Good luck, Bob!\nYou'll need it."))
+    relayed = emails(engine, "bob@example.org", "say")
+    assert len(relayed) == 1 and "Good luck, Bob!" in relayed[0].body_text
+    assert "You'll need it." in relayed[0].body_text
+    assert "Reply-To" in relayed[0].headers
+    assert not emails(engine, "ann@example.org", "say")
+
+
+def test_status_and_help_are_answered(engine: Engine) -> None:
+    two_human_game(engine)
+    token = latest_token(engine, "ann@example.org", "pass")
+    deliver(inbox(engine), reply(token, "Status"))
+    deliver(inbox(engine), reply(token, "HELP"))
+    status = emails(engine, "ann@example.org", "status")[-1].body_text
+    assert "It's your turn to pass 3 cards." in status and "Your hand:" in status
+    assert "pass 2C 3D AH" in emails(engine, "ann@example.org", "help")[-1].body_text
+
+
+def test_away_is_answered(engine: Engine) -> None:
+    two_human_game(engine)
+    deliver(inbox(engine), reply(latest_token(engine, "ann@example.org", "pass"),
+                                 "away 2099-08-01 to 2099-08-14"))
+    note = emails(engine, "ann@example.org", "note")[-1].body_text
+    assert "away" in note.lower()
+
+
+def test_error_replies_are_rate_limited(engine: Engine) -> None:
+    two_human_game(engine)
+    token = latest_token(engine, "ann@example.org", "pass")
+    for n in range(replies.ANSWER_LIMIT + 3):
+        deliver(inbox(engine), reply(token, f"what is this {n}?"))
+    assert len(emails(engine, "ann@example.org", "error")) == replies.ANSWER_LIMIT
+
+
+def test_the_token_in_references_is_enough_when_the_address_lost_it(engine: Engine) -> None:
+    game = two_human_game(engine)
+    hand = state_of(engine, game).hand(0)
+    token = latest_token(engine, "ann@example.org", "pass")
+    deliver(inbox(engine), reply(token, "pass " + " ".join(map(str, hand[:3])),
+                                 to="Hearts <play@pbem.test>"))
+    assert state_of(engine, game).has_passed(0)
+
+
+def test_mail_without_a_live_token_is_ignored(engine: Engine) -> None:
+    two_human_game(engine)
+    stored = deliver(inbox(engine), reply("doesnotexist2345", "QS"))
+    assert row(engine, stored.id).status == "ignored"
+    assert not emails(engine, "ann@example.org", "error")
+
+
+def test_raw_mail_is_purged_after_the_keep_time(engine: Engine) -> None:
+    two_human_game(engine)
+    stored = deliver(inbox(engine), reply("doesnotexist2345", "QS"))
+    assert purge_raw_mail(engine, timedelta(days=30)) == 0
+    assert purge_raw_mail(engine, timedelta(days=30), now=utcnow() + timedelta(days=31)) == 1
+    assert row(engine, stored.id).raw == b""
+    with transaction(engine, read_only=True) as session:
+        assert session.exec(select(InboundMail)).all()  # kept, so a late copy is a duplicate
