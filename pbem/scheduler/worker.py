@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from apscheduler.schedulers.base import BaseScheduler
@@ -125,11 +126,11 @@ def process_deadlines(ctx: Context, settings: MailSettings, now: datetime) -> De
             col(Deadline.grace_until) > now).order_by(col(Deadline.next_reminder_at))).all()
     for row in expired:
         assert row.id is not None
-        _guarded(report, row.id, lambda r=row: _time_out(ctx, r, now), report.timeouts)
+        _guarded(report, row.id, partial(_time_out, ctx, row, now), report.timeouts)
     for deadline_id in reminders:
         assert deadline_id is not None
         _guarded(report, deadline_id,
-                 lambda d=deadline_id: send_due_reminder(ctx.engine, d, settings, now),
+                 partial(send_due_reminder, ctx.engine, deadline_id, settings, now),
                  report.reminders)
     return report
 

@@ -8,7 +8,7 @@ Player mistakes raise PlayerMistake subclasses whose str() can be mailed as it i
 """
 
 from pbem.dealing import make_rng
-from pbem.service.core import Context, Outcome, advance, notify_hook
+from pbem.service.core import Context, Outcome, advance, notify_hook, take_seat_back
 from pbem.service.errors import (
     BadRequest,
     CommandRejected,
@@ -36,5 +36,6 @@ __all__ = [
     "PlayerMistake", "ServiceError", "SomeoneMovedFirst", "accept_invite", "advance", "choose_moon",
     "claim", "create_game", "decline_invite", "make_rng", "make_rules", "notify_hook",
     "pass_cards", "play_card", "replace_seat", "resign",
-    "away_dates", "clear_away", "nudge", "resume_game", "set_away", "timeout_move",
+    "away_dates", "clear_away", "nudge", "resume_game", "set_away", "take_seat_back",
+    "timeout_move",
 ]

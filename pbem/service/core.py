@@ -135,7 +135,7 @@ def run(
         raise SomeoneMovedFirst()
     except (CommandRejected, SomeoneMovedFirst):
         if actor is not None and actor >= 0:
-            _take_seat_back(ctx, game_id, actor)
+            take_seat_back(ctx, game_id, actor)
         raise
 
 
@@ -170,8 +170,9 @@ def _player_is_back(seat: Seat) -> None:
             seat_session.add(seat)
 
 
-def _take_seat_back(ctx: Context, game_id: int, seat_no: int) -> None:
-    """After a refused move (e.g. the bot, holding the seat, had moved already)."""
+def take_seat_back(ctx: Context, game_id: int, seat_no: int) -> None:
+    """The player of `seat_no` is back (e.g. after a refused move, the bot holding the seat
+    having moved already; or any reply of theirs that is no move)."""
     with transaction(ctx.engine) as session:
         seat = session.exec(select(Seat).where(Seat.game_id == game_id,
                                                Seat.seat_no == seat_no)).first()

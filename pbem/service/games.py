@@ -191,6 +191,7 @@ def replace_seat(
             if any(s.player_id == player.id and not s.is_bot for s in g.seats):
                 raise BadRequest(f"{player.name} already plays in this game.")
             seat.is_bot, seat.player_id = False, player.id
+            seat.timeouts_in_row, seat.bot_holding = 0, False  # a newcomer starts afresh
             accepted = invitee.accepted or g.game.status != "inviting"
             seat.invite_status = "accepted" if accepted else "invited"
         g.session.add(seat)

@@ -44,7 +44,7 @@ def clear_away(ctx: Context, player_id: int) -> int:
     """Forget the player's current and future away dates; returns how many were removed."""
     with transaction(ctx.engine) as session:
         player = _player(session, player_id)
-        result = session.exec(delete(Away).where(  # type: ignore[call-overload]
+        result = session.exec(delete(Away).where(
             col(Away.player_id) == player_id, col(Away.ends_on) >= _today(player, ctx.clock())))
         reschedule_player(session, player_id, ctx.clock())
         return int(result.rowcount or 0)

@@ -14,9 +14,11 @@ from pbem.scheduler.policy import DeadlinePolicy
 from pbem.service import (
     BadRequest,
     CommandRejected,
+    Invitee,
     NotAllowed,
     pass_cards,
     play_card,
+    replace_seat,
     resume_game,
     set_away,
     timeout_move,
@@ -241,3 +243,12 @@ def test_deadline_mail_goes_to_each_players_address(make_table: MakeTable) -> No
     t = make_table(humans=2)
     t.tick(24)
     assert sorted(m.to_addr for m in t.mail("reminder")) == [email(0), email(1)]
+
+
+def test_a_newcomer_in_an_open_seat_plays_it_themself(make_table: MakeTable) -> None:
+    t = make_table(humans=2, policy={"on_timeout": "open_seat"})
+    pass_cards(t.ctx, t.game_id, 1, t.state().hand(1)[:3])
+    t.tick(48)
+    assert t.seat(0).bot_holding
+    replace_seat(t.ctx, t.game_id, 0, Invitee("eve@example.org", "Eve"))
+    assert not t.seat(0).bot_holding and t.seat(0).timeouts_in_row == 0
