@@ -8,12 +8,15 @@ from pathlib import Path
 from typing import Any
 
 import css_inline
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import (
+    Environment,
+    FileSystemLoader,
+    StrictUndefined,
+    TemplateNotFound,
+    select_autoescape,
+)
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates" / "email"
-KINDS = ("turn", "pass", "invite", "game_started", "move_confirmed", "trick_result",
-         "hand_result", "error", "reminder", "summary", "digest", "moon_choice",
-         "invite_declined")
 
 
 @dataclass(frozen=True)
@@ -38,11 +41,13 @@ class Renderer:
         self.inliner = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
 
     def render(self, kind: str, **context: Any) -> Rendered:
-        if kind not in KINDS:
-            raise ValueError(f"unknown email kind {kind!r}")
         context.setdefault("kind", kind)
-        text = self.env.get_template(f"{kind}.txt").render(context)
-        html = self.env.get_template(f"{kind}.html").render(context)
+        try:
+            text_template = self.env.get_template(f"{kind}.txt")
+            html_template = self.env.get_template(f"{kind}.html")
+        except TemplateNotFound as exc:
+            raise ValueError(f"unknown email kind {kind!r}: no {exc.name}") from exc
+        text, html = text_template.render(context), html_template.render(context)
         return Rendered(kind, _tidy(text), self.inliner.inline(html))
 
 

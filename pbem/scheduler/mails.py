@@ -1,48 +1,26 @@
 """Mail about time: a timeout (the bot moved, the game paused, the seat is open) and nudges.
 
 Rendered and queued like every other email (pbem.mail.notify.GameMail / queue_mail), in the
-caller's transaction, with a renderer that also knows these kinds."""
+caller's transaction."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from functools import lru_cache
-from typing import Any
 
 from sqlmodel import Session
 
 from pbem.engine import CardPlayed, CardsPassed, Event, MoonChosen, list_in_words
-from pbem.mail import render as mail_render
 from pbem.mail import views
 from pbem.mail.compose import MailSettings
 from pbem.mail.notify import GameMail, deliverable
-from pbem.mail.render import Rendered, Renderer
+from pbem.mail.render import default_renderer
 from pbem.mail.tokens import new_token
 from pbem.store.models import Game, OutboxEmail
-
-KINDS = ("timeout", "nudge")
-
-
-class TimeRenderer(Renderer):
-    """The mail layer's renderer, plus this module's kinds."""
-
-    def render(self, kind: str, **context: Any) -> Rendered:
-        if kind not in KINDS:
-            return super().render(kind, **context)
-        context.setdefault("kind", kind)
-        text = self.env.get_template(f"{kind}.txt").render(context)
-        html = self.env.get_template(f"{kind}.html").render(context)
-        return Rendered(kind, mail_render._tidy(text), self.inliner.inline(html))
-
-
-@lru_cache(maxsize=1)
-def renderer() -> TimeRenderer:
-    return TimeRenderer()
 
 
 def game_mail(session: Session, game: Game, now: datetime,
               settings: MailSettings | None = None) -> GameMail:
-    return GameMail.load(session, game, settings, now, renderer())
+    return GameMail.load(session, game, settings, now, default_renderer())
 
 
 def send_timeout(
