@@ -1,0 +1,102 @@
+"""In real Chromium: create a game on /new (you, one invited friend, two computers), the friend
+accepts from the caught invitation, the game starts, and both play from their private views."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from sqlmodel import select
+
+from pbem.app import db_engine
+from pbem.engine import Card, CardPlayed, Phase
+from pbem.store.db import transaction
+from pbem.store.models import Game
+from tests.browser.conftest import LiveSite
+from tests.web.support import events, human_move, state
+
+pytestmark = pytest.mark.browser
+
+
+def open_mail_to(page: Any, site: LiveSite, to: str, words: str) -> Any:
+    """Reload /mail until the newest email to `to` contains `words`; return its frame."""
+    from playwright.sync_api import expect
+
+    for _attempt in range(50):
+        page.goto(f"{site.url}/mail")
+        rows = page.locator("table.grid tbody tr").filter(has_text=to)
+        if rows.count() == 0:
+            page.wait_for_timeout(200)
+            continue
+        rows.first.locator("a").first.click()
+        frame = page.frame_locator("iframe.mail")
+        try:
+            expect(frame.locator("body")).to_contain_text(words, timeout=1000)
+            return frame
+        except AssertionError:
+            page.wait_for_timeout(200)
+    raise AssertionError(f"no email to {to} with {words!r} arrived")
+
+
+def only_game_id(site: LiveSite) -> int:
+    with transaction(db_engine(site.app), read_only=True) as session:
+        (game,) = session.exec(select(Game)).all()
+        assert game.id is not None
+        return game.id
+
+
+def test_create_accept_and_play_from_the_private_view(live_site: LiveSite,
+                                                      browser_page: Any) -> None:
+    from playwright.sync_api import expect
+
+    page = browser_page
+    page.goto(f"{live_site.url}/new")
+    page.get_by_label("Name of the game").fill("Browser game")
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_label("Your email").fill("ann@example.com")
+    page.locator("#p2_name").fill("Bob")
+    page.locator("#p2_email").fill("bob@example.com")
+    page.locator("#p3_computer").check()
+    page.locator("#p4_computer").check()
+    page.get_by_label("Target score").fill("26")
+    page.get_by_role("button", name="Create the game and send the invitations").click()
+    expect(page.get_by_role("heading", name="Game created")).to_be_visible()
+    expect(page.get_by_role("status")).to_contain_text("Invitations sent to Bob")
+    game_id = only_game_id(live_site)
+
+    frame = open_mail_to(page, live_site, "bob@example.com", "invites you")
+    frame.get_by_role("link", name=re.compile("Accept")).first.click()
+    page.get_by_role("button", name="Accept and play").click()
+    expect(page.get_by_role("status")).to_contain_text("your answer is recorded")
+    page.get_by_role("link", name="The table").click()
+    expect(page.get_by_role("heading", name="“Browser game”")).to_be_visible()
+    expect(page.locator("body")).not_to_contain_text("Waiting for everyone to accept")
+
+    # Bob's pass email links to his private view: pass from there.
+    frame = open_mail_to(page, live_site, "bob@example.com", "Pick the cards")
+    frame.get_by_role("link", name="Open the game page").click()
+    expect(page).to_have_url(re.compile(r"/s/"))
+    bob_view = page.url
+    expect(page.get_by_role("heading", name=re.compile("pass 3 cards"))).to_be_visible()
+    boxes = page.get_by_role("checkbox")
+    expect(boxes).to_have_count(13)
+    for i in range(3):
+        boxes.nth(i).check()
+    page.get_by_role("button", name="Pass these 3 cards").click()
+    expect(page.get_by_role("status")).to_contain_text("Your cards are passed")
+
+    # Ann passes and plays through the service until it is Bob's turn (seat 1).
+    human_move(live_site.app, game_id, 0)
+    while 1 not in state(live_site.app, game_id).to_move:
+        assert state(live_site.app, game_id).phase is Phase.PLAY
+        assert human_move(live_site.app, game_id, 0)
+
+    page.goto(bob_view)
+    expect(page.locator("#your-turn")).to_be_visible()
+    button = page.get_by_role("button", name=re.compile(r"^Play \w\w$")).first
+    code = button.get_attribute("value")
+    button.click()
+    expect(page.get_by_role("status")).to_contain_text("You played")
+    expect(page.get_by_role("status")).to_contain_text(str(code))
+    assert CardPlayed(1, Card.parse(str(code))) in events(live_site.app, game_id)
