@@ -8,7 +8,6 @@ a fresh state, then reported as SomeoneMovedFirst.
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from pbem.engine import (
     decode_event,
     forced_events,
 )
+from pbem.mail import notify as mail_notify
 from pbem.scheduler.deadlines import sync_deadlines
 from pbem.service.errors import (
     CommandRejected,
@@ -256,33 +256,19 @@ def events_since(g: Loaded, seq: int) -> list[Event]:
 
 # --- the notification hook ----------------------------------------------------------------
 
-# notify(session, game, state_before, state_after, events, *, actor=None, now=None)
+# notify(session, game, state_before, state_after, events, *, actor=None, now=None): the mail
+# layer queues its emails in the command's own transaction (the transactional outbox).
 Notify = Callable[..., Any]
-NOTIFY_MODULE = "pbem.mail.notify"
-_notify: Notify | None = None
-
-
-def _no_notify(*_args: Any, **_kwargs: Any) -> None:
-    return None
+_notify: Notify | None = None  # tests may put a listener here
 
 
 def notify_hook() -> Notify:
-    """`pbem.mail.notify.notify`, or a no-op while that module doesn't exist."""
-    global _notify
-    if _notify is None:
-        _notify = mail_hook("notify")
-    return _notify
+    return _notify or mail_notify.notify
 
 
 def mail_hook(name: str) -> Notify:
     """A function of the mail layer (`pbem.mail.notify.<name>`: `send_invites(session, game,
-    seats, rules=, now=)`, `send_declined(session, game, seat, now=)`...), or a no-op while
-    that module doesn't exist. Called inside the command's transaction."""
-    try:
-        module = importlib.import_module(NOTIFY_MODULE)
-    except ModuleNotFoundError as exc:
-        if exc.name not in {NOTIFY_MODULE, "pbem.mail"}:
-            raise
-        return _no_notify
-    hook: Notify = getattr(module, name)
+    seats, rules=, now=)`, `send_declined(session, game, seat, now=)`...), called inside the
+    command's transaction."""
+    hook: Notify = getattr(mail_notify, name)
     return hook
