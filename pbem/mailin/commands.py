@@ -60,6 +60,20 @@ class Reading:
         return not self.problem and (self.action is not None or self.say is not None)
 
 
+def needs_phase(text: str) -> bool:
+    """Does reading `text` depend on the phase (a line of several bare cards: a pass in the
+    pass phase, a mistake in play)? Lets the caller skip loading the game otherwise."""
+    for line in text.splitlines():
+        cleaned = _clean(line)
+        if cleaned and cleaned.split(" ", 1)[0] not in VERBS:
+            try:
+                if len(parse_cards(cleaned)) > 1:
+                    return True
+            except UnreadableInput:
+                continue
+    return False
+
+
 def read_commands(text: str, *, passing: bool = False) -> Reading:
     """Read a trimmed reply. `passing`: the game is in the pass phase for this seat."""
     read = _shorten(text)

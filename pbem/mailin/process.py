@@ -36,7 +36,14 @@ from pbem.mail import views
 from pbem.mail.compose import MailSettings
 from pbem.mail.notify import send_error
 from pbem.mailin import replies
-from pbem.mailin.commands import AWAY_OFF, Command, Reading, away_dates, read_commands
+from pbem.mailin.commands import (
+    AWAY_OFF,
+    Command,
+    Reading,
+    away_dates,
+    needs_phase,
+    read_commands,
+)
 from pbem.mailin.loops import automatic_reason, bounce_of, sender_address
 from pbem.mailin.parse import parse_message, reply_text
 from pbem.mailin.receive import Stored, store_raw, with_recipients
@@ -82,9 +89,10 @@ class Decision:
 def deliver(inbox: Inbox, raw: bytes, recipients: list[str] | None = None) -> Stored:
     """Store a message (with its envelope recipients), then process it unless it is a copy of
     one already stored."""
-    stored = store_raw(inbox.engine, with_recipients(raw, recipients or []), now=inbox.clock())
+    raw = with_recipients(raw, recipients or [])
+    stored = store_raw(inbox.engine, raw, now=inbox.clock(), claim=True)
     if stored.created:
-        process(inbox, stored.id)
+        _process_claimed(inbox, stored.id, raw)
     return stored
 
 
@@ -104,6 +112,10 @@ def process(inbox: Inbox, mail_id: int) -> Decision | None:
     raw = _claim(inbox, mail_id)
     if raw is None:
         return None
+    return _process_claimed(inbox, mail_id, raw)
+
+
+def _process_claimed(inbox: Inbox, mail_id: int, raw: bytes) -> Decision:
     with inbox.app.app_context() if inbox.app is not None else nullcontext():
         try:
             decision = decide(inbox, raw)
@@ -166,9 +178,12 @@ def decide(inbox: Inbox, raw: bytes) -> Decision:
         sender = sender_address(message)
         if not sender_is_player(session, route.player_id, sender):
             return _not_the_player(inbox, route, sender)
-        state = load_state(session, route.game_id).state
-    passing = state.phase is Phase.PASS and route.seat_no in state.to_move
-    reading = read_commands(reply_text(message), passing=passing)
+        text = reply_text(message)
+        passing = False
+        if needs_phase(text):
+            state = load_state(session, route.game_id).state
+            passing = state.phase is Phase.PASS and route.seat_no in state.to_move
+    reading = read_commands(text, passing=passing)
     return _carry_out(inbox, route, reading, message)
 
 

@@ -53,13 +53,16 @@ def with_recipients(raw: bytes, recipients: list[str]) -> bytes:
     return lines + raw
 
 
-def store_raw(engine: Engine, raw: bytes, *, now: datetime | None = None) -> Stored:
-    """Add the message as pending, or find the copy stored before."""
+def store_raw(engine: Engine, raw: bytes, *, now: datetime | None = None,
+              claim: bool = False) -> Stored:
+    """Add the message as pending, or find the copy stored before. `claim`: the caller
+    processes it at once (the row is claimed for it, see pbem.mailin.process)."""
     message_id, digest = message_id_of(raw), content_hash(raw)
+    now = now or utcnow()
     try:
         with transaction(engine) as session:
             row = InboundMail(message_id=message_id, content_hash=digest, raw=raw,
-                              received_at=now or utcnow())
+                              received_at=now, processed_at=now if claim else None)
             session.add(row)
             session.flush()
             assert row.id is not None

@@ -1,0 +1,138 @@
+"""Benchmark: an inbound reply stored, parsed, routed and applied (one process, sequential).
+
+Run: python benchmarks/mailin_speed.py [--n 300] [--db URL]
+Default database: a fresh SQLite file in a temporary folder; with --db a PostgreSQL URL, a
+throwaway schema. Each reply is a Gmail-like top-posted reply (text + HTML, the original
+quoted) playing a legal move for whoever is to move in a game of four people playing by
+email. Two figures: mail-in's own stages on those replies (parse MIME, loop checks, trim,
+read the command, route the token, check the sender), and the whole `deliver()` (store the
+raw bytes, all that, the move through the service with the emails it queues, the status).
+Prints the median and p90 ms and replies/s of each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from sqlmodel import SQLModel  # noqa: E402
+
+from pbem import service  # noqa: E402
+from pbem.engine import Phase, legal_cards  # noqa: E402
+from pbem.mailin.commands import read_commands  # noqa: E402
+from pbem.mailin.loops import automatic_reason, bounce_of, sender_address  # noqa: E402
+from pbem.mailin.parse import parse_message, reply_text  # noqa: E402
+from pbem.mailin.process import deliver  # noqa: E402
+from pbem.mailin.route import find_route, sender_is_player  # noqa: E402
+from pbem.store.db import make_engine, transaction  # noqa: E402
+from pbem.store.testing import create_pg_schema, drop_pg_schema, url_with_schema  # noqa: E402
+from tests.mailin.support import inbox, latest_token, reply, state_of  # noqa: E402
+
+PLAYERS = [service.Invitee(email=f"{name.lower()}@example.org", name=name, accepted=True)
+           for name in ("Ann", "Bob", "Cy", "Dee")]
+QUOTE = "\n".join(f"> line {i} of the turn email, Q♠ (QS) https://pbem.test/t/abc{i}"
+                  for i in range(40))
+
+
+def new_game(engine, seed: int) -> int:  # type: ignore[no-untyped-def]
+    ctx = service.Context(engine=engine, rng=service.make_rng(seed))
+    return service.create_game(ctx, name="Bench", players=PLAYERS,
+                               options={"target": 1000}).game_id
+
+
+def next_reply(engine, game: int) -> bytes | None:  # type: ignore[no-untyped-def]
+    state = state_of(engine, game)
+    if not state.to_move:
+        return None
+    seat = state.to_move[0]
+    if state.phase is Phase.PASS:
+        text, kind = "pass " + " ".join(str(c) for c in state.hand(seat)[:3]), "pass"
+    elif state.phase is Phase.PLAY:
+        text, kind = str(legal_cards(state, seat)[-1]), "turn"
+    else:
+        return None
+    email = PLAYERS[seat].email
+    token = latest_token(engine, email, kind)
+    return reply(token, f"{text}\n\nThanks!\n\n{QUOTE}", sender=email)
+
+
+def run(engine, n: int, raws: list[bytes] | None = None) -> list[float]:  # type: ignore[no-untyped-def]
+    box = inbox(engine)
+    times: list[float] = []
+    seed = 1
+    game = new_game(engine, seed)
+    while len(times) < n:
+        raw = next_reply(engine, game)
+        if raw is None:
+            seed += 1
+            game = new_game(engine, seed)
+            continue
+        if raws is not None:
+            raws.append(raw)
+        start = time.perf_counter()
+        deliver(box, raw)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def stages_only(engine, raws: list[bytes]) -> list[float]:  # type: ignore[no-untyped-def]
+    """Mail-in's own work on the same replies, without the service's move: parse, loop
+    checks, trim, read the command, route the token, check the sender."""
+    box = inbox(engine)
+    times = []
+    for raw in raws:
+        start = time.perf_counter()
+        message = parse_message(raw)
+        assert bounce_of(message) is None and automatic_reason(message) is None
+        with transaction(engine, read_only=True) as session:
+            route = find_route(session, message, box.settings)
+            assert route is not None
+            assert sender_is_player(session, route.player_id, sender_address(message))
+        assert read_commands(reply_text(message)).ok
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def report(label: str, times: list[float]) -> None:
+    times = sorted(times)
+    median = statistics.median(times) * 1000
+    p90 = times[int(len(times) * 0.9)] * 1000
+    print(f"  {label}: median {median:.2f} ms, p90 {p90:.2f} ms, "
+          f"{len(times) / sum(times):.0f} replies/s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=300)
+    parser.add_argument("--db", default="")
+    args = parser.parse_args()
+    schema = ""
+    if args.db:
+        schema, _ = create_pg_schema(args.db, prefix="pbem_bench")
+        url = url_with_schema(args.db, schema)
+    else:
+        url = f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3"
+    engine = make_engine(url)
+    SQLModel.metadata.create_all(engine)
+    try:
+        run(engine, 20)  # warm up: imports, template and regex caches
+        raws: list[bytes] = []
+        times = run(engine, args.n, raws)
+        stages = stages_only(engine, raws)
+    finally:
+        engine.dispose()
+        if schema:
+            drop_pg_schema(args.db, schema)
+    print(f"{'PostgreSQL' if args.db else 'SQLite'}: {len(times)} replies")
+    report("parse + route (mail-in's stages, no move)", stages)
+    report("whole reply (store, parse, route, apply through the service, queue mail)", times)
+
+
+if __name__ == "__main__":
+    main()
