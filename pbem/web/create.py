@@ -34,6 +34,7 @@ from pbem.engine import (
     Ties,
 )
 from pbem.roster import load_roster
+from pbem.scheduler import policy
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
 
@@ -45,7 +46,11 @@ _EMAIL = re.compile(r"^[^@\s<>()\[\],;:\"]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-
                     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
 ON_TIMEOUT = {"bot": "a computer plays for them", "pause": "the game pauses",
-              "open": "the seat is opened for someone else"}
+              "open_seat": "a computer plays for them and the others may give the seat to "
+              "someone else"}
+assert set(ON_TIMEOUT) == set(policy.ON_TIMEOUT)
+# How many reminders -> when (fractions of the time per move), as pbem.scheduler.policy reads it.
+REMINDERS = {0: [], 1: [0.75], 2: [0.5, 0.8], 3: [0.25, 0.5, 0.8]}
 
 
 @dataclass(frozen=True)
@@ -107,7 +112,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("kitty_to", "The kitty goes to the winner of the", "choice", _choices({
         KittyTo.FIRST_TRICK: "first trick", KittyTo.LAST_TRICK: "last trick"})),
 )
-DEADLINE_DEFAULTS: dict[str, Any] = {"move_hours": 48, "reminders": 1, "skip_weekends": False,
+DEADLINE_DEFAULTS: dict[str, Any] = {"move_hours": 48, "reminders": 2, "skip_weekends": False,
                                      "grace_minutes": 0, "on_timeout": "bot"}
 
 
@@ -256,10 +261,11 @@ def _read_deadline(form: Form, data: Mapping[str, Any]) -> dict[str, Any]:
     d["grace_minutes"] = data.get("grace_minutes", "")
     d["skip_weekends"] = data.get("skip_weekends") == "on"
     d["on_timeout"] = str(data.get("on_timeout", ""))
+    reminders = _read_int(form, "reminders", d["reminders"], "Reminders", 0, len(REMINDERS) - 1)
     policy = {
         "move_hours": _read_int(form, "move_hours", d["move_hours"], "Time per move (hours)",
                                 1, 24 * 30),
-        "reminders": _read_int(form, "reminders", d["reminders"], "Reminders", 0, 5),
+        "reminders": REMINDERS.get(reminders or 0, []),
         "grace_minutes": _read_int(form, "grace_minutes", d["grace_minutes"],
                                    "Grace (minutes)", 0, 24 * 60),
         "skip_weekends": d["skip_weekends"], "on_timeout": d["on_timeout"],

@@ -13,6 +13,7 @@ from sqlmodel import select
 
 from pbem.app import db_engine
 from pbem.engine import PRESETS
+from pbem.scheduler.policy import DeadlinePolicy
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
 from tests.web.support import count_tokens, csrf_of, outbox
@@ -73,14 +74,17 @@ def test_an_unknown_preset_shows_the_standard_form(client: FlaskClient) -> None:
 
 def test_creating_a_game_invites_the_players(app: Flask, client: FlaskClient) -> None:
     data = form_data(client, p3_computer="on", p4_computer="on", target="50",
-                     move_hours="24", reminders="2", skip_weekends="on", on_timeout="pause")
+                     move_hours="24", reminders="1", skip_weekends="on", on_timeout="open_seat")
     response = client.post("/new", data=data)
     assert response.status_code == 303
     (game,) = games(app)
     assert response.location.endswith(f"/games/{game.id}/created")
     assert game.status == "inviting" and game.rules["target"] == 50
-    assert game.deadline_policy == {"move_hours": 24, "reminders": 2, "skip_weekends": True,
-                                    "grace_minutes": 0, "on_timeout": "pause"}
+    assert game.deadline_policy == {"move_hours": 24, "reminders": [0.75],
+                                    "skip_weekends": True, "grace_minutes": 0,
+                                    "on_timeout": "open_seat"}
+    read = DeadlinePolicy.from_dict(game.deadline_policy)  # as the worker reads it
+    assert (read.move_hours, read.reminders, read.on_timeout) == (24, (0.75,), "open_seat")
     invites = outbox(app, "invite")
     assert [r.to_addr for r in invites] == ["bob@example.com"]
     with transaction(db_engine(app), read_only=True) as session:
@@ -112,6 +116,7 @@ def test_empty_seats_are_computers_and_the_game_starts_at_once(app: Flask,
     ({"moon": "sideways"}, "Choose one of the listed answers for “Shooting the moon”."),
     ({"move_hours": "0"}, "“Time per move (hours)” must be from 1 to 720."),
     ({"on_timeout": "explode"}, "Choose what happens when a player runs out of time."),
+    ({"reminders": "4"}, "“Reminders” must be from 0 to 3."),
 ])
 def test_mistakes_are_named_and_nothing_is_made(app: Flask, client: FlaskClient,
                                                 changes: dict[str, str], sentence: str) -> None:

@@ -202,3 +202,13 @@ def test_the_moon_choice_from_the_private_view(app: Flask, client: FlaskClient) 
     assert client.post(f"{path}/moon", data={**form, "choice": "moondown"}).status_code == 303
     assert MoonChosen(seat, True) in events(app, game_id)
     assert HUMAN.email in {r.to_addr for r in outbox(app)}
+
+
+def test_a_private_view_shows_no_other_hand(app: Flask, client: FlaskClient,
+                                            game_id: int) -> None:
+    path = pass_from_page(app, client, game_id)
+    now = state(app, game_id)
+    html = client.get(path).get_data(as_text=True)
+    for seat in range(1, now.seats):
+        for card in now.hand(seat):
+            assert f'aria-label="{card}' not in html and f'value="{card}"' not in html
