@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 from pbem.mail.compose import MailSettings, build_headers
 from pbem.mail.notify import MARKER, UNSUBSCRIBE_TTL, deliverable, subject_for
 from pbem.mail.outbox import enqueue
-from pbem.mail.render import Rendered, _tidy, default_renderer
+from pbem.mail.render import Rendered, default_renderer
 from pbem.mail.tokens import new_token
 from pbem.store.models import Game, OutboxEmail, Player
 from pbem.store.types import utcnow
@@ -42,11 +42,7 @@ HELP = [
 def render(kind: str, **context: Any) -> Rendered:
     if kind not in KINDS:
         raise ValueError(f"unknown mail-in email kind {kind!r}")
-    renderer = default_renderer()
-    context.setdefault("kind", kind)
-    text = renderer.env.get_template(f"{kind}.txt").render(context)
-    html = renderer.env.get_template(f"{kind}.html").render(context)
-    return Rendered(kind, _tidy(text), renderer.inliner.inline(html))
+    return default_renderer().render(kind, **context)
 
 
 def answers_recently(session: Session, to_addr: str, now: datetime | None = None) -> int:
