@@ -50,9 +50,10 @@ def send_timeout(
 
 def seat_link(session: Session, game: Game, seat_no: int, now: datetime,
               settings: MailSettings | None = None) -> str:
-    """A link for someone to take the seat over (a "seat" token: the web's page for it)."""
+    """A link for someone to take the seat over: /join/<token>, a "seat" token bound to no
+    player (pbem.web.takeover)."""
     raw = new_token(session, "seat", game_id=game.id, seat_no=seat_no, now=now)
-    return game_mail(session, game, now, settings).link(raw)
+    return (settings or game_mail(session, game, now).settings).url(f"join/{raw}")
 
 
 def _move_words(event: Event | None, you: bool, game: Game) -> str | None:

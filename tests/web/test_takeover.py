@@ -1,0 +1,86 @@
+"""Taking over an open seat from the /join/<token> link the other players were given."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlmodel import select
+
+from pbem import service
+from pbem.app import db_engine
+from pbem.scheduler.mails import seat_link
+from pbem.store.db import transaction
+from pbem.store.models import Game, Seat, Token
+from tests.web.support import _CSRF as CSRF
+
+
+def _open_seat_link(app: Flask) -> tuple[int, str]:
+    """A game of two people and two robots whose seat 0 is open for a newcomer."""
+    with app.app_context():
+        ctx = service.Context(engine=db_engine(app), rng=service.make_rng(3))
+        players = [service.Invitee("ann@example.org", "Ann", accepted=True),
+                   service.Invitee("bob@example.org", "Bob", accepted=True)]
+        game_id = service.create_game(ctx, name="Open", players=players, bot_seats=(2, 3),
+                                      deadline_policy={"on_timeout": "open_seat"}).game_id
+        with transaction(db_engine(app)) as session:
+            game = session.get(Game, game_id)
+            assert game is not None
+            url = seat_link(session, game, 0, ctx.clock())
+    return game_id, url.split("/join/")[1]
+
+
+def _tokens(app: Flask) -> list[tuple[int | None, object]]:
+    with transaction(db_engine(app), read_only=True) as session:
+        return [(t.id, t.used_at) for t in session.exec(select(Token))]
+
+
+def test_get_and_head_show_the_form_and_change_nothing(app: Flask, client: FlaskClient) -> None:
+    game_id, raw = _open_seat_link(app)
+    before = _tokens(app)
+    page = client.get(f"/join/{raw}")
+    assert page.status_code == 200 and "Take over seat 1" in page.get_data(as_text=True)
+    assert client.head(f"/join/{raw}").status_code == 200
+    assert _tokens(app) == before
+
+
+def test_a_newcomer_takes_the_seat_and_lands_on_their_own_view(
+        app: Flask, client: FlaskClient) -> None:
+    game_id, raw = _open_seat_link(app)
+    csrf = CSRF.search(client.get(f"/join/{raw}").get_data(as_text=True))
+    assert csrf
+    done = client.post(f"/join/{raw}", data={"csrf_token": csrf.group(1), "name": "Eve",
+                                             "email": "eve@example.org"})
+    assert done.status_code == 303 and done.headers["Location"].startswith("/s/")
+    view = client.get(done.headers["Location"]).get_data(as_text=True)
+    assert "Eve" in view
+    with transaction(db_engine(app), read_only=True) as session:
+        seat = session.exec(select(Seat).where(Seat.game_id == game_id,
+                                               Seat.seat_no == 0)).one()
+        assert not seat.is_bot and seat.player_id is not None
+    again = client.post(f"/join/{raw}", data={"csrf_token": csrf.group(1), "name": "Mal",
+                                              "email": "mal@example.org"})
+    assert again.status_code == 404  # the link is used up
+
+
+def test_bad_input_keeps_the_link_and_says_why(app: Flask, client: FlaskClient) -> None:
+    _, raw = _open_seat_link(app)
+    csrf = CSRF.search(client.get(f"/join/{raw}").get_data(as_text=True))
+    assert csrf
+    no_csrf = client.post(f"/join/{raw}", data={"name": "Eve", "email": "eve@example.org"})
+    assert no_csrf.status_code == 400
+    bad = client.post(f"/join/{raw}", data={"csrf_token": csrf.group(1), "name": "<b>Eve</b>",
+                                            "email": "not an address"})
+    html = bad.get_data(as_text=True)
+    assert bad.status_code == 400 and "look like an email address" in html
+    assert "<b>Eve</b>" not in html and "&lt;b&gt;Eve&lt;/b&gt;" in html
+    taken_by_ann = client.post(f"/join/{raw}", data={"csrf_token": csrf.group(1),
+                                                     "name": "Bob", "email": "bob@example.org"})
+    assert taken_by_ann.status_code == 400 and "already plays in this game" in \
+        taken_by_ann.get_data(as_text=True)
+    assert client.get(f"/join/{raw}").status_code == 200  # still usable
+
+
+def test_a_forged_link_is_a_404(client: FlaskClient) -> None:
+    assert client.get("/join/forged").status_code == 404
+    assert client.post("/join/forged", data={"name": "x", "email": "x@example.org"}
+                       ).status_code == 404
