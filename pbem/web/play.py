@@ -497,7 +497,11 @@ def render_seat(page: SeatPage, *, message: str = "", code: int = 200) -> Respon
                if table.state.phase is Phase.MOON_CHOICE and table.state.moon_shooter == seat
                and table.game.status == "active" else [],
                "playable": table.game.status == "active" and table.state.phase is Phase.PLAY
-               and seat in table.state.to_move}
+               and seat in table.state.to_move,
+               "can_nudge": table.game.status == "active" and bool(table.state.to_move)
+               and seat not in table.state.to_move,
+               "away": service.away_dates(service.Context(engine=db_engine()),
+                                          page.token.player_id or 0)}
     return render_template("web/seat.html", ctx=context, **context), code
 
 
