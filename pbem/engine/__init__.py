@@ -46,6 +46,7 @@ from pbem.engine.events import (
 )
 from pbem.engine.fold import (
     apply,
+    apply_all,
     dealer_from_draw,
     legal_cards,
     replay,
@@ -81,7 +82,7 @@ __all__ = [
     "IllegalMove", "KittyTo", "MoonChosen", "MoonRule", "NotYourTurn", "OnlyHeartsAndQueenLead",
     "OpeningLead", "PassCards", "Phase", "PlayCard", "Preset", "Rules", "SeatView", "Settlement",
     "SettlementResult", "Suit", "Ties", "Trick", "UnreadableInput", "WrongPhase", "apply",
-    "claim_holds", "dealer_from_draw", "decide", "decode_event", "describe_offset",
+    "apply_all", "claim_holds", "dealer_from_draw", "decide", "decode_event", "describe_offset",
     "encode_event", "event_type", "forced_events", "format_cards", "legal_cards",
     "list_in_words", "parse_card", "parse_cards", "pass_direction_words", "preset", "replay",
     "replay_json", "restore", "seat_view", "settlement", "snapshot", "sort_cards", "start",

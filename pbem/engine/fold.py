@@ -39,6 +39,14 @@ def apply(state: GameState, event: Event) -> GameState:
     return table.freeze()
 
 
+def apply_all(state: GameState, events: Iterable[Event]) -> GameState:
+    """The state after several more events: `apply` one by one, with one thaw and one freeze."""
+    table = Table.thaw(state)
+    for event in events:
+        table.apply(event)
+    return table.freeze()
+
+
 def replay(events: Iterable[Event]) -> GameState:
     """Fold a whole log, first event a GameCreated."""
     iterator = iter(events)

@@ -85,6 +85,24 @@ def load_event_rows(session: Session, game_id: int, after_seq: int = 0) -> list[
     return list(session.exec(query))
 
 
+_EVENTS = Event.__table__  # type: ignore[attr-defined]
+_SNAPSHOTS = Snapshot.__table__  # type: ignore[attr-defined]
+
+
+def load_payloads(session: Session, game_id: int, after_seq: int = 0) -> list[tuple[int, Any]]:
+    """(seq, payload) of the game's events after `after_seq`, in order: a plain Core read
+    (no ORM objects), for the hot paths that only fold or decode them. Flushes pending
+    changes first, as an ORM query would (autoflush)."""
+    if session.autoflush:
+        session.flush()
+    query = (
+        select(_EVENTS.c.seq, _EVENTS.c.payload)
+        .where(_EVENTS.c.game_id == game_id, _EVENTS.c.seq > after_seq)
+        .order_by(_EVENTS.c.seq)
+    )
+    return [(seq, payload) for seq, payload in session.connection().execute(query)]
+
+
 def append_events(
     session: Session, game_id: int, expected_seq: int, events: Sequence[Any]
 ) -> int:
@@ -98,7 +116,7 @@ def load_events(session: Session, game_id: int, after_seq: int = 0) -> list[Any]
     """The game's engine events in order (decoded with `pbem.engine.decode_event`)."""
     from pbem.engine import decode_event
 
-    return [decode_event(row.payload) for row in load_event_rows(session, game_id, after_seq)]
+    return [decode_event(payload) for _seq, payload in load_payloads(session, game_id, after_seq)]
 
 
 @dataclass(frozen=True)
@@ -110,18 +128,21 @@ class LoadedState:
 
 def load_state(session: Session, game_id: int) -> LoadedState:
     """The game's state: the latest snapshot, then only the events after it."""
-    from pbem.engine import apply, decode_event, replay, restore
+    from pbem.engine import apply_all, decode_event, replay, restore
 
-    snap = latest_snapshot(session, game_id)
-    base_seq = snap.seq if snap else 0
-    rows = load_event_rows(session, game_id, base_seq)
-    if snap is None:
-        state = replay([decode_event(r.payload) for r in rows])
-    else:
-        state = restore(snap.state)
-        for row in rows:
-            state = apply(state, decode_event(row.payload))
-    seq = rows[-1].seq if rows else base_seq
+    if session.autoflush:
+        session.flush()  # as an ORM query would; load_payloads below finds nothing to flush
+    snap = session.connection().execute(
+        select(_SNAPSHOTS.c.seq, _SNAPSHOTS.c.state)
+        .where(_SNAPSHOTS.c.game_id == game_id)
+        .order_by(_SNAPSHOTS.c.seq.desc())
+        .limit(1)
+    ).first()
+    base_seq = snap[0] if snap else 0
+    rows = load_payloads(session, game_id, base_seq)
+    events = [decode_event(payload) for _seq, payload in rows]
+    state = replay(events) if snap is None else apply_all(restore(snap[1]), events)
+    seq = rows[-1][0] if rows else base_seq
     return LoadedState(state=state, seq=seq, snapshot_seq=base_seq)
 
 
