@@ -31,8 +31,8 @@ from pbem.mail import views
 from pbem.mail.compose import MailSettings, build_headers
 from pbem.mail.outbox import enqueue
 from pbem.mail.render import Renderer, default_renderer
-from pbem.mail.tokens import new_token
-from pbem.roster import load_roster
+from pbem.mail.tokens import insert_tokens, new_token, token_values
+from pbem.roster import Roster, load_roster
 from pbem.store.models import Game, OutboxEmail, Player, Seat
 from pbem.store.types import utcnow
 
@@ -42,7 +42,12 @@ UNSUBSCRIBE_TTL = timedelta(days=365)
 
 @dataclass
 class GameMail:
-    """One game's recipients and the means to queue mail to them, in the caller's transaction."""
+    """One game's recipients and the means to queue mail to them, in the caller's transaction.
+
+    The token rows an email needs (its reply token, one-time card links) are collected by
+    `token` and inserted together when it is queued (`send`), in one statement; each player's
+    unsubscribe token and private seat link are made once per GameMail and shared by the
+    emails it queues to them."""
 
     session: Session
     game: Game
@@ -52,15 +57,21 @@ class GameMail:
     names: list[str] = field(default_factory=list)
     players: dict[int, Player] = field(default_factory=dict)  # seat_no -> human player
     failing: frozenset[int] = frozenset()  # seats whose address bounces
+    _tokens: list[dict[str, Any]] = field(default_factory=list)  # rows not inserted yet
+    _unsubscribe: dict[int | None, str] = field(default_factory=dict)  # player id -> raw
+    _private: dict[int, str | None] = field(default_factory=dict)  # seat -> private URL
 
     @classmethod
     def load(cls, session: Session, game: Game, settings: MailSettings | None = None,
-             now: datetime | None = None, renderer: Renderer | None = None) -> GameMail:
+             now: datetime | None = None, renderer: Renderer | None = None,
+             roster: Roster | None = None) -> GameMail:
+        """`roster`: the game's roster if the caller has it already (else it is loaded)."""
         mail = cls(session, game, settings or _default_settings(), now or utcnow(),
                    renderer or default_renderer())
-        seats = session.exec(select(Seat).where(Seat.game_id == game.id).order_by(
-            col(Seat.seat_no))).all()
-        roster = load_roster(session, seats)
+        if roster is None:
+            seats = session.exec(select(Seat).where(Seat.game_id == game.id).order_by(
+                col(Seat.seat_no))).all()
+            roster = load_roster(session, seats)
         mail.names, mail.players, mail.failing = roster.names, roster.players, roster.failing
         return mail
 
@@ -70,11 +81,20 @@ class GameMail:
 
     def token(self, purpose: str, seat: int | None, *, turn_seq: int | None = None,
               card: str | None = None, ttl: timedelta | None = None) -> str:
+        """A new token for the email being prepared (its row is inserted by `send`, or by
+        `flush_tokens`)."""
         player = self.players.get(seat) if seat is not None else None
         kwargs: dict[str, Any] = {"ttl": ttl} if ttl else {}
-        return new_token(self.session, purpose, game_id=self.game.id, seat_no=seat,
-                         player_id=player.id if player else None, turn_seq=turn_seq,
-                         card=card, now=self.now, **kwargs)
+        raw, row = token_values(purpose, game_id=self.game.id, seat_no=seat,
+                                player_id=player.id if player else None, turn_seq=turn_seq,
+                                card=card, now=self.now, **kwargs)
+        self._tokens.append(row)
+        return raw
+
+    def flush_tokens(self) -> None:
+        """Insert the token rows made so far (one statement)."""
+        rows, self._tokens = self._tokens, []
+        insert_tokens(self.session, rows)
 
     def link(self, raw_token: str) -> str:
         return self.settings.url(f"t/{raw_token}")
@@ -84,25 +104,38 @@ class GameMail:
         """Render and queue one email to the player in `seat` (None if they get no mail)."""
         player = self.players.get(seat)
         if player is None or not deliverable(player):
+            self.flush_tokens()
             return None
         reply = self.token("reply", seat, turn_seq=turn_seq)
+        unsubscribe = self._unsubscribe.get(player.id)
+        if unsubscribe is None:
+            unsubscribe, row = token_values("unsubscribe", player_id=player.id, now=self.now,
+                                            ttl=UNSUBSCRIBE_TTL)
+            self._tokens.append(row)
+            self._unsubscribe[player.id] = unsubscribe
         private = self.private_url(seat, player)
+        self.flush_tokens()
         return queue_mail(self.session, self.settings, self.renderer, kind, player,
                           game=self.game, reply_token=reply, now=self.now,
+                          unsubscribe=unsubscribe,
                           context={"preheader": preheader,
                                    **({"game_url": private} if private else {}), **context})
 
     def private_url(self, seat: int, player: Player) -> str | None:
         """The player's private view of this game (/s/<token>: their hand), linked as the
         game page; None without an app (and so no secret key) to make it."""
+        if seat in self._private:
+            return self._private[seat]
         from flask import has_app_context
 
-        if not has_app_context() or self.game.id is None or player.id is None:
-            return None
-        from pbem.web.seat_links import seat_link
+        url = None
+        if has_app_context() and self.game.id is not None and player.id is not None:
+            from pbem.web.seat_links import seat_link
 
-        raw = seat_link(self.session, self.game.id, seat, player.id, now=self.now)
-        return self.settings.url(f"s/{raw}")
+            raw = seat_link(self.session, self.game.id, seat, player.id, now=self.now)
+            url = self.settings.url(f"s/{raw}")
+        self._private[seat] = url
+        return url
 
 
 def deliverable(player: Player) -> bool:
@@ -113,11 +146,14 @@ def deliverable(player: Player) -> bool:
 def queue_mail(
     session: Session, settings: MailSettings, renderer: Renderer, kind: str, player: Player,
     *, context: dict[str, Any], game: Game | None = None, reply_token: str | None = None,
-    now: datetime | None = None,
+    now: datetime | None = None, unsubscribe: str | None = None,
 ) -> OutboxEmail:
-    """Render `kind` for `player` and add the outbox row (with an unsubscribe token)."""
-    unsubscribe = new_token(session, "unsubscribe", player_id=player.id, now=now,
-                            ttl=UNSUBSCRIBE_TTL)
+    """Render `kind` for `player` and add the outbox row (with an unsubscribe token: the raw
+    `unsubscribe` token given, whose row the caller inserted, or a new one)."""
+    if unsubscribe is None:
+        unsubscribe, row = token_values("unsubscribe", player_id=player.id, now=now,
+                                        ttl=UNSUBSCRIBE_TTL)
+        insert_tokens(session, [row])
     game_id = game.id if game else None
     full = {
         "player_name": player.name, "game_name": game.name if game else None,
@@ -154,13 +190,15 @@ def notify(
     settings: MailSettings | None = None,
     now: datetime | None = None,
     renderer: Renderer | None = None,
+    roster: Roster | None = None,
 ) -> list[OutboxEmail]:
-    """Queue every email the new `events` call for. Call after appending them and moving
+    """Queue every email the new `events` call for (`roster`: the game's, if the caller has
+    it loaded already). Call after appending them and moving
     `game.last_seq` (it is the turn_seq of the new tokens). `actor`: the seat whose command
     made the events (gets a confirmation); by default the seat of the first play or pass."""
     if not events:
         return []
-    mail = GameMail.load(session, game, settings, now, renderer)
+    mail = GameMail.load(session, game, settings, now, renderer, roster)
     rows: list[OutboxEmail | None] = []
     rows += _confirmation(mail, state_after, events, actor)
     rows += _results(mail, state_before, events)

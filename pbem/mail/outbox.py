@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from email.utils import parseaddr
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, or_, update
+from sqlalchemy import Connection, Engine, bindparam, insert, or_, update
 from sqlmodel import Session, col, select
 
 from pbem.mail.compose import to_bytes
@@ -63,6 +63,9 @@ class DrainResult:
     failed: list[int] = field(default_factory=list)
 
 
+_T = OutboxEmail.__table__  # type: ignore[attr-defined]
+
+
 def enqueue(
     session: Session,
     *,
@@ -76,16 +79,21 @@ def enqueue(
     player_id: int | None = None,
     now: datetime | None = None,
 ) -> OutboxEmail:
-    """Add one pending OutboxEmail row in the caller's transaction (no I/O here)."""
+    """Insert one pending OutboxEmail row in the caller's transaction (no I/O here).
+
+    A plain INSERT on the session's connection (no ORM unit of work: notify queues several
+    per move). The row is written at once, so rows keep the order they were queued in; the
+    returned object is a detached copy of it, with its id."""
     now = now or utcnow()
-    row = OutboxEmail(
-        game_id=game_id, player_id=player_id, to_addr=to_addr, kind=kind, subject=subject,
-        body_text=body_text, body_html=body_html, headers=dict(headers),
-        message_id=headers.get("Message-ID"), status="pending", attempts=0,
-        next_attempt_at=now, created_at=now,
-    )
-    session.add(row)
-    return row
+    values = {
+        "game_id": game_id, "player_id": player_id, "to_addr": to_addr, "kind": kind,
+        "subject": subject, "body_text": body_text, "body_html": body_html,
+        "headers": dict(headers), "message_id": headers.get("Message-ID"), "status": "pending",
+        "attempts": 0, "next_attempt_at": now, "claimed_by": None, "claimed_at": None,
+        "last_error": None, "created_at": now, "sent_at": None,
+    }
+    result = session.connection().execute(insert(_T), values)
+    return OutboxEmail(id=result.inserted_primary_key[0], **values)
 
 
 def backoff(attempts: int) -> timedelta:
@@ -124,7 +132,6 @@ class Claimed:
     player_id: int | None
 
 
-_T = OutboxEmail.__table__  # type: ignore[attr-defined]
 _CLAIMED_COLUMNS = [_T.c.id, _T.c.to_addr, _T.c.subject, _T.c.body_text, _T.c.body_html,
                     _T.c.headers, _T.c.attempts, _T.c.player_id]
 

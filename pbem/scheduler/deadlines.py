@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
+from sqlalchemy import bindparam, insert, update
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from pbem.engine import Event, GameState, HandDealt, Phase
@@ -112,10 +115,22 @@ def reminder_points(row: Deadline, policy: DeadlinePolicy) -> list[datetime]:
 
 # --- keeping rows in step with the game ----------------------------------------------------
 
+_DEADLINES = Deadline.__table__  # type: ignore[attr-defined]
+_DEADLINE_COLUMNS = [column.key for column in _DEADLINES.c if column.key != "id"]
+_AWAY = Away.__table__  # type: ignore[attr-defined]
+_CLOSE = (update(_DEADLINES).where(_DEADLINES.c.id == bindparam("row_id"))
+          .values(status=bindparam("new_status"), closed_at=bindparam("closed")))
+
+
 def sync_deadlines(session: Session, game: Game, state: GameState, events: Sequence[Event],
                    now: datetime, seats: Sequence[Seat] | None = None) -> list[Deadline]:
     """Close the rows of actions no longer pending, open rows for new ones (human seats only);
-    returns the rows opened. Call after the events are appended (game.last_seq moved)."""
+    returns the rows opened (detached copies, with their ids). Call after the events are
+    appended (game.last_seq moved).
+
+    It runs in every command, so it reads and writes with plain statements on the session's
+    connection (no ORM unit of work); pending ORM changes are flushed first, as an ORM query
+    would, and Deadline objects the session holds are kept in step with the rows closed."""
     assert game.id is not None
     if seats is None:
         seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
@@ -125,23 +140,30 @@ def sync_deadlines(session: Session, game: Game, state: GameState, events: Seque
     waiting = {n for n in waiting if _needs_deadline(by_no.get(n))}
     new_hand = any(isinstance(e, HandDealt) for e in events)
     moved = {getattr(e, "seat", None) for e in events}
-    pending = session.exec(select(Deadline).where(
-        Deadline.game_id == game.id, Deadline.status == "pending")).all()
-    kept: set[int] = set()
-    for row in pending:
-        if row.seat_no in waiting and row.kind == kind and not new_hand \
-                and row.seat_no not in moved:
-            kept.add(row.seat_no)
-            continue
-        row.status = "done" if row.seat_no in moved else "cancelled"
-        row.closed_at = now
-        session.add(row)
-    policy = DeadlinePolicy.from_dict(game.deadline_policy)
-    opened = [_open(session, game, by_no[n], kind or "play", policy, now)
-              for n in sorted(waiting - kept)]
-    if pending or opened:
+    if session.autoflush:
         session.flush()
-    return opened
+    connection = session.connection()
+    pending = connection.execute(
+        select(_DEADLINES.c.id, _DEADLINES.c.seat_no, _DEADLINES.c.kind)
+        .where(_DEADLINES.c.game_id == game.id, _DEADLINES.c.status == "pending")).all()
+    kept: set[int] = set()
+    closing: list[dict[str, Any]] = []
+    for row_id, seat_no, row_kind in pending:
+        if seat_no in waiting and row_kind == kind and not new_hand and seat_no not in moved:
+            kept.add(seat_no)
+            continue
+        closing.append({"row_id": row_id, "closed": now,
+                        "new_status": "done" if seat_no in moved else "cancelled"})
+    if closing:
+        connection.execute(_CLOSE, closing)
+        for values in closing:
+            held = session.identity_map.get(session.identity_key(Deadline, values["row_id"]))
+            if held is not None:  # keep a loaded row in step, without dirtying it
+                set_committed_value(held, "status", values["new_status"])
+                set_committed_value(held, "closed_at", now)
+    policy = DeadlinePolicy.from_dict(game.deadline_policy)
+    return [_open(session, game, by_no[n], kind or "play", policy, now)
+            for n in sorted(waiting - kept)]
 
 
 def _needs_deadline(seat: Seat | None) -> bool:
@@ -156,9 +178,19 @@ def _open(session: Session, game: Game, seat: Seat, kind: str, policy: DeadlineP
     zone = player_zone(player.time_zone if player else None)
     row = Deadline(game_id=game.id, seat_no=seat.seat_no, kind=kind, turn_seq=game.last_seq,
                    started_at=now, due_at=now, grace_until=now)
-    schedule(row, policy, zone, away_periods(session, seat.player_id), now)
-    session.add(row)
+    schedule(row, policy, zone, _away_rows(session, seat.player_id), now)
+    values = {column: getattr(row, column) for column in _DEADLINE_COLUMNS}
+    row.id = session.connection().execute(insert(_DEADLINES), values).inserted_primary_key[0]
     return row
+
+
+def _away_rows(session: Session, player_id: int | None) -> list[Period]:
+    """`away_periods`, read as plain rows."""
+    if player_id is None:
+        return []
+    rows = session.connection().execute(
+        select(_AWAY.c.starts_on, _AWAY.c.ends_on).where(_AWAY.c.player_id == player_id))
+    return [(first, last) for first, last in rows]
 
 
 def reschedule_player(session: Session, player_id: int, now: datetime) -> list[Deadline]:

@@ -32,6 +32,7 @@ from pbem.engine import (
     forced_events,
 )
 from pbem.mail import notify as mail_notify
+from pbem.roster import Roster, load_roster
 from pbem.scheduler.deadlines import sync_deadlines
 from pbem.service.errors import (
     CommandRejected,
@@ -48,7 +49,7 @@ from pbem.store.events import (
     load_state,
     save_snapshot,
 )
-from pbem.store.models import Game, Player, Seat
+from pbem.store.models import Game, Seat
 from pbem.store.types import utcnow
 
 MAX_AUTOMATIC_EVENTS = 100_000  # a safety net against a loop that never settles
@@ -88,6 +89,7 @@ class Loaded:
     game: Game
     seats: list[Seat]
     loaded: LoadedState
+    loaded_roster: Roster | None = None  # set by `roster()`; notify reuses it
 
     @property
     def state(self) -> GameState:
@@ -104,12 +106,18 @@ class Loaded:
                 return seat
         raise NotFound(f"This game has no seat {seat_no}.")
 
+    def roster(self) -> Roster:
+        """The game's roster (players read once per command). Steps that change seats or
+        players must not call it before they do."""
+        if self.loaded_roster is None:
+            self.loaded_roster = load_roster(self.session, self.seats)
+        return self.loaded_roster
+
     def names(self) -> list[str]:
-        players = {p.id: p.name for p in self.session.exec(select(Player).where(
-            col(Player.id).in_([s.player_id for s in self.seats if s.player_id is not None])
-        ))}
+        players = self.roster().players
         return [
-            "Robot" if s.is_bot else players.get(s.player_id, f"Seat {s.seat_no + 1}")
+            "Robot" if s.is_bot else
+            players[s.seat_no].name if s.seat_no in players else f"Seat {s.seat_no + 1}"
             for s in self.seats
         ]
 
@@ -219,8 +227,10 @@ def commit(
         g.game.status = "finished"
     g.session.add(g.game)
     opened = sync_deadlines(g.session, g.game, state, appended, ctx.clock(), g.seats)
+    extra = {"roster": g.loaded_roster} if g.loaded_roster is not None else {}
     notify_hook()(g.session, g.game, before, state, tuple(appended), actor=actor,
-                  now=ctx.clock(), deadline=min((d.due_at for d in opened), default=None))
+                  now=ctx.clock(), deadline=min((d.due_at for d in opened), default=None),
+                  **extra)
     return Outcome(g.game_id, new_seq, tuple(appended), state)
 
 

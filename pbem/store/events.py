@@ -10,15 +10,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, update
+from sqlalchemy import func, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from pbem.store.models import Event, Game, Snapshot
+from pbem.store.types import utcnow
 
 if TYPE_CHECKING:
     from pbem.engine import GameState
+
+
+_EVENTS = Event.__table__  # type: ignore[attr-defined]
+_SNAPSHOTS = Snapshot.__table__  # type: ignore[attr-defined]
+_GAMES = Game.__table__  # type: ignore[attr-defined]
 
 
 class ConcurrencyConflict(Exception):
@@ -52,22 +58,25 @@ def append_event_dicts(
     if not payloads:
         return expected_seq
     new_seq = expected_seq + len(payloads)
+    if session.autoflush:
+        session.flush()  # pending ORM changes first, as an ORM statement would
     # Compare-and-set on game.last_seq; the unique (game_id, seq) key is the backstop.
-    moved = session.execute(
-        update(Game)
-        .where(col(Game.id) == game_id, col(Game.last_seq) == expected_seq)
+    connection = session.connection()
+    moved = connection.execute(
+        update(_GAMES)
+        .where(_GAMES.c.id == game_id, _GAMES.c.last_seq == expected_seq)
         .values(last_seq=new_seq)
-        .execution_options(synchronize_session=False)
     )
-    if moved.rowcount != 1:  # type: ignore[attr-defined]
+    if moved.rowcount != 1:
         raise ConcurrencyConflict(game_id, expected_seq)
+    now = utcnow()
     rows = [
-        Event(game_id=game_id, seq=expected_seq + i, type=str(p["type"]), payload=dict(p))
+        {"game_id": game_id, "seq": expected_seq + i, "type": str(p["type"]),
+         "payload": dict(p), "created_at": now}
         for i, p in enumerate(payloads, start=1)
     ]
-    session.add_all(rows)
-    try:
-        session.flush()
+    try:  # one executemany on the session's connection: no ORM objects for the rows
+        connection.execute(insert(_EVENTS), rows)
     except IntegrityError as exc:
         raise ConcurrencyConflict(game_id, expected_seq) from exc
     game = session.identity_map.get(session.identity_key(Game, game_id))
@@ -83,10 +92,6 @@ def load_event_rows(session: Session, game_id: int, after_seq: int = 0) -> list[
         .order_by(col(Event.seq))
     )
     return list(session.exec(query))
-
-
-_EVENTS = Event.__table__  # type: ignore[attr-defined]
-_SNAPSHOTS = Snapshot.__table__  # type: ignore[attr-defined]
 
 
 def load_payloads(session: Session, game_id: int, after_seq: int = 0) -> list[tuple[int, Any]]:
