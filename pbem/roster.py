@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sqlmodel import Session, col, select
@@ -21,6 +21,11 @@ def load_roster(session: Session, seats: Sequence[Seat]) -> Roster:
     """Names as emails and pages use them: the player's name, or `Robot N` for a computer seat."""
     ids = [s.player_id for s in seats if s.player_id is not None]
     by_id = {p.id: p for p in session.exec(select(Player).where(col(Player.id).in_(ids)))}
+    return roster_of(seats, by_id)
+
+
+def roster_of(seats: Sequence[Seat], by_id: Mapping[int | None, Player]) -> Roster:
+    """`load_roster` from players already loaded (`by_id`: player id -> Player)."""
     names: list[str] = []
     players: dict[int, Player] = {}
     for seat in seats:

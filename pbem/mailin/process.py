@@ -84,6 +84,7 @@ class Decision:
     reason: str
     answers: list[Answer] = field(default_factory=list)
     ok: bool = True  # False: the player's command was not carried out (an error email)
+    marked: bool = False  # the status was recorded already, in the move's own transaction
 
 
 def deliver(inbox: Inbox, raw: bytes, recipients: list[str] | None = None) -> Stored:
@@ -118,11 +119,12 @@ def process(inbox: Inbox, mail_id: int) -> Decision | None:
 def _process_claimed(inbox: Inbox, mail_id: int, raw: bytes) -> Decision:
     with inbox.app.app_context() if inbox.app is not None else nullcontext():
         try:
-            decision = decide(inbox, raw)
+            decision = decide(inbox, raw, mail_id)
         except Exception as exc:  # a system failure: logged and recorded, never mailed
             log.exception("inbound mail %s failed", mail_id)
             decision = Decision("failed", f"{type(exc).__name__}: {exc}"[:2000])
-        _finish(inbox, mail_id, decision)
+        if not (decision.marked and not decision.answers):
+            _finish(inbox, mail_id, decision)
     return decision
 
 
@@ -155,15 +157,21 @@ def _finish(inbox: Inbox, mail_id: int, decision: Decision) -> None:
                   inbox.clock())
 
 
+_INBOUND = InboundMail.__table__  # type: ignore[attr-defined]
+
+
 def _mark(session: Session, mail_id: int, decision: Decision, now: datetime) -> None:
-    session.execute(update(InboundMail).where(col(InboundMail.id) == mail_id).values(
-        status=decision.status, reason=decision.reason, processed_at=now,
-    ).execution_options(synchronize_session=False))
+    if session.autoflush:
+        session.flush()  # what the answers added, before this plain UPDATE
+    session.connection().execute(update(_INBOUND).where(_INBOUND.c.id == mail_id).values(
+        status=decision.status, reason=decision.reason, processed_at=now))
 
 
 # --- deciding -------------------------------------------------------------------------------
 
-def decide(inbox: Inbox, raw: bytes) -> Decision:
+def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
+    """What to do with a message. `mail_id`: its stored row, which a move that is carried
+    out marks processed in its own transaction (no answer left to queue: nothing more to do)."""
     message = parse_message(raw)
     bounce = bounce_of(message)
     if bounce is not None:
@@ -183,8 +191,12 @@ def decide(inbox: Inbox, raw: bytes) -> Decision:
         if needs_phase(text):
             state = load_state(session, route.game_id).state
             passing = state.phase is Phase.PASS and route.seat_no in state.to_move
-    reading = read_commands(text, passing=passing)
-    return _carry_out(inbox, route, reading, message)
+        reading = read_commands(text, passing=passing)
+        action = reading.action
+        # The stale check reads in this same transaction (the service then locks the game).
+        stale = (_stale(session, route, action)
+                 if reading.ok and action is not None and action.is_move else "")
+    return _carry_out(inbox, route, reading, message, stale, mail_id)
 
 
 def _bounce(inbox: Inbox, failed: tuple[str, ...], status: str) -> Decision:
@@ -214,15 +226,19 @@ def _not_the_player(inbox: Inbox, route: Route, sender: str) -> Decision:
                                f"in game {route.game_id}: the player was told", [tell])
 
 
-def _carry_out(inbox: Inbox, route: Route, reading: Reading, message: Message) -> Decision:
+def _carry_out(inbox: Inbox, route: Route, reading: Reading, message: Message,
+               stale: str = "", mail_id: int | None = None) -> Decision:
     if not reading.ok:
         return _error(inbox, route, reading.read, reading.problem, "unreadable")
     answers: list[Answer] = []
     reasons: list[str] = []
     action = reading.action
     if action is not None and action.is_move:
-        decision = _move(inbox, route, action, reading.read)
+        decision = _move(inbox, route, action, reading.read, stale,
+                         mail_id if reading.say is None else None)
         if not decision.ok:
+            return decision
+        if decision.marked:
             return decision
         answers += decision.answers
         reasons.append(decision.reason)
@@ -235,11 +251,18 @@ def _carry_out(inbox: Inbox, route: Route, reading: Reading, message: Message) -
     return Decision("processed", "; ".join(reasons), answers)
 
 
-def _move(inbox: Inbox, route: Route, command: Command, read: str) -> Decision:
-    stale = _stale(inbox, route, command)
+def _move(inbox: Inbox, route: Route, command: Command, read: str, stale: str,
+          mail_id: int | None = None) -> Decision:
+    """Carry out a move; `stale`: why it can't be (see `_stale`), "" if it can. With
+    `mail_id`, a move that is made marks that message processed in its own transaction."""
     if stale:
         return _error(inbox, route, read, stale, "stale")
     ctx = inbox.context()
+    if mail_id is not None:
+        def mark(session: Session, outcome: service.Outcome) -> None:
+            _mark(session, mail_id, _made(command, outcome), inbox.clock())
+
+        ctx.on_applied = mark
     common: dict[str, Any] = {"turn_seq": route.turn_seq, "player_id": route.player_id}
     try:
         if command.verb == "play":
@@ -258,17 +281,20 @@ def _move(inbox: Inbox, route: Route, command: Command, read: str) -> Decision:
     if outcome.duplicate:
         note = _note(inbox, route, outcome.message)
         return Decision("processed", f"duplicate: {outcome.message}", [note])
-    return Decision("processed", f"{command.describe()} (seq {outcome.seq})")
+    return _made(command, outcome, marked=mail_id is not None)
 
 
-def _stale(inbox: Inbox, route: Route, command: Command) -> str:
+def _made(command: Command, outcome: service.Outcome, marked: bool = False) -> Decision:
+    return Decision("processed", f"{command.describe()} (seq {outcome.seq})", marked=marked)
+
+
+def _stale(session: Session, route: Route, command: Command) -> str:
     """Why a reply to an older email can't be carried out ("" if it can): since that email,
     this seat moved or a new hand was dealt. The very same move goes on (the service answers
     that it was done already)."""
     if route.turn_seq is None:
         return ""
-    with transaction(inbox.engine, read_only=True) as session:
-        since = load_events(session, route.game_id, route.turn_seq)
+    since = load_events(session, route.game_id, route.turn_seq)
     seat = route.seat_no
     mine = [e for e in since if _seat_of(e) == seat]
     if any(_same(e, command) for e in mine):

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import Engine, update
+from sqlalchemy import Engine, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
@@ -22,6 +22,9 @@ from pbem.store.types import utcnow
 
 _HEADER_END = re.compile(rb"\r?\n\r?\n")
 _MESSAGE_ID = re.compile(rb"^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)", re.IGNORECASE | re.MULTILINE)
+
+
+_INBOUND = InboundMail.__table__  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -61,12 +64,10 @@ def store_raw(engine: Engine, raw: bytes, *, now: datetime | None = None,
     now = now or utcnow()
     try:
         with transaction(engine) as session:
-            row = InboundMail(message_id=message_id, content_hash=digest, raw=raw,
-                              received_at=now, processed_at=now if claim else None)
-            session.add(row)
-            session.flush()
-            assert row.id is not None
-            return Stored(row.id, True)
+            inserted = session.connection().execute(insert(_INBOUND).values(
+                message_id=message_id, content_hash=digest, raw=raw, status="pending",
+                reason=None, received_at=now, processed_at=now if claim else None))
+            return Stored(inserted.inserted_primary_key[0], True)
     except IntegrityError:
         with transaction(engine, read_only=True) as session:
             found = session.exec(select(InboundMail.id).where(

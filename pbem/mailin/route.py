@@ -12,15 +12,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from email.message import Message
 from email.utils import getaddresses
+from typing import Any
 
+from sqlalchemy import Row, union_all
 from sqlmodel import Session, select
 
 from pbem.mail.compose import MailSettings
-from pbem.mail.tokens import find_token
+from pbem.mail.tokens import find_token, find_token_row
 from pbem.store.models import Player, PlayerAddress, Token, normalise_email
 
 _REF_TOKEN = re.compile(r"<pbem\.reply\.([A-Za-z0-9]+)@[^>]*>")
 _TOKEN = re.compile(r"^[A-Za-z0-9]{8,64}$")
+REPLY = frozenset({"reply"})
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,7 @@ def find_route(session: Session, message: Message, settings: MailSettings,
                now: datetime | None = None) -> Route | None:
     """The first live reply token the message carries, as a Route; None if there is none."""
     for raw, via in candidate_tokens(message, settings):
-        token = find_token(session, raw, {"reply"}, now=now)
+        token = find_token_row(session, raw, REPLY, now=now)
         if token is not None and _complete(token):
             assert token.game_id is not None and token.seat_no is not None
             assert token.player_id is not None
@@ -74,7 +77,7 @@ def find_route(session: Session, message: Message, settings: MailSettings,
     return None
 
 
-def _complete(token: Token) -> bool:
+def _complete(token: Token | Row[Any]) -> bool:
     return None not in (token.game_id, token.seat_no, token.player_id)
 
 
@@ -92,9 +95,11 @@ def known_recipient(session: Session, address: str, settings: MailSettings,
 
 
 def player_addresses(session: Session, player_id: int) -> set[str]:
-    player = session.get(Player, player_id)
-    extra = session.exec(select(PlayerAddress.email).where(PlayerAddress.player_id == player_id))
-    return ({player.email} if player else set()) | set(extra)
+    """The player's main and extra addresses (one plain query)."""
+    players, extra = Player.__table__, PlayerAddress.__table__  # type: ignore[attr-defined]
+    query = union_all(select(players.c.email).where(players.c.id == player_id),
+                      select(extra.c.email).where(extra.c.player_id == player_id))
+    return set(session.connection().execute(query).scalars())
 
 
 def sender_is_player(session: Session, player_id: int, sender: str) -> bool:

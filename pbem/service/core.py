@@ -32,7 +32,7 @@ from pbem.engine import (
     forced_events,
 )
 from pbem.mail import notify as mail_notify
-from pbem.roster import Roster, load_roster
+from pbem.roster import Roster, load_roster, roster_of
 from pbem.scheduler.deadlines import sync_deadlines
 from pbem.service.errors import (
     CommandRejected,
@@ -49,7 +49,7 @@ from pbem.store.events import (
     load_state,
     save_snapshot,
 )
-from pbem.store.models import Game, Seat
+from pbem.store.models import Game, Player, Seat
 from pbem.store.types import utcnow
 
 MAX_AUTOMATIC_EVENTS = 100_000  # a safety net against a loop that never settles
@@ -64,6 +64,10 @@ class Context:
     rng: random.Random = field(default_factory=make_rng)
     clock: Callable[[], datetime] = utcnow
     snapshot_every: int = 40  # save a snapshot when this many events followed the last one
+    # Called in a command's own transaction once its events are appended and its mail queued
+    # (not for duplicates, nor for refused commands): the caller's bookkeeping then commits,
+    # or rolls back, with the move (mail-in marks its message processed there).
+    on_applied: Callable[[Session, Outcome], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,7 @@ class Loaded:
     seats: list[Seat]
     loaded: LoadedState
     loaded_roster: Roster | None = None  # set by `roster()`; notify reuses it
+    players: dict[int | None, Player] | None = None  # the seats' players, if read with them
 
     @property
     def state(self) -> GameState:
@@ -110,7 +115,8 @@ class Loaded:
         """The game's roster (players read once per command). Steps that change seats or
         players must not call it before they do."""
         if self.loaded_roster is None:
-            self.loaded_roster = load_roster(self.session, self.seats)
+            self.loaded_roster = (roster_of(self.seats, self.players) if self.players is not None
+                                  else load_roster(self.session, self.seats))
         return self.loaded_roster
 
     def names(self) -> list[str]:
@@ -156,17 +162,24 @@ def _run_once(
         raise NotFound("There is no such game.")
     if game.status not in statuses:
         raise NotAllowed(_status_sentence(game.status))
-    seats = list(session.exec(
-        select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat_no))
-    ))
-    ctx_game = Loaded(session, game, seats, load_state(session, game_id))
+    # The seats with their players, in one query (the roster needs the players).
+    rows = session.exec(
+        select(Seat, Player).outerjoin(Player, col(Seat.player_id) == col(Player.id))
+        .where(Seat.game_id == game_id).order_by(col(Seat.seat_no))
+    ).all()
+    seats = [seat for seat, _player in rows]
+    players = {player.id: player for _seat, player in rows if player is not None}
+    ctx_game = Loaded(session, game, seats, load_state(session, game_id), players=players)
     result = step(ctx_game)
     if actor is not None and actor >= 0:
         _player_is_back(ctx_game.seat(actor))
     if isinstance(result, Duplicate):
         return Outcome(game_id, ctx_game.loaded.seq, state=ctx_game.state, duplicate=True,
                        message=result.message)
-    return commit(ctx, ctx_game, result, actor=actor)
+    outcome = commit(ctx, ctx_game, result, actor=actor)
+    if ctx.on_applied is not None:
+        ctx.on_applied(session, outcome)
+    return outcome
 
 
 def _player_is_back(seat: Seat) -> None:
