@@ -15,12 +15,15 @@ from pbem.engine.cards import (
 )
 from pbem.engine.claims import claim_holds
 from pbem.engine.decide import (
+    Bid,
     ChooseMoon,
     Claim,
     Command,
+    NameSuit,
     PassCards,
     PlayCard,
     decide,
+    drawn_cards,
     forced_events,
     pass_direction_words,
 )
@@ -33,13 +36,16 @@ from pbem.engine.errors import (
     WrongPhase,
 )
 from pbem.engine.events import (
+    BidMade,
     CardPlayed,
+    CardsDrawn,
     CardsPassed,
     ClaimAccepted,
     Event,
     GameCreated,
     HandDealt,
     MoonChosen,
+    SuitNamed,
     decode_event,
     encode_event,
     event_type,
@@ -55,9 +61,10 @@ from pbem.engine.fold import (
     snapshot,
     start,
 )
-from pbem.engine.presets import PRESETS, Preset, preset
+from pbem.engine.presets import PRESETS, VARIANT_PRESETS, Preset, preset
 from pbem.engine.rules import (
     BonusCard,
+    Cancels,
     FirstDealer,
     FirstTrickFallback,
     KittyTo,
@@ -67,10 +74,12 @@ from pbem.engine.rules import (
     Rules,
     Settlement,
     Ties,
+    Variant,
     describe_offset,
 )
 from pbem.engine.settlement import SettlementResult, settlement
 from pbem.engine.state import GameState, HandResult, Phase, Trick
+from pbem.engine.variants import deck_cards
 from pbem.engine.views import SeatView, seat_view
 
 ENGINE_VERSION = "1"
@@ -86,4 +95,7 @@ __all__ = [
     "encode_event", "event_type", "forced_events", "format_cards", "legal_cards",
     "list_in_words", "parse_card", "parse_cards", "pass_direction_words", "preset", "replay",
     "replay_json", "restore", "seat_view", "settlement", "snapshot", "sort_cards", "start",
+    # the whole variants
+    "VARIANT_PRESETS", "Bid", "BidMade", "Cancels", "CardsDrawn", "NameSuit", "SuitNamed",
+    "Variant", "deck_cards", "drawn_cards",
 ]

@@ -42,15 +42,23 @@ RANK_WORDS = (
 )
 CARDS_PER_SUIT = 13
 DECK_SIZE = 52
+DOUBLE_DECK_SIZE = 104  # Cancellation Hearts: the second copy of a card has index + 52
 
 
 class Card:
-    """One card of a standard deck. Interned: `Card(rank, suit)` always returns the same object."""
+    """One card of a standard deck. Interned: `Card(rank, suit)` always returns the same object.
 
-    __slots__ = ("index", "rank", "suit")
+    Cancellation Hearts plays two decks: the second copy of a card is its own interned Card with
+    `copy` 1 and index + 52. `str()` is the same for both copies (``QS``); `code` tells them apart
+    in events and JSON (``QS`` and ``QS'``)."""
+
+    __slots__ = ("code", "copy", "index", "order", "rank", "suit")
     index: int
     rank: int
     suit: Suit
+    copy: int
+    code: str
+    order: int
 
     def __new__(cls, rank: int, suit: Suit) -> Card:
         if not 2 <= rank <= 14:
@@ -60,9 +68,14 @@ class Card:
     @classmethod
     def _make(cls, index: int) -> Card:
         card = object.__new__(cls)
+        base = index % DECK_SIZE
         object.__setattr__(card, "index", index)
-        object.__setattr__(card, "rank", index % CARDS_PER_SUIT + 2)
-        object.__setattr__(card, "suit", Suit(index // CARDS_PER_SUIT))
+        object.__setattr__(card, "rank", base % CARDS_PER_SUIT + 2)
+        object.__setattr__(card, "suit", Suit(base // CARDS_PER_SUIT))
+        object.__setattr__(card, "copy", index // DECK_SIZE)
+        object.__setattr__(card, "order", base * 2 + index // DECK_SIZE)
+        text = RANK_LETTERS[base % CARDS_PER_SUIT] + "CDHS"[base // CARDS_PER_SUIT]
+        object.__setattr__(card, "code", text + "'" * (index // DECK_SIZE))
         return card
 
     @staticmethod
@@ -71,7 +84,17 @@ class Card:
 
     @staticmethod
     def from_index(index: int) -> Card:
-        return ALL_CARDS[index]
+        return _BY_INDEX[index]
+
+    @staticmethod
+    def from_code(code: str) -> Card:
+        """The card of a canonical code (``QS``, or ``QS'`` for the second deck's copy)."""
+        return BY_CODE[code]
+
+    @property
+    def twin(self) -> Card:
+        """The other deck's copy of this card (Cancellation Hearts)."""
+        return _BY_INDEX[(self.index + DECK_SIZE) % DOUBLE_DECK_SIZE]
 
     @staticmethod
     def parse(text: str) -> Card:
@@ -112,20 +135,24 @@ class Card:
         return f"Card({str(self)!r})"
 
     def __lt__(self, other: Card) -> bool:
-        return self.index < other.index
+        return self.order < other.order
 
     def __le__(self, other: Card) -> bool:
-        return self.index <= other.index
+        return self.order <= other.order
 
     def __gt__(self, other: Card) -> bool:
-        return self.index > other.index
+        return self.order > other.order
 
     def __ge__(self, other: Card) -> bool:
-        return self.index >= other.index
+        return self.order >= other.order
 
 
-ALL_CARDS: tuple[Card, ...] = tuple(Card._make(i) for i in range(DECK_SIZE))
+_BY_INDEX: tuple[Card, ...] = tuple(Card._make(i) for i in range(DOUBLE_DECK_SIZE))
+ALL_CARDS: tuple[Card, ...] = _BY_INDEX[:DECK_SIZE]
+DOUBLE_DECK: tuple[Card, ...] = _BY_INDEX  # both copies: indices 0..103
+BY_CODE: dict[str, Card] = {c.code: c for c in _BY_INDEX}
 FULL_DECK_MASK = (1 << DECK_SIZE) - 1
+DOUBLE_DECK_MASK = (1 << DOUBLE_DECK_SIZE) - 1
 _SUIT_BITS = (1 << CARDS_PER_SUIT) - 1
 SUIT_MASKS: tuple[int, ...] = tuple(_SUIT_BITS << (s * CARDS_PER_SUIT) for s in Suit)
 HEARTS_MASK = SUIT_MASKS[Suit.HEARTS]
@@ -143,8 +170,16 @@ def mask_of(cards: Iterable[Card]) -> int:
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards in a bitmask, sorted by suit then rank."""
+    """The cards in a bitmask, sorted by suit then rank (a second copy right after the first)."""
+    if mask >> DECK_SIZE:
+        return tuple(sorted(_BY_INDEX[i] for i in iter_indices(mask)))
     return tuple(ALL_CARDS[i] for i in iter_indices(mask))
+
+
+def twin_mask(mask: int) -> int:
+    """Both copies of every card in `mask` (Cancellation Hearts)."""
+    base = (mask | mask >> DECK_SIZE) & FULL_DECK_MASK
+    return base | base << DECK_SIZE
 
 
 def iter_indices(mask: int) -> Iterator[int]:

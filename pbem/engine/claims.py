@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pbem.engine.cards import SUIT_MASKS, iter_indices
+from pbem.engine.rules import Variant
 from pbem.engine.scoring import QS_BIT
 from pbem.engine.state import GameState, Phase
 from pbem.engine.table import Table
+from pbem.engine.variants import thaw
 
 CLAIM_SEARCH_BUDGET = 200_000
+# Two decks (the search keeps one card per suit end) and a stock to draw from are not searched.
+NO_CLAIMS = frozenset({Variant.CANCELLATION, Variant.DOMINO})
 
 
 class _Budget:
@@ -27,9 +31,9 @@ class _TooComplex(Exception):
 def claim_holds(state: GameState, claimer: int, budget: int = CLAIM_SEARCH_BUDGET) -> bool | None:
     """True if `claimer` wins every remaining trick however the others play; None if undecided
     within the search budget (the claim is then refused as unproven)."""
-    if state.phase is not Phase.PLAY:
+    if state.phase is not Phase.PLAY or state.rules.variant in NO_CLAIMS:
         return False
-    table = Table.thaw(state)
+    table = thaw(state)
     table.simulating = True
     try:
         return _claimer_wins_rest(table, claimer, {}, _Budget(budget))
@@ -79,9 +83,9 @@ def _opponent_options(legal: int) -> int:
 
 def forced_rest(state: GameState) -> list[tuple[int, int]] | None:
     """The plays (seat, card index) that finish the hand when every remaining move is forced."""
-    if state.phase is not Phase.PLAY:
-        return None
-    table = Table.thaw(state)
+    if state.phase is not Phase.PLAY or state.rules.variant is Variant.DOMINO:
+        return None  # Domino's draws are forced events of their own (see decide.forced_events)
+    table = thaw(state)
     table.simulating = True
     plays: list[tuple[int, int]] = []
     while table.phase is Phase.PLAY:

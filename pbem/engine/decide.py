@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pbem.engine.cards import (
-    HEARTS_MASK,
     SUIT_MASKS,
     Card,
     Suit,
@@ -16,11 +15,22 @@ from pbem.engine.cards import (
 )
 from pbem.engine.claims import claim_holds, forced_rest
 from pbem.engine.errors import IllegalMove, NotYourTurn, WrongPhase
-from pbem.engine.events import CardPlayed, CardsPassed, ClaimAccepted, Event, MoonChosen
-from pbem.engine.rules import OpeningLead, describe_offset
-from pbem.engine.scoring import QS_BIT
+from pbem.engine.events import (
+    BidMade,
+    CardPlayed,
+    CardsDrawn,
+    CardsPassed,
+    ClaimAccepted,
+    Event,
+    MoonChosen,
+    SuitNamed,
+)
+from pbem.engine.rules import OpeningLead, Variant, describe_offset
+from pbem.engine.scoring import ALL_HEARTS, QS_BIT
 from pbem.engine.state import GameState, Phase
-from pbem.engine.table import Table
+from pbem.engine.table import FOLLOW_MASKS, Table
+from pbem.engine.variants import thaw
+from pbem.engine.variants.domino import DominoTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +56,23 @@ class ChooseMoon:
     down: bool
 
 
-Command = PassCards | PlayCard | Claim | ChooseMoon
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """Auction Hearts: bid `chips` for naming the suit to avoid, or pass (None)."""
+
+    seat: int
+    chips: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class NameSuit:
+    """Auction Hearts: the winning bidder names the suit to avoid."""
+
+    seat: int
+    suit: Suit
+
+
+Command = PassCards | PlayCard | Claim | ChooseMoon | Bid | NameSuit
 
 
 def decide(state: GameState, command: Command, names: Sequence[str] = ()) -> tuple[Event, ...]:
@@ -60,6 +86,10 @@ def decide(state: GameState, command: Command, names: Sequence[str] = ()) -> tup
         return _decide_pass(state, command, speaker)
     if isinstance(command, Claim):
         return _decide_claim(state, command)
+    if isinstance(command, Bid):
+        return _decide_bid(state, command, speaker)
+    if isinstance(command, NameSuit):
+        return _decide_name_suit(state, command, speaker)
     return _decide_moon(state, command)
 
 
@@ -85,7 +115,9 @@ def _decide_play(state: GameState, command: PlayCard, name: _Namer) -> tuple[Eve
     _require_phase(state, seat, Phase.PLAY, name)
     if seat != state.turn:
         raise NotYourTurn(f"It's not your turn: we're waiting for {name(state.turn)} to play.")
-    table = Table.thaw(state)
+    table = thaw(state)
+    if state.rules.decks == 2:  # "QS" means a QS you hold, whichever deck it came from
+        card = held_copy(table.hands[seat], card)
     if not table.hands[seat] & card.bit:
         raise IllegalMove(f"You don't hold {card}. Your hand: {_cards_text(state.hand(seat))}.")
     legal = table.legal_mask(seat)
@@ -95,12 +127,21 @@ def _decide_play(state: GameState, command: PlayCard, name: _Namer) -> tuple[Eve
     return (CardPlayed(seat, card),)
 
 
+def held_copy(hand: int, card: Card) -> Card:
+    """With two decks: the named card if held, else its twin if held (else the card itself)."""
+    if hand & card.bit or not hand & card.twin.bit:
+        return card
+    return card.twin
+
+
 def _why_illegal(table: Table, seat: int, card: Card, legal: int) -> str:
     hand, rules = table.hands[seat], table.rules
     first = not table.tricks
+    if rules.variant is Variant.AUCTION:
+        return _why_illegal_auction(table, card, legal, first)
     if table.trick:
-        led = Suit(table.trick[0][1] // 13)
-        follow = hand & SUIT_MASKS[led]
+        led = Suit(table.trick[0][1] % 52 // 13)
+        follow = hand & FOLLOW_MASKS[led]
         if follow and card.suit is not led:
             return (f"You must follow suit: {led.plural} were led and you hold "
                     f"{_cards_text(cards_of(follow))}.")
@@ -113,11 +154,27 @@ def _why_illegal(table: Table, seat: int, card: Card, legal: int) -> str:
                 "so you must play it now.")
     if first and not rules.points_on_first_trick and card.bit & table.penalty:
         return "No points on the first trick: hearts and the queen of spades must wait."
-    if not table.trick and card.bit & HEARTS_MASK and not table.hearts_broken:
+    if not table.trick and card.bit & ALL_HEARTS and not table.hearts_broken:
         if legal == QS_BIT:
             return ("Hearts aren't broken and you hold only hearts and the queen of spades, "
                     "so you must lead the queen.")
         return "Hearts haven't been broken yet, so you can't lead a heart."
+    return f"{card} can't be played now."
+
+
+def _why_illegal_auction(table: Table, card: Card, legal: int, first: bool) -> str:
+    suit = Suit(table.penalty.bit_length() // 13 - 1) if table.penalty else card.suit
+    if table.trick:
+        led = Suit(table.trick[0][1] // 13)
+        follow = table.hands[table.turn] & SUIT_MASKS[led]
+        if follow and card.suit is not led:
+            return (f"You must follow suit: {led.plural} were led and you hold "
+                    f"{_cards_text(cards_of(follow))}.")
+    if first and not table.rules.points_on_first_trick and card.bit & table.penalty:
+        return f"No points on the first trick: {suit.plural}, the suit to avoid, must wait."
+    if not table.trick and card.bit & table.penalty and not table.hearts_broken:
+        return (f"{suit.plural.capitalize()}, the suit to avoid, haven't been broken yet, "
+                "so you can't lead them.")
     return f"{card} can't be played now."
 
 
@@ -140,6 +197,16 @@ def _phase_sentence(state: GameState, name: _Namer) -> str:
         return f"We're waiting for {name(state.moon_shooter)} to choose how to score the moon."
     if state.phase is Phase.DEAL:
         return "The next hand hasn't been dealt yet."
+    if state.phase is Phase.BID:
+        return (f"We're bidding for the suit to avoid: it's {name(state.turn)}'s turn to bid "
+                "(a number of chips, or pass).")
+    if state.phase is Phase.NAME_SUIT:
+        return f"We're waiting for {name(state.bidder)} to name the suit to avoid."
+    if state.phase is Phase.DRAW:
+        return (f"{name(state.turn)} can't follow suit and is drawing from the stock; "
+                "play goes on after the draw.")
+    if state.phase is Phase.PLAY:
+        return "The bidding is over: it's time to play."
     return "Passing is over for this hand: it's time to play."
 
 
@@ -179,6 +246,9 @@ def pass_direction_words(state: GameState) -> str:
 # --- claim and moon ----------------------------------------------------------------------
 
 def _decide_claim(state: GameState, command: Claim) -> tuple[Event, ...]:
+    if state.rules.variant in (Variant.CANCELLATION, Variant.DOMINO):
+        variant = state.rules.variant.value.capitalize()
+        raise IllegalMove(f"Claims aren't part of {variant} Hearts here: please play on.")
     if state.phase is not Phase.PLAY:
         raise WrongPhase("You can only claim the rest of the tricks during play.")
     holds = claim_holds(state, command.seat)
@@ -199,8 +269,57 @@ def _decide_moon(state: GameState, command: ChooseMoon) -> tuple[Event, ...]:
     return (MoonChosen(command.seat, command.down),)
 
 
+# --- Auction: bids and the named suit ---------------------------------------------------
+
+def _decide_bid(state: GameState, command: Bid, name: _Namer) -> tuple[Event, ...]:
+    seat, chips = command.seat, command.chips
+    if state.rules.variant is not Variant.AUCTION:
+        raise WrongPhase("There's no bidding in this game.")
+    if state.phase is not Phase.BID:
+        if state.phase is Phase.NAME_SUIT and not any(b >= 0 for b in state.bids):
+            raise WrongPhase(f"There's no bidding this deal: the pot carried over, so "
+                             f"{name(state.bidder)} names the suit again.")
+        if state.phase in (Phase.NAME_SUIT, Phase.PLAY):
+            raise WrongPhase("The bidding is over for this deal.")
+        raise WrongPhase(_phase_sentence(state, name))
+    if seat != state.turn:
+        if 0 <= seat < state.seats and state.bids[seat] >= 0:
+            raise NotYourTurn("You've already bid this deal: everyone bids once.")
+        raise NotYourTurn(f"It's not your turn to bid: we're waiting for {name(state.turn)}.")
+    high = max(0, *state.bids)
+    if chips is not None and chips < 1:
+        raise IllegalMove("A bid is a whole number of chips, at least 1; or pass.")
+    if chips is not None and chips <= high:
+        leader = name(state.bids.index(high))
+        raise IllegalMove(f"{leader} already bid {high}: bid more than {high} chips, or pass.")
+    return (BidMade(seat, chips),)
+
+
+def _decide_name_suit(state: GameState, command: NameSuit, name: _Namer) -> tuple[Event, ...]:
+    if state.rules.variant is not Variant.AUCTION:
+        raise WrongPhase("Nobody names a suit in this game: hearts are the suit to avoid.")
+    if state.phase is not Phase.NAME_SUIT:
+        if state.phase is Phase.PLAY and state.named_suit is not None:
+            raise WrongPhase(f"The suit to avoid is already named: {state.named_suit.plural}.")
+        raise WrongPhase(_phase_sentence(state, name))
+    if command.seat != state.bidder:
+        raise NotYourTurn(f"Only {name(state.bidder)}, who won the bidding, names the suit.")
+    return (SuitNamed(command.seat, command.suit),)
+
+
+def drawn_cards(state: GameState, event: CardsDrawn) -> tuple[Card, ...]:
+    """Domino: the cards a CardsDrawn event takes from the top of `state`'s stock (the state
+    before the event), for telling the player what they drew."""
+    return tuple(Card.from_index(i) for i in state.stock[:event.count])
+
+
 def forced_events(state: GameState) -> tuple[Event, ...]:
-    """Plays that finish the hand when every remaining move is forced; empty otherwise."""
+    """Plays that finish the hand when every remaining move is forced; empty otherwise.
+    Domino: the draw of a player who can't follow suit."""
+    if state.phase is Phase.DRAW:
+        table = thaw(state)
+        assert isinstance(table, DominoTable)
+        return (CardsDrawn(state.turn, table.needed_draws()),)
     plays = forced_rest(state)
     if not plays:
         return ()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pbem.engine.rules import (
     BonusCard,
+    Cancels,
     FirstDealer,
     MoonRule,
     OnlyHeartsAndQueenLead,
@@ -11,6 +12,7 @@ from pbem.engine.rules import (
     Rules,
     Settlement,
     Ties,
+    Variant,
     describe_offset,
     removed_in_words,
 )
@@ -36,15 +38,39 @@ _SETTLE = {
                             "player with zero takes it, otherwise it carries over.",
     Settlement.HOWELL: "Howell settlement: for each heart you pay a chip to each other "
                        "player, and collect 13 minus your hearts.",
+    Settlement.AUCTION: "Chips: the winning bid and a chip per card of the named suit taken go "
+                        "into the pot. A sole player with none of the suit takes the pot; two "
+                        "split it (an odd chip stays); otherwise it carries over and the same "
+                        "bidder names the suit next deal without bidding.",
+}
+_VARIANT = {
+    Variant.CANCELLATION: "Cancellation Hearts: two decks shuffled together. Two {what} in one "
+                          "trick cancel and neither can win it; a trick nobody can win goes to "
+                          "the winner of the next trick (the last one to its leader).",
+    Variant.DOMINO: "Domino Hearts: six cards each, the rest is a stock. If you can't follow "
+                    "suit you draw from the stock until you can; once it is gone you may "
+                    "discard. You drop out when your hand is empty; the last player left takes "
+                    "the cards still in hand and the stock.",
+    Variant.AUCTION: "Auction Hearts: after the deal everyone bids once, in turn, chips for "
+                     "naming the suit to avoid (more than the last bid, or pass; if all pass "
+                     "the dealer names it for nothing). The winner pays, names the suit and "
+                     "leads; that suit counts one point a card and must be broken before it "
+                     "is led.",
 }
 
 
 def describe_rules(rules: Rules) -> list[str]:
+    variant = _VARIANT.get(rules.variant, "").format(
+        what="identical cards" if rules.cancels is Cancels.IDENTICAL
+        else "cards of the same rank")
+    auction = rules.variant is Variant.AUCTION
     return [s for s in (
-        _deck(rules), _passing(rules), _opening(rules), _first_trick(rules),
-        _hearts(rules), "The queen of spades must be played as soon as it safely can."
-        if rules.forced_queen else "", _points(rules),
-        _MOON[rules.moon].format(v=rules.moon_points, t=rules.target - rules.moon_points),
+        variant, _deck(rules), _passing(rules), _opening(rules), _first_trick(rules),
+        "" if auction else _hearts(rules),
+        "The queen of spades must be played as soon as it safely can."
+        if rules.forced_queen else "", "" if auction else _points(rules),
+        "" if auction else _MOON[rules.moon].format(v=rules.moon_points,
+                                                     t=rules.target - rules.moon_points),
         _end(rules), "A score of exactly 99 drops to 0." if rules.sinkhole_99 else "",
         "Cards are drawn to choose the first dealer." if rules.first_dealer is FirstDealer.DRAW
         else "", _SETTLE[rules.settlement],
@@ -53,6 +79,12 @@ def describe_rules(rules: Rules) -> list[str]:
 
 def _deck(rules: Rules) -> str:
     text = f"{rules.players} players, {rules.hand_size} cards each"
+    if rules.variant is Variant.CANCELLATION:
+        widow = f"; {rules.kitty_size} cards form a widow added to the first trick" \
+            if rules.kitty_size else ""
+        return f"{text}{widow}."
+    if rules.variant is Variant.DOMINO:
+        return f"{text}; a stock of {rules.kitty_size}."
     if rules.removed:
         return f"{text} ({removed_in_words(rules)} taken out)."
     if rules.kitty_size:
@@ -69,6 +101,8 @@ def _passing(rules: Rules) -> str:
 
 
 def _opening(rules: Rules) -> str:
+    if rules.variant is Variant.AUCTION:
+        return "The winning bidder leads any card to the first trick."
     if rules.opening_lead is OpeningLead.LEFT_OF_DEALER:
         return "The player left of the dealer leads any card to the first trick."
     if rules.opening_lead is OpeningLead.ANY_CLUB:
@@ -79,6 +113,8 @@ def _opening(rules: Rules) -> str:
 def _first_trick(rules: Rules) -> str:
     if rules.points_on_first_trick:
         return "Points may be played on the first trick."
+    if rules.variant is Variant.AUCTION:
+        return "No cards of the named suit on the first trick, unless you hold nothing else."
     return ("No hearts or queen of spades on the first trick, unless you hold nothing else.")
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.engine.cards import ALL_CARDS, Card
+from pbem.engine.cards import BY_CODE, Card, Suit
 from pbem.engine.errors import EventDecodeError, UnreadableInput
 from pbem.engine.rules import Rules
 
@@ -23,7 +23,8 @@ class GameCreated:
 
 @dataclass(frozen=True, slots=True)
 class HandDealt:
-    """The shuffled deck in order: card k goes to seat (dealer + 1 + k) % n; the rest is kitty."""
+    """The shuffled deck in order: card k goes to seat (dealer + 1 + k) % n; the rest is kitty
+    (the Cancellation widow; the Domino stock, top first)."""
 
     cards: tuple[Card, ...]
 
@@ -51,11 +52,37 @@ class ClaimAccepted:
     seat: int
 
 
-Event = GameCreated | HandDealt | CardsPassed | CardPlayed | MoonChosen | ClaimAccepted
+@dataclass(frozen=True, slots=True)
+class CardsDrawn:
+    """Domino Hearts: `seat` could not follow and drew the top `count` cards of the stock."""
+
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade:
+    """Auction Hearts: `seat` bid `chips` for naming the suit, or passed (None)."""
+
+    seat: int
+    chips: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SuitNamed:
+    """Auction Hearts: the winning bidder named the suit to avoid."""
+
+    seat: int
+    suit: Suit
+
+
+Event = (GameCreated | HandDealt | CardsPassed | CardPlayed | MoonChosen | ClaimAccepted
+         | CardsDrawn | BidMade | SuitNamed)
 
 EVENT_TYPES: dict[type[Any], str] = {
     GameCreated: "game_created", HandDealt: "hand_dealt", CardsPassed: "cards_passed",
     CardPlayed: "card_played", MoonChosen: "moon_chosen", ClaimAccepted: "claim_accepted",
+    CardsDrawn: "cards_drawn", BidMade: "bid_made", SuitNamed: "suit_named",
 }
 
 
@@ -69,15 +96,21 @@ def encode_event(event: Event) -> dict[str, Any]:
     if isinstance(event, GameCreated):
         body.update(rules=event.rules.to_dict(), seats=event.seats,
                     first_dealer=event.first_dealer,
-                    dealer_draw=[str(c) for c in event.dealer_draw])
+                    dealer_draw=[c.code for c in event.dealer_draw])
     elif isinstance(event, HandDealt):
-        body["cards"] = [str(c) for c in event.cards]
+        body["cards"] = [c.code for c in event.cards]
     elif isinstance(event, CardsPassed):
-        body.update(seat=event.seat, cards=[str(c) for c in event.cards])
+        body.update(seat=event.seat, cards=[c.code for c in event.cards])
     elif isinstance(event, CardPlayed):
-        body.update(seat=event.seat, card=str(event.card))
+        body.update(seat=event.seat, card=event.card.code)
     elif isinstance(event, MoonChosen):
         body.update(seat=event.seat, down=event.down)
+    elif isinstance(event, CardsDrawn):
+        body.update(seat=event.seat, count=event.count)
+    elif isinstance(event, BidMade):
+        body.update(seat=event.seat, chips=event.chips)
+    elif isinstance(event, SuitNamed):
+        body.update(seat=event.seat, suit=event.suit.letter)
     else:
         body["seat"] = event.seat
     return body
@@ -124,13 +157,10 @@ def _card_list(value: Any) -> tuple[Card, ...]:
 
 
 def _strict_card(text: str) -> Card:
-    card = _CANONICAL.get(text)
+    card = BY_CODE.get(text)
     if card is None:
         raise ValueError(f"{text!r} is not a canonical card")
     return card
-
-
-_CANONICAL = {str(c): c for c in ALL_CARDS}
 
 
 def _game_created(d: dict[str, Any]) -> Event:
@@ -155,6 +185,27 @@ def _played(d: dict[str, Any]) -> Event:
     return CardPlayed(_seat(d), _strict_card(d["card"]))
 
 
+def _drawn(d: dict[str, Any]) -> Event:
+    count = d["count"]
+    if not _whole(count) or count < 1:
+        raise ValueError("count must be a whole number of at least 1")
+    return CardsDrawn(_seat(d), int(count))
+
+
+def _bid(d: dict[str, Any]) -> Event:
+    chips = d["chips"]
+    if chips is not None and (not _whole(chips) or chips < 1):
+        raise ValueError("chips must be null (a pass) or a whole number of at least 1")
+    return BidMade(_seat(d), chips)
+
+
+def _named(d: dict[str, Any]) -> Event:
+    letter = d["suit"]
+    if not isinstance(letter, str) or len(letter) != 1 or letter not in "CDHS":
+        raise ValueError("suit must be one of C, D, H, S")
+    return SuitNamed(_seat(d), Suit("CDHS".index(letter)))
+
+
 _DECODERS: dict[str, tuple[Callable[[dict[str, Any]], Event], set[str]]] = {
     "game_created": (_game_created, {"rules", "seats", "first_dealer", "dealer_draw"}),
     "hand_dealt": (lambda d: HandDealt(_card_list(d["cards"])), {"cards"}),
@@ -162,4 +213,7 @@ _DECODERS: dict[str, tuple[Callable[[dict[str, Any]], Event], set[str]]] = {
     "card_played": (_played, {"seat", "card"}),
     "moon_chosen": (_moon, {"seat", "down"}),
     "claim_accepted": (lambda d: ClaimAccepted(_seat(d)), {"seat"}),
+    "cards_drawn": (_drawn, {"seat", "count"}),
+    "bid_made": (_bid, {"seat", "chips"}),
+    "suit_named": (_named, {"seat", "suit"}),
 }

@@ -8,9 +8,9 @@ from typing import Any
 from pbem.engine.cards import Card, Suit, cards_of, mask_of
 from pbem.engine.errors import EventDecodeError, WrongPhase
 from pbem.engine.events import Event, GameCreated, decode_event
-from pbem.engine.rules import Rules
+from pbem.engine.rules import Rules, Variant
 from pbem.engine.state import GameState, HandResult, Phase, Trick
-from pbem.engine.table import Table
+from pbem.engine.variants import new_table, thaw
 
 SNAPSHOT_VERSION = 1
 # Ties in a draw for first dealer go to the higher suit: spades > hearts > diamonds > clubs.
@@ -29,19 +29,19 @@ def start(created: GameCreated) -> GameState:
             raise WrongPhase("The draw for first dealer needs one card per seat.")
         if dealer_from_draw(created.dealer_draw) != created.first_dealer:
             raise WrongPhase("The first dealer must be the seat that drew the highest card.")
-    return Table(created).freeze()
+    return new_table(created).freeze()
 
 
 def apply(state: GameState, event: Event) -> GameState:
     """The state after one more event. Never changes `state`; raises an EngineError if illegal."""
-    table = Table.thaw(state)
+    table = thaw(state)
     table.apply(event)
     return table.freeze()
 
 
 def apply_all(state: GameState, events: Iterable[Event]) -> GameState:
     """The state after several more events: `apply` one by one, with one thaw and one freeze."""
-    table = Table.thaw(state)
+    table = thaw(state)
     for event in events:
         table.apply(event)
     return table.freeze()
@@ -54,7 +54,7 @@ def replay(events: Iterable[Event]) -> GameState:
     if not isinstance(created, GameCreated):
         raise WrongPhase("A game's log must start with its creation.")
     start(created)
-    table = Table(created)
+    table = new_table(created)  # the variant's fold is chosen once per game
     for event in iterator:
         table.apply(event)
     return table.freeze()
@@ -66,13 +66,16 @@ def replay_json(payloads: Iterable[dict[str, Any]]) -> GameState:
 
 def legal_cards(state: GameState, seat: int) -> tuple[Card, ...]:
     """The one legality check: the cards `seat` may play now (empty when it isn't their move)."""
-    return cards_of(Table.thaw(state).legal_mask(seat))
+    return cards_of(thaw(state).legal_mask(seat))
 
 
 # --- snapshots: a JSON form of a whole state ---------------------------------------------------
 
+_VARIANT_FIELDS = ("carry", "stock", "bids", "bidder", "avoid", "pot", "chips")
+
+
 def snapshot(state: GameState) -> dict[str, Any]:
-    return {
+    data = {
         "v": SNAPSHOT_VERSION, "rules": state.rules.to_dict(), "seats": state.seats,
         "first_dealer": state.first_dealer, "hand_number": state.hand_number,
         "dealer": state.dealer, "phase": state.phase.value, "hands": list(state.hands),
@@ -84,12 +87,20 @@ def snapshot(state: GameState) -> dict[str, Any]:
         "moon_shooter": state.moon_shooter, "winners": list(state.winners),
         "claimed_by": state.claimed_by,
     }
+    if state.rules.variant is not Variant.STANDARD:  # a standard snapshot keeps its old form
+        for name in _VARIANT_FIELDS:
+            value = getattr(state, name)
+            data[name] = list(value) if isinstance(value, tuple) else value
+    return data
 
 
 def restore(data: dict[str, Any]) -> GameState:
     if data.get("v") != SNAPSHOT_VERSION:
         raise EventDecodeError(f"unsupported snapshot version {data.get('v')!r}")
     try:
+        extra: dict[str, Any] = {
+            name: tuple(data[name]) if isinstance(data[name], list) else data[name]
+            for name in _VARIANT_FIELDS if name in data}
         return GameState(
             Rules.from_dict(data["rules"]), data["seats"], data["first_dealer"],
             data["hand_number"], data["dealer"], Phase(data["phase"]), tuple(data["hands"]),
@@ -97,18 +108,18 @@ def restore(data: dict[str, Any]) -> GameState:
             data["turn"], tuple(_trick_from(t) for t in data["tricks"]), tuple(data["won"]),
             data["hearts_broken"], data["kitty"], data["in_play"], tuple(data["totals"]),
             tuple(_result_from(r) for r in data["sheet"]), data["moon_shooter"],
-            tuple(data["winners"]), data["claimed_by"])
+            tuple(data["winners"]), data["claimed_by"], **extra)
     except (KeyError, TypeError, ValueError) as exc:
         raise EventDecodeError(f"malformed snapshot: {exc}") from exc
 
 
 def _trick_json(trick: Trick) -> list[Any]:
-    return [trick.leader, [[s, str(c)] for s, c in trick.plays], trick.winner]
+    return [trick.leader, [[s, c.code] for s, c in trick.plays], trick.winner]
 
 
 def _trick_from(data: list[Any]) -> Trick:
     leader, plays, winner = data
-    return Trick(leader, tuple((s, Card.parse(c)) for s, c in plays), winner)
+    return Trick(leader, tuple((s, Card.from_code(c)) for s, c in plays), winner)
 
 
 def _result_json(result: HandResult) -> dict[str, Any]:

@@ -10,11 +10,13 @@ from pbem.engine.rules import (
     LEFT,
     RIGHT,
     BonusCard,
+    Cancels,
     FirstDealer,
     MoonRule,
     OpeningLead,
     Rules,
     Settlement,
+    Variant,
 )
 
 
@@ -96,10 +98,38 @@ _PRESET_LIST = [
 ]
 PRESETS: dict[str, Preset] = {p.name: p for p in _PRESET_LIST}
 
+# The whole variants: the engine plays them, but the service, mail and web layers don't know
+# their phases (bids, draws) yet, so they are kept out of PRESETS.
+_NO_PASS = _STANDARD.replace(pass_count=0, pass_cycle=(HOLD,),
+                             opening_lead=OpeningLead.LEFT_OF_DEALER)
+_VARIANT_LIST = [
+    Preset("cancellation", "Cancellation Hearts, 8 players (seed 001)",
+           "two decks, identical cards cancel, the widow to the first trick, no pass",
+           _NO_PASS.replace(variant=Variant.CANCELLATION, players=8)),
+    Preset("cancellation-rank", "Cancellation Hearts, same rank cancels, 9 players (seed 001)",
+           "two decks, any two cards of the same rank cancel, a widow of 5",
+           _NO_PASS.replace(variant=Variant.CANCELLATION, players=9, cancels=Cancels.SAME_RANK)),
+    Preset("domino", "Domino Hearts, 4 players (seed 001)",
+           "six cards each and a stock; draw until you can follow; QS not scored",
+           _NO_PASS.replace(variant=Variant.DOMINO, queen_scores=False,
+                            queen_breaks_hearts=False, target=50)),
+    Preset("domino-two", "Domino Hearts for two (seed 001)",
+           "two players, six cards each, a stock of 40", _NO_PASS.replace(
+               variant=Variant.DOMINO, players=2, queen_scores=False,
+               queen_breaks_hearts=False, target=50)),
+    Preset("auction", "Auction Hearts (seed 001)",
+           "bid chips to name the suit to avoid; the pot is won, split or carried over",
+           _NO_PASS.replace(variant=Variant.AUCTION, queen_scores=False,
+                            queen_breaks_hearts=False, moon=MoonRule.NONE,
+                            settlement=Settlement.AUCTION)),
+]
+VARIANT_PRESETS: dict[str, Preset] = {p.name: p for p in _VARIANT_LIST}
+
 
 def preset(name: str) -> Rules:
-    """The rules of a named preset; raises KeyError with the known names."""
-    try:
-        return PRESETS[name].rules
-    except KeyError:
-        raise KeyError(f"unknown preset {name!r}; known: {', '.join(PRESETS)}") from None
+    """The rules of a named preset (whole variants included); KeyError with the known names."""
+    found = PRESETS.get(name) or VARIANT_PRESETS.get(name)
+    if found is None:
+        known = ", ".join([*PRESETS, *VARIANT_PRESETS])
+        raise KeyError(f"unknown preset {name!r}; known: {known}")
+    return found.rules

@@ -61,6 +61,23 @@ class Settlement(StrEnum):
     CHIPS = "chips"              # lowest scorer of each deal takes the pot
     SWEEPSTAKES = "sweepstakes"  # only a zero score takes the pot
     HOWELL = "howell"            # per heart pay (players-1), collect 13 - hearts
+    AUCTION = "auction"          # Auction Hearts: the bid and a chip per card of the named suit
+
+
+class Variant(StrEnum):
+    """The whole variants of RULES.md that change more than options (each has its own fold)."""
+
+    STANDARD = "standard"
+    CANCELLATION = "cancellation"  # 7-10 players, two decks, cancelling cards, a widow
+    DOMINO = "domino"              # 2-7 players, six cards each and a stock to draw from
+    AUCTION = "auction"            # bid chips to name the suit to avoid
+
+
+class Cancels(StrEnum):
+    """Cancellation Hearts: which cards in one trick cancel each other."""
+
+    IDENTICAL = "identical"  # the two copies of the same card (common play)
+    SAME_RANK = "same_rank"  # any two cards of the same rank (the text's words)
 
 
 class KittyTo(StrEnum):
@@ -96,6 +113,8 @@ class Rules:
     sinkhole_99: bool = False
     first_dealer: FirstDealer = FirstDealer.RANDOM
     settlement: Settlement = Settlement.SCORE_SHEET
+    variant: Variant = Variant.STANDARD
+    cancels: Cancels = Cancels.IDENTICAL   # Cancellation Hearts only
 
     def __post_init__(self) -> None:
         problems = self.problems()
@@ -104,10 +123,19 @@ class Rules:
 
     def problems(self) -> list[str]:
         found: list[str] = []
-        if not 3 <= self.players <= 7:
-            found.append("Hearts needs 3 to 7 players")
+        low, high = _PLAYERS[self.variant]
+        if not low <= self.players <= high:
+            found.append(f"{_VARIANT_TITLE[self.variant]} needs {low} to {high} players")
         if len(set(self.removed)) != len(self.removed):
             found.append("a card is removed twice")
+        if self.variant is not Variant.STANDARD:
+            found += self._variant_problems()
+            if found or self.variant is not Variant.AUCTION:
+                return found
+        elif self.cancels is not Cancels.IDENTICAL:
+            found.append("cancelling cards belong to Cancellation Hearts")
+        if self.settlement is Settlement.AUCTION and self.variant is not Variant.AUCTION:
+            found.append("the auction pot belongs to Auction Hearts")
         deck = 52 - len(self.removed)
         if not self.kitty and deck % self.players:
             found.append(f"{deck} cards do not divide among {self.players} players")
@@ -121,21 +149,60 @@ class Rules:
             found.append("the target score must be positive")
         return found
 
+    def _variant_problems(self) -> list[str]:
+        found: list[str] = []
+        name = _VARIANT_TITLE[self.variant]
+        if self.pass_count:
+            found.append(f"{name} has no pass")
+        if self.bonus_card is not BonusCard.NONE:
+            found.append(f"{name} has no bonus card")
+        if self.forced_queen:
+            found.append(f"{name} has no forced queen")
+        if self.variant is not Variant.CANCELLATION and self.cancels is not Cancels.IDENTICAL:
+            found.append("cancelling cards belong to Cancellation Hearts")
+        if self.variant is not Variant.AUCTION and self.settlement is Settlement.AUCTION:
+            found.append("the auction pot belongs to Auction Hearts")
+        if self.variant is Variant.AUCTION:
+            if self.settlement is not Settlement.AUCTION:
+                found.append("Auction Hearts settles with the auction pot (settlement auction)")
+            if self.queen_scores or self.moon is not MoonRule.NONE:
+                found.append("Auction Hearts scores only the named suit: no queen, no moon")
+        elif self.removed or self.kitty:
+            found.append(f"{name} plays with whole decks: no cards removed, no kitty option")
+        if self.variant is not Variant.AUCTION and (
+                self.opening_lead is not OpeningLead.LEFT_OF_DEALER):
+            found.append(f"in {name} the player left of the dealer leads")
+        if self.variant is Variant.AUCTION and self.opening_lead is not OpeningLead.LEFT_OF_DEALER:
+            found.append("in Auction Hearts the winning bidder leads any card "
+                         "(opening_lead left_of_dealer)")
+        if self.variant is Variant.CANCELLATION and self.kitty_to is not KittyTo.FIRST_TRICK:
+            found.append("the Cancellation widow goes with the first trick")
+        if self.target < 1:
+            found.append("the target score must be positive")
+        return found
+
+    @property
+    def decks(self) -> int:
+        return 2 if self.variant is Variant.CANCELLATION else 1
+
     @property
     def deck_size(self) -> int:
-        return 52 - len(self.removed)
+        return 52 * self.decks - len(self.removed)
 
     @property
     def hand_size(self) -> int:
+        if self.variant is Variant.DOMINO:
+            return DOMINO_HAND
         return self.deck_size // self.players
 
     @property
     def kitty_size(self) -> int:
+        """The kitty, the Cancellation widow, or the Domino stock."""
         return self.deck_size - self.hand_size * self.players
 
     @property
     def moon_points(self) -> int:
-        return 13 + (13 if self.queen_scores else 0)
+        return (13 + (13 if self.queen_scores else 0)) * self.decks
 
     def pass_offset(self, hand_number: int) -> int:
         if not self.pass_count or not self.pass_cycle:
@@ -144,6 +211,10 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
+        if self.variant is Variant.STANDARD:
+            del data["variant"]  # a standard game's stored rules stay as they were
+        if self.cancels is Cancels.IDENTICAL:
+            del data["cancels"]
         data["removed"] = [str(c) for c in self.removed]
         data["pass_cycle"] = list(self.pass_cycle)
         for key, value in data.items():
@@ -179,8 +250,13 @@ _ENUM_FIELDS: dict[str, type[Enum]] = {
     "kitty_to": KittyTo, "opening_lead": OpeningLead, "first_trick_fallback": FirstTrickFallback,
     "only_hearts_and_queen_lead": OnlyHeartsAndQueenLead, "moon": MoonRule,
     "bonus_card": BonusCard, "ties": Ties, "first_dealer": FirstDealer,
-    "settlement": Settlement,
+    "settlement": Settlement, "variant": Variant, "cancels": Cancels,
 }
+DOMINO_HAND = 6
+_PLAYERS = {Variant.STANDARD: (3, 7), Variant.CANCELLATION: (7, 10), Variant.DOMINO: (2, 7),
+            Variant.AUCTION: (3, 7)}
+_VARIANT_TITLE = {Variant.STANDARD: "Hearts", Variant.CANCELLATION: "Cancellation Hearts",
+                  Variant.DOMINO: "Domino Hearts", Variant.AUCTION: "Auction Hearts"}
 _BOOL_FIELDS = {"kitty", "points_on_first_trick", "hearts_must_be_broken", "queen_breaks_hearts",
                 "forced_queen", "queen_scores", "sinkhole_99"}
 _INT_FIELDS = {"players", "pass_count", "target"}

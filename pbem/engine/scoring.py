@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
-from pbem.engine.cards import HEARTS_MASK, JACK_OF_DIAMONDS, QUEEN_OF_SPADES, TEN_OF_DIAMONDS
+from pbem.engine.cards import (
+    DECK_SIZE,
+    HEARTS_MASK,
+    JACK_OF_DIAMONDS,
+    QUEEN_OF_SPADES,
+    TEN_OF_DIAMONDS,
+)
 from pbem.engine.rules import BonusCard, MoonRule, Rules
 
 QS_BIT = QUEEN_OF_SPADES.bit
 BONUS_POINTS = -10
+# Both decks of Cancellation Hearts (the second copy of a card is its index + 52).
+ALL_HEARTS = HEARTS_MASK | HEARTS_MASK << DECK_SIZE
+ALL_QS = QS_BIT | QS_BIT << DECK_SIZE
 
 
 def penalty_mask(rules: Rules) -> int:
-    """Cards that score points against the taker: the hearts, and the QS when it is scored."""
+    """Cards that score points against the taker: the hearts, and the QS when it is scored
+    (both copies of each with two decks)."""
+    if rules.decks == 2:
+        return ALL_HEARTS | (ALL_QS if rules.queen_scores else 0)
     return HEARTS_MASK | (QS_BIT if rules.queen_scores else 0)
 
 
@@ -23,9 +35,9 @@ def bonus_bit(rules: Rules) -> int:
 
 
 def raw_points(rules: Rules, won: int) -> int:
-    points = (won & HEARTS_MASK).bit_count()
-    if rules.queen_scores and won & QS_BIT:
-        points += 13
+    points = (won & ALL_HEARTS).bit_count()
+    if rules.queen_scores and won & ALL_QS:
+        points += 13 * (won & ALL_QS).bit_count()
     if won & bonus_bit(rules):
         points += BONUS_POINTS
     return points

@@ -19,6 +19,8 @@ def settlement(state: GameState) -> SettlementResult:
     kind = state.rules.settlement
     if kind is Settlement.PAIRWISE:
         return SettlementResult(kind, pairwise(state.totals))
+    if kind is Settlement.AUCTION:  # the bids and the chips per card, as the fold kept them
+        return SettlementResult(kind, state.chips or (0,) * state.seats, state.pot)
     if kind is Settlement.HOWELL:
         return SettlementResult(kind, howell(state.sheet, state.seats))
     if kind in (Settlement.CHIPS, Settlement.SWEEPSTAKES):

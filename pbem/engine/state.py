@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pbem.engine.cards import Card, cards_of
+from pbem.engine.cards import SUIT_MASKS, Card, Suit, cards_of
 from pbem.engine.rules import Rules
 
 
@@ -14,6 +14,9 @@ class Phase(StrEnum):
     PASS = "pass"                # seats choose the cards to pass, in any order
     PLAY = "play"
     MOON_CHOICE = "moon_choice"  # the shooter chooses down 26 or everyone else up 26
+    DRAW = "draw"                # Domino: the player to move can't follow and draws (forced)
+    BID = "bid"                  # Auction: seats bid chips in turn, once each
+    NAME_SUIT = "name_suit"      # Auction: the winning bidder names the suit to avoid
     GAME_OVER = "game_over"
 
 
@@ -71,6 +74,14 @@ class GameState:
     moon_shooter: int
     winners: tuple[int, ...]
     claimed_by: int = -1
+    # The whole variants (see docs/engine.md); the standard fold leaves these at their defaults.
+    carry: int = 0                # Cancellation: cards of tricks nobody won, for the next winner
+    stock: tuple[int, ...] = ()   # Domino: the stock's card indices, top first
+    bids: tuple[int, ...] = ()    # Auction: per seat -1 not yet, 0 passed, else the chips bid
+    bidder: int = -1              # Auction: who names the suit (kept while the pot carries over)
+    avoid: int = -1               # Auction: the named suit (a Suit value), -1 before it is named
+    pot: int = 0                  # Auction: chips in the pot
+    chips: tuple[int, ...] = ()   # Auction: each seat's net chips (paid in negative, won positive)
 
     # --- questions ---------------------------------------------------------------------
     @property
@@ -81,7 +92,9 @@ class GameState:
             return (self.turn,)
         if self.phase is Phase.MOON_CHOICE:
             return (self.moon_shooter,)
-        return ()
+        if self.phase is Phase.BID or self.phase is Phase.NAME_SUIT:
+            return (self.turn,)
+        return ()  # DEAL, GAME_OVER, and Domino's DRAW (forced_events makes the draw)
 
     @property
     def game_over(self) -> bool:
@@ -128,7 +141,22 @@ class GameState:
     def hand_points(self) -> tuple[int, ...]:
         from pbem.engine.scoring import raw_points
 
+        if self.avoid >= 0:  # Auction: a point (and a chip) per card of the named suit
+            suit = SUIT_MASKS[self.avoid]
+            return tuple((mask & suit).bit_count() for mask in self.won)
         return tuple(raw_points(self.rules, mask) for mask in self.won)
+
+    @property
+    def stock_size(self) -> int:
+        return len(self.stock)
+
+    @property
+    def named_suit(self) -> Suit | None:
+        return Suit(self.avoid) if self.avoid >= 0 else None
+
+    @property
+    def carried_cards(self) -> tuple[Card, ...]:
+        return cards_of(self.carry)
 
     def taken(self, seat: int) -> tuple[Card, ...]:
         return cards_of(self.won[seat])

@@ -6,9 +6,12 @@ so callers only ever see immutable states; the table is also what bots and the c
 
 from __future__ import annotations
 
+from typing import Self
+
 from pbem.engine.cards import (
+    DECK_SIZE,
+    DOUBLE_DECK_MASK,
     FULL_DECK_MASK,
-    HEARTS_MASK,
     SUIT_MASKS,
     Card,
     Suit,
@@ -34,6 +37,8 @@ from pbem.engine.rules import (
     Ties,
 )
 from pbem.engine.scoring import (
+    ALL_HEARTS,
+    ALL_QS,
     QS_BIT,
     automatic_moon_down,
     bonus_points,
@@ -48,6 +53,10 @@ from pbem.engine.scoring import (
 from pbem.engine.state import GameState, HandResult, Phase, Trick
 
 CLUBS_MASK = SUIT_MASKS[Suit.CLUBS]
+# Suit masks by `index // 13`: entries 4..7 serve the second deck of Cancellation Hearts, and
+# every entry holds both copies of its suit.
+FOLLOW_MASKS: tuple[int, ...] = tuple(SUIT_MASKS[k % 4] | SUIT_MASKS[k % 4] << DECK_SIZE
+                                      for k in range(8))
 SPADES = int(Suit.SPADES)
 QS_INDEX = QS_BIT.bit_length() - 1
 
@@ -60,6 +69,14 @@ class Table:
         "trick", "leader", "turn", "tricks", "won", "hearts_broken", "kitty", "in_play",
         "totals", "sheet", "moon_shooter", "winners", "claimed_by", "penalty", "simulating",
     )
+    # The GameState fields this table mirrors; a variant's table (pbem/engine/variants/) adds
+    # its own slots and fields and overrides what its rules change.
+    STATE_FIELDS: tuple[str, ...] = (
+        "rules", "seats", "first_dealer", "hand_number", "dealer", "phase", "hands", "passed",
+        "trick", "leader", "turn", "tricks", "won", "hearts_broken", "kitty", "in_play",
+        "totals", "sheet", "moon_shooter", "winners", "claimed_by",
+    )
+    ALL_SLOTS: tuple[str, ...] = __slots__
 
     def __init__(self, created: GameCreated) -> None:
         n = created.seats
@@ -87,9 +104,9 @@ class Table:
 
     # --- freezing and thawing ------------------------------------------------------------
     @classmethod
-    def thaw(cls, state: GameState) -> Table:
+    def thaw(cls, state: GameState) -> Self:
         table = cls.__new__(cls)
-        for name in GameState.__slots__:
+        for name in cls.STATE_FIELDS:
             value = getattr(state, name)
             setattr(table, name, list(value) if isinstance(value, tuple) and name != "winners"
                     else value)
@@ -106,8 +123,8 @@ class Table:
             self.claimed_by)
 
     def clone(self) -> Table:
-        copy = Table.__new__(Table)
-        for name in Table.__slots__:
+        copy = type(self).__new__(type(self))
+        for name in self.ALL_SLOTS:
             value = getattr(self, name)
             setattr(copy, name, value.copy() if isinstance(value, list) else value)
         return copy
@@ -128,12 +145,18 @@ class Table:
             self.choose_moon(event.seat, event.down)  # type: ignore[union-attr]
         elif kind is ClaimAccepted:
             self.claim(event.seat)  # type: ignore[union-attr]
-        else:
+        elif kind is GameCreated:
             raise WrongPhase("This game has already been created.")
+        else:
+            self.apply_variant(event)
+
+    def apply_variant(self, event: Event) -> None:
+        """The events only a whole variant knows (draws, bids, the named suit)."""
+        raise WrongPhase(f"A {type(event).__name__} event has no place in this game's rules.")
 
     def deal(self, cards: tuple[Card, ...]) -> None:
         self._require(Phase.DEAL, "The hand has already been dealt.")
-        deck = FULL_DECK_MASK & ~mask_of(self.rules.removed)
+        deck = deck_mask(self.rules)
         if len(cards) != self.rules.deck_size or mask_of(cards) != deck:
             raise IllegalMove("A deal must hold every card of the deck exactly once.")
         n, per = self.seats, self.rules.hand_size
@@ -186,7 +209,7 @@ class Table:
             raise IllegalMove(f"{Card.from_index(index)} can't be played now.")
         self.hands[seat] &= ~bit
         self.trick.append((seat, index))
-        if bit & HEARTS_MASK or (bit == QS_BIT and self.rules.queen_breaks_hearts):
+        if bit & ALL_HEARTS or (bit & ALL_QS and self.rules.queen_breaks_hearts):
             self.hearts_broken = True
         if len(self.trick) == self.seats:
             self._finish_trick()
@@ -249,7 +272,7 @@ class Table:
         if self.rules.sinkhole_99:
             totals = [0 if t == 99 else t for t in totals]
         self.totals = totals
-        hearts = tuple((m & HEARTS_MASK).bit_count() for m in self.won)
+        hearts = tuple((m & ALL_HEARTS).bit_count() for m in self.won)
         claimed = self.claimed_by if self.claimed_by >= 0 else None
         self.sheet.append(HandResult(self.hand_number, self.dealer, tuple(points), tuple(totals),
                                      moon, down, slam, hearts, claimed))
@@ -292,9 +315,9 @@ class Table:
             return clubs & -clubs if rules.opening_lead is OpeningLead.LOWEST_CLUB else clubs
         mask = self._no_points(hand) if first and not rules.points_on_first_trick else hand
         if rules.hearts_must_be_broken and not self.hearts_broken:
-            others = mask & ~HEARTS_MASK
-            if others == QS_BIT and (rules.only_hearts_and_queen_lead
-                                     is OnlyHeartsAndQueenLead.MAY_LEAD_HEART):
+            others = mask & ~ALL_HEARTS
+            if others and not others & ~ALL_QS and (rules.only_hearts_and_queen_lead
+                                                    is OnlyHeartsAndQueenLead.MAY_LEAD_HEART):
                 return mask
             if others:
                 return others
@@ -302,7 +325,7 @@ class Table:
 
     def _follow_mask(self, hand: int, first: bool) -> int:
         led = self.trick[0][1] // 13
-        follow = hand & SUIT_MASKS[led]
+        follow = hand & FOLLOW_MASKS[led]
         if follow:
             if (self.rules.forced_queen and follow & QS_BIT and led == SPADES
                     and self._winning_index() > QS_INDEX):
@@ -318,12 +341,19 @@ class Table:
         if safe:
             return safe
         fallback = self.rules.first_trick_fallback
-        if fallback is FirstTrickFallback.HEART_NOT_QUEEN and hand & HEARTS_MASK:
-            return hand & HEARTS_MASK
+        if fallback is FirstTrickFallback.HEART_NOT_QUEEN and hand & ALL_HEARTS:
+            return hand & ALL_HEARTS
         return hand
 
     def _winning_index(self) -> int:
         return trick_winner(self.trick)[2] if self.trick else -1
+
+
+def deck_mask(rules: Rules) -> int:
+    """Every card a deal of these rules holds."""
+    if rules.decks == 2:
+        return DOUBLE_DECK_MASK
+    return FULL_DECK_MASK & ~mask_of(rules.removed)
 
 
 def trick_winner(plays: list[tuple[int, int]]) -> tuple[int, int, int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem.engine.cards import Card
+from pbem.engine.cards import Card, Suit
 from pbem.engine.fold import legal_cards
 from pbem.engine.state import GameState, HandResult, Phase, Trick
 
@@ -36,6 +36,14 @@ class SeatView:
     moon_choice_pending: bool
     game_over: bool
     winners: tuple[int, ...]
+    # The whole variants (empty or None in a standard game):
+    carried: tuple[Card, ...] = ()   # Cancellation: cards of unwon tricks, for the next winner
+    stock_size: int = 0              # Domino: cards left in the stock (never which)
+    bids: tuple[int, ...] = ()       # Auction: -1 not yet, 0 passed, else chips bid
+    bidder: int | None = None        # Auction: who names (or named) the suit
+    named_suit: Suit | None = None   # Auction: the suit to avoid
+    pot: int = 0                     # Auction: chips in the pot
+    chips: tuple[int, ...] = ()      # Auction: each seat's net chips
 
     @property
     def my_turn(self) -> bool:
@@ -62,4 +70,7 @@ def seat_view(state: GameState, seat: int | None) -> SeatView:
         moon_choice_pending=mine and state.phase is Phase.MOON_CHOICE
         and state.moon_shooter == seat,
         game_over=state.game_over, winners=state.winners,
+        carried=state.carried_cards, stock_size=state.stock_size, bids=state.bids,
+        bidder=state.bidder if state.bidder >= 0 else None, named_suit=state.named_suit,
+        pot=state.pot, chips=state.chips,
     )

@@ -1,0 +1,38 @@
+"""The whole variants: one Table subclass per variant, chosen once per game by `Rules.variant`.
+
+fold.py asks `new_table` / `thaw` for the working table, so a standard game runs the plain
+`Table` untouched and a variant game runs its own fold (see docs/engine.md, "Whole variants").
+"""
+
+from __future__ import annotations
+
+from pbem.engine.cards import ALL_CARDS, DOUBLE_DECK, Card
+from pbem.engine.events import GameCreated
+from pbem.engine.rules import Rules, Variant
+from pbem.engine.state import GameState
+from pbem.engine.table import Table
+from pbem.engine.variants.auction import AuctionTable
+from pbem.engine.variants.cancellation import CancellationTable
+from pbem.engine.variants.domino import DominoTable
+
+TABLES: dict[Variant, type[Table]] = {
+    Variant.STANDARD: Table, Variant.CANCELLATION: CancellationTable,
+    Variant.DOMINO: DominoTable, Variant.AUCTION: AuctionTable,
+}
+
+
+def new_table(created: GameCreated) -> Table:
+    return TABLES[created.rules.variant](created)
+
+
+def thaw(state: GameState) -> Table:
+    return TABLES[state.rules.variant].thaw(state)
+
+
+def deck_cards(rules: Rules) -> tuple[Card, ...]:
+    """Every card a deal of these rules holds, in order (both decks for Cancellation Hearts):
+    the service shuffles this and records it as HandDealt."""
+    if rules.decks == 2:
+        return DOUBLE_DECK
+    removed = set(rules.removed)
+    return tuple(card for card in ALL_CARDS if card not in removed)

@@ -1,0 +1,94 @@
+"""Cancellation Hearts: 7-10 players, two decks, a widow for the first trick, cancelling cards.
+
+Two cards that cancel (identical cards, or any two of the same rank with `Cancels.SAME_RANK`)
+cannot win the trick. The trick goes to the highest card of the suit led that is not cancelled;
+when there is none (every card paired, or every card of the suit led cancelled) nobody wins it:
+its cards wait in `carry` for the winner of the next trick, and the same player leads again. A last
+trick nobody can win goes to the player who led it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pbem.engine.cards import DECK_SIZE, Card
+from pbem.engine.errors import IllegalMove
+from pbem.engine.events import GameCreated
+from pbem.engine.rules import Cancels
+from pbem.engine.state import GameState, Trick
+from pbem.engine.table import Table
+
+
+class CancellationTable(Table):
+    __slots__ = ("carry",)
+    STATE_FIELDS = (*Table.STATE_FIELDS, "carry")
+    ALL_SLOTS = (*Table.ALL_SLOTS, "carry")
+
+    def __init__(self, created: GameCreated) -> None:
+        super().__init__(created)
+        self.carry = 0
+
+    def freeze(self) -> GameState:
+        return replace(super().freeze(), carry=self.carry)
+
+    def deal(self, cards: tuple[Card, ...]) -> None:
+        super().deal(cards)
+        self.carry = 0
+
+    def claim(self, seat: int) -> None:
+        raise IllegalMove("Claims aren't part of Cancellation Hearts: play on.")
+
+    def _finish_trick(self) -> None:
+        plays = self.trick
+        mask = 0
+        for _, index in plays:
+            mask |= 1 << index
+        if self.kitty and not self.tricks:  # the widow goes with the first trick
+            mask |= self.kitty
+            self.kitty = 0
+        winner = cancellation_winner(plays, self.rules.cancels is Cancels.SAME_RANK)
+        last = not self.hands[self.leader]
+        if winner < 0 and not last:
+            self.carry |= mask
+            self.tricks.append(Trick(self.leader, _plays(plays), None))
+            self.trick = []
+            self.turn = self.leader  # nobody won: the same player leads again
+            return
+        if winner < 0:
+            winner = self.leader  # the last trick nobody can win goes to its leader
+        self.won[winner] |= mask | self.carry
+        self.carry = 0
+        self.tricks.append(Trick(self.leader, _plays(plays), winner))
+        self.trick = []
+        self.leader = self.turn = winner
+        if last:
+            self._end_hand()
+
+
+def _plays(plays: list[tuple[int, int]]) -> tuple[tuple[int, Card], ...]:
+    return tuple((s, Card.from_index(i)) for s, i in plays)
+
+
+def cancelled(plays: list[tuple[int, int]], same_rank: bool) -> int:
+    """The mask of the cards in `plays` that cancel each other."""
+    seen: dict[int, int] = {}
+    for _, index in plays:
+        key = index % 13 if same_rank else index % DECK_SIZE
+        seen[key] = seen.get(key, 0) | 1 << index
+    mask = 0
+    for bits in seen.values():
+        if bits & (bits - 1):  # two or more cards share the key
+            mask |= bits
+    return mask
+
+
+def cancellation_winner(plays: list[tuple[int, int]], same_rank: bool) -> int:
+    """The seat of the highest card of the suit led that no other card cancels, or -1."""
+    gone = cancelled(plays, same_rank)
+    led = plays[0][1] % DECK_SIZE // 13
+    best_seat, best = -1, -1
+    for seat, index in plays:
+        base = index % DECK_SIZE
+        if base // 13 == led and base > best and not gone >> index & 1:
+            best_seat, best = seat, base
+    return best_seat
+

@@ -1,0 +1,118 @@
+"""Domino Hearts: 2-7 players, six cards each, the rest a stock to draw from.
+
+A player who cannot follow suit draws from the top of the stock until they can (the phase is
+DRAW; `forced_events` makes the CardsDrawn event, whose count follows from the stock order in
+HandDealt). Once the stock is gone a void player discards. Players drop out as their hands empty;
+a trick is complete when every player still in at its lead has played; a winner who is out
+passes the lead to the next active player on the left. When one player is left they take the
+cards still in their hand and the stock; when nobody is left the last trick's winner takes the
+stock (see docs/engine.md)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pbem.engine.cards import SUIT_MASKS, Card
+from pbem.engine.errors import IllegalMove, NotYourTurn
+from pbem.engine.events import CardsDrawn, Event, GameCreated
+from pbem.engine.scoring import ALL_HEARTS, ALL_QS
+from pbem.engine.state import GameState, Phase, Trick
+from pbem.engine.table import Table, trick_winner
+
+
+class DominoTable(Table):
+    __slots__ = ("stock",)
+    STATE_FIELDS = (*Table.STATE_FIELDS, "stock")
+    ALL_SLOTS = (*Table.ALL_SLOTS, "stock")
+    stock: list[int]
+
+    def __init__(self, created: GameCreated) -> None:
+        super().__init__(created)
+        self.stock = []
+
+    def freeze(self) -> GameState:
+        return replace(super().freeze(), stock=tuple(self.stock))
+
+    def apply_variant(self, event: Event) -> None:
+        if type(event) is CardsDrawn:
+            self.draw(event.seat, event.count)
+        else:
+            super().apply_variant(event)
+
+    def deal(self, cards: tuple[Card, ...]) -> None:
+        super().deal(cards)
+        self.stock = [c.index for c in cards[self.rules.hand_size * self.seats:]]
+        self.kitty = 0
+
+    def claim(self, seat: int) -> None:
+        raise IllegalMove("Claims aren't part of Domino Hearts: play on.")
+
+    def needed_draws(self) -> int:
+        """How many cards the player to move must draw: up to the first of the suit led."""
+        led = SUIT_MASKS[self.trick[0][1] // 13]
+        for k, index in enumerate(self.stock):
+            if led >> index & 1:
+                return k + 1
+        return len(self.stock)
+
+    def draw(self, seat: int, count: int) -> None:
+        self._require(Phase.DRAW, "Nobody needs to draw from the stock now.")
+        if seat != self.turn:
+            raise NotYourTurn("It's not your turn to draw.")
+        needed = self.needed_draws()
+        if count != needed:
+            raise IllegalMove(f"Drawing until you can follow suit takes {needed} cards, "
+                              f"not {count}.")
+        for index in self.stock[:count]:
+            self.hands[seat] |= 1 << index
+        del self.stock[:count]
+        self.phase = Phase.PLAY
+
+    def play(self, seat: int, index: int) -> None:
+        self._require(Phase.PLAY, "It isn't time to play a card.")
+        if seat != self.turn:
+            raise NotYourTurn("It's not your turn to play.")
+        bit = 1 << index
+        if not self.legal_mask(seat) & bit:
+            raise IllegalMove(f"{Card.from_index(index)} can't be played now.")
+        self.hands[seat] &= ~bit
+        self.trick.append((seat, index))
+        if bit & ALL_HEARTS or (bit & ALL_QS and self.rules.queen_breaks_hearts):
+            self.hearts_broken = True
+        played = {s for s, _ in self.trick}
+        n = self.seats
+        for k in range(1, n):
+            nxt = (seat + k) % n
+            if self.hands[nxt] and nxt not in played:
+                self.turn = nxt
+                led = SUIT_MASKS[self.trick[0][1] // 13]
+                if self.stock and not self.hands[nxt] & led:
+                    self.phase = Phase.DRAW
+                return
+        self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        winner, mask, _ = trick_winner(self.trick)
+        self.won[winner] |= mask
+        self.tricks.append(Trick(self.leader, tuple((s, Card.from_index(i))
+                                                    for s, i in self.trick), winner))
+        self.trick = []
+        active = [s for s in range(self.seats) if self.hands[s]]
+        if len(active) <= 1:
+            taker = active[0] if active else winner
+            rest = self.hands[taker]
+            for index in self.stock:
+                rest |= 1 << index
+            self.won[taker] |= rest
+            self.hands[taker], self.stock = 0, []
+            self.leader = self.turn = taker
+            self._end_hand()
+            return
+        lead = winner
+        while not self.hands[lead]:
+            lead = (lead + 1) % self.seats
+        self.leader = self.turn = lead
+
+    def _end_hand(self) -> None:
+        self.stock = []
+        super()._end_hand()
