@@ -40,12 +40,14 @@ def make_rules(preset_name: str, options: Mapping[str, Any] | None = None) -> Ru
     if preset_name not in PRESETS:
         raise BadRequest(f"There is no rule set called {preset_name!r}.")
     rules = PRESETS[preset_name].rules
-    if not options:
-        return rules
-    try:
-        return rules.replace(**options)
-    except (EventDecodeError, ValueError, TypeError) as exc:
-        raise BadRequest(f"Those rule options don't work together: {exc}") from exc
+    if options:
+        try:
+            rules = rules.replace(**options)
+        except (EventDecodeError, ValueError, TypeError) as exc:
+            raise BadRequest(f"Those rule options don't work together: {exc}") from exc
+    if rules.variant != "standard":  # the engine plays them; email and web don't yet
+        raise BadRequest(f"{rules.variant.title()} Hearts can't be played by email yet.")
+    return rules
 
 
 def create_game(
