@@ -64,6 +64,7 @@ class DrainResult:
 
 
 _T = OutboxEmail.__table__  # type: ignore[attr-defined]
+_INSERT = insert(_T)
 
 
 def enqueue(
@@ -92,7 +93,7 @@ def enqueue(
         "attempts": 0, "next_attempt_at": now, "claimed_by": None, "claimed_at": None,
         "last_error": None, "created_at": now, "sent_at": None,
     }
-    result = session.connection().execute(insert(_T), values)
+    result = session.connection().execute(_INSERT, values)
     return OutboxEmail(id=result.inserted_primary_key[0], **values)
 
 

@@ -37,6 +37,7 @@ class Renderer:
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
+            auto_reload=False,  # no stat() of every template file per email
         )
         self.inliner = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
 

@@ -8,7 +8,7 @@ import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import insert, update
+from sqlalchemy import bindparam, insert, update
 from sqlmodel import Session, select
 
 from pbem.store.models import Token
@@ -61,6 +61,10 @@ def new_token(
 _TOKENS = Token.__table__  # type: ignore[attr-defined]
 
 
+_INSERT_TOKENS = insert(_TOKENS)
+_BY_HASH = select(_TOKENS).where(_TOKENS.c.token_hash.in_(bindparam("hashes", expanding=True)))
+
+
 def token_values(
     purpose: str,
     *,
@@ -88,7 +92,7 @@ def token_values(
 def insert_tokens(session: Session, rows: list[dict[str, Any]]) -> None:
     """Insert rows made by `token_values` in the session's transaction (one statement)."""
     if rows:
-        session.connection().execute(insert(_TOKENS), rows)
+        session.connection().execute(_INSERT_TOKENS, rows)
 
 
 def _candidates(raw: str) -> list[str]:
@@ -118,8 +122,7 @@ def find_token_row(
 ) -> Any | None:
     """`find_token` as a plain row (the Token columns, no ORM object): for hot read paths."""
     now = now or datetime.now(UTC)
-    rows = session.connection().execute(
-        select(_TOKENS).where(_TOKENS.c.token_hash.in_(_candidates(raw))))
+    rows = session.connection().execute(_BY_HASH, {"hashes": _candidates(raw)})
     for row in rows:
         if purposes is not None and row.purpose not in purposes:
             continue

@@ -17,7 +17,7 @@ from email.message import Message
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import Engine, or_, update
+from sqlalchemy import Engine, bindparam, or_, update
 from sqlmodel import Session, col, select
 
 from pbem import service
@@ -158,13 +158,16 @@ def _finish(inbox: Inbox, mail_id: int, decision: Decision) -> None:
 
 
 _INBOUND = InboundMail.__table__  # type: ignore[attr-defined]
+_MARK = (update(_INBOUND).where(_INBOUND.c.id == bindparam("mail_id"))
+         .values(status=bindparam("status"), reason=bindparam("reason"),
+                 processed_at=bindparam("processed_at")))
 
 
 def _mark(session: Session, mail_id: int, decision: Decision, now: datetime) -> None:
     if session.autoflush:
         session.flush()  # what the answers added, before this plain UPDATE
-    session.connection().execute(update(_INBOUND).where(_INBOUND.c.id == mail_id).values(
-        status=decision.status, reason=decision.reason, processed_at=now))
+    session.connection().execute(_MARK, {"mail_id": mail_id, "status": decision.status,
+                                         "reason": decision.reason, "processed_at": now})
 
 
 # --- deciding -------------------------------------------------------------------------------

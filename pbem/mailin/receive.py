@@ -25,6 +25,7 @@ _MESSAGE_ID = re.compile(rb"^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)", re.IGNOREC
 
 
 _INBOUND = InboundMail.__table__  # type: ignore[attr-defined]
+_INSERT = insert(_INBOUND)
 
 
 @dataclass(frozen=True)
@@ -64,9 +65,10 @@ def store_raw(engine: Engine, raw: bytes, *, now: datetime | None = None,
     now = now or utcnow()
     try:
         with transaction(engine) as session:
-            inserted = session.connection().execute(insert(_INBOUND).values(
-                message_id=message_id, content_hash=digest, raw=raw, status="pending",
-                reason=None, received_at=now, processed_at=now if claim else None))
+            inserted = session.connection().execute(_INSERT, {
+                "message_id": message_id, "content_hash": digest, "raw": raw,
+                "status": "pending", "reason": None, "received_at": now,
+                "processed_at": now if claim else None})
             return Stored(inserted.inserted_primary_key[0], True)
     except IntegrityError:
         with transaction(engine, read_only=True) as session:

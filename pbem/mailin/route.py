@@ -14,7 +14,7 @@ from email.message import Message
 from email.utils import getaddresses
 from typing import Any
 
-from sqlalchemy import Row, union_all
+from sqlalchemy import Row, bindparam, union_all
 from sqlmodel import Session, select
 
 from pbem.mail.compose import MailSettings
@@ -94,12 +94,15 @@ def known_recipient(session: Session, address: str, settings: MailSettings,
             and domain.lower() == settings.domain.lower())
 
 
+_PLAYERS, _EXTRA = Player.__table__, PlayerAddress.__table__  # type: ignore[attr-defined]
+_ADDRESSES = union_all(
+    select(_PLAYERS.c.email).where(_PLAYERS.c.id == bindparam("player_id")),
+    select(_EXTRA.c.email).where(_EXTRA.c.player_id == bindparam("player_id")))
+
+
 def player_addresses(session: Session, player_id: int) -> set[str]:
     """The player's main and extra addresses (one plain query)."""
-    players, extra = Player.__table__, PlayerAddress.__table__  # type: ignore[attr-defined]
-    query = union_all(select(players.c.email).where(players.c.id == player_id),
-                      select(extra.c.email).where(extra.c.player_id == player_id))
-    return set(session.connection().execute(query).scalars())
+    return set(session.connection().execute(_ADDRESSES, {"player_id": player_id}).scalars())
 
 
 def sender_is_player(session: Session, player_id: int, sender: str) -> bool:

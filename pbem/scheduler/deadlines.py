@@ -118,6 +118,12 @@ def reminder_points(row: Deadline, policy: DeadlinePolicy) -> list[datetime]:
 _DEADLINES = Deadline.__table__  # type: ignore[attr-defined]
 _DEADLINE_COLUMNS = [column.key for column in _DEADLINES.c if column.key != "id"]
 _AWAY = Away.__table__  # type: ignore[attr-defined]
+_PENDING = (select(_DEADLINES.c.id, _DEADLINES.c.seat_no, _DEADLINES.c.kind)
+            .where(_DEADLINES.c.game_id == bindparam("game_id"),
+                   _DEADLINES.c.status == "pending"))
+_INSERT = insert(_DEADLINES)
+_AWAY_DATES = select(_AWAY.c.starts_on, _AWAY.c.ends_on).where(
+    _AWAY.c.player_id == bindparam("player_id"))
 _CLOSE = (update(_DEADLINES).where(_DEADLINES.c.id == bindparam("row_id"))
           .values(status=bindparam("new_status"), closed_at=bindparam("closed")))
 
@@ -143,9 +149,7 @@ def sync_deadlines(session: Session, game: Game, state: GameState, events: Seque
     if session.autoflush:
         session.flush()
     connection = session.connection()
-    pending = connection.execute(
-        select(_DEADLINES.c.id, _DEADLINES.c.seat_no, _DEADLINES.c.kind)
-        .where(_DEADLINES.c.game_id == game.id, _DEADLINES.c.status == "pending")).all()
+    pending = connection.execute(_PENDING, {"game_id": game.id}).all()
     kept: set[int] = set()
     closing: list[dict[str, Any]] = []
     for row_id, seat_no, row_kind in pending:
@@ -180,7 +184,7 @@ def _open(session: Session, game: Game, seat: Seat, kind: str, policy: DeadlineP
                    started_at=now, due_at=now, grace_until=now)
     schedule(row, policy, zone, _away_rows(session, seat.player_id), now)
     values = {column: getattr(row, column) for column in _DEADLINE_COLUMNS}
-    row.id = session.connection().execute(insert(_DEADLINES), values).inserted_primary_key[0]
+    row.id = session.connection().execute(_INSERT, values).inserted_primary_key[0]
     return row
 
 
@@ -188,8 +192,7 @@ def _away_rows(session: Session, player_id: int | None) -> list[Period]:
     """`away_periods`, read as plain rows."""
     if player_id is None:
         return []
-    rows = session.connection().execute(
-        select(_AWAY.c.starts_on, _AWAY.c.ends_on).where(_AWAY.c.player_id == player_id))
+    rows = session.connection().execute(_AWAY_DATES, {"player_id": player_id})
     return [(first, last) for first, last in rows]
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, bindparam
 from sqlmodel import Session, col, select
 
 from pbem.bots import choose_event
@@ -129,6 +129,9 @@ class Loaded:
 
 
 Step = Callable[[Loaded], "Sequence[Event] | Duplicate"]
+_SEATS_AND_PLAYERS = (  # built once: building a statement costs more than running it
+    select(Seat, Player).outerjoin(Player, col(Seat.player_id) == col(Player.id))
+    .where(Seat.game_id == bindparam("game_id")).order_by(col(Seat.seat_no)))
 
 
 def run(
@@ -163,10 +166,7 @@ def _run_once(
     if game.status not in statuses:
         raise NotAllowed(_status_sentence(game.status))
     # The seats with their players, in one query (the roster needs the players).
-    rows = session.exec(
-        select(Seat, Player).outerjoin(Player, col(Seat.player_id) == col(Player.id))
-        .where(Seat.game_id == game_id).order_by(col(Seat.seat_no))
-    ).all()
+    rows = session.exec(_SEATS_AND_PLAYERS, params={"game_id": game_id}).all()
     seats = [seat for seat, _player in rows]
     players = {player.id: player for _seat, player in rows if player is not None}
     ctx_game = Loaded(session, game, seats, load_state(session, game_id), players=players)

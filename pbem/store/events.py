@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, insert, update
+from sqlalchemy import bindparam, func, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
@@ -25,6 +25,17 @@ if TYPE_CHECKING:
 _EVENTS = Event.__table__  # type: ignore[attr-defined]
 _SNAPSHOTS = Snapshot.__table__  # type: ignore[attr-defined]
 _GAMES = Game.__table__  # type: ignore[attr-defined]
+# Hot statements, built once (building one and its cache key costs more than running it).
+_MOVE_SEQ = (update(_GAMES)
+             .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.last_seq == bindparam("seq"))
+             .values(last_seq=bindparam("new_seq")))
+_INSERT_EVENTS = insert(_EVENTS)
+_PAYLOADS = (select(_EVENTS.c.seq, _EVENTS.c.payload)
+             .where(_EVENTS.c.game_id == bindparam("game_id"), _EVENTS.c.seq > bindparam("seq"))
+             .order_by(_EVENTS.c.seq))
+_LATEST_SNAPSHOT = (select(_SNAPSHOTS.c.seq, _SNAPSHOTS.c.state)
+                    .where(_SNAPSHOTS.c.game_id == bindparam("game_id"))
+                    .order_by(_SNAPSHOTS.c.seq.desc()).limit(1))
 
 
 class ConcurrencyConflict(Exception):
@@ -63,10 +74,7 @@ def append_event_dicts(
     # Compare-and-set on game.last_seq; the unique (game_id, seq) key is the backstop.
     connection = session.connection()
     moved = connection.execute(
-        update(_GAMES)
-        .where(_GAMES.c.id == game_id, _GAMES.c.last_seq == expected_seq)
-        .values(last_seq=new_seq)
-    )
+        _MOVE_SEQ, {"game_id": game_id, "seq": expected_seq, "new_seq": new_seq})
     if moved.rowcount != 1:
         raise ConcurrencyConflict(game_id, expected_seq)
     now = utcnow()
@@ -76,7 +84,7 @@ def append_event_dicts(
         for i, p in enumerate(payloads, start=1)
     ]
     try:  # one executemany on the session's connection: no ORM objects for the rows
-        connection.execute(insert(_EVENTS), rows)
+        connection.execute(_INSERT_EVENTS, rows)
     except IntegrityError as exc:
         raise ConcurrencyConflict(game_id, expected_seq) from exc
     game = session.identity_map.get(session.identity_key(Game, game_id))
@@ -100,12 +108,8 @@ def load_payloads(session: Session, game_id: int, after_seq: int = 0) -> list[tu
     changes first, as an ORM query would (autoflush)."""
     if session.autoflush:
         session.flush()
-    query = (
-        select(_EVENTS.c.seq, _EVENTS.c.payload)
-        .where(_EVENTS.c.game_id == game_id, _EVENTS.c.seq > after_seq)
-        .order_by(_EVENTS.c.seq)
-    )
-    return [(seq, payload) for seq, payload in session.connection().execute(query)]
+    rows = session.connection().execute(_PAYLOADS, {"game_id": game_id, "seq": after_seq})
+    return [(seq, payload) for seq, payload in rows]
 
 
 def append_events(
@@ -137,12 +141,7 @@ def load_state(session: Session, game_id: int) -> LoadedState:
 
     if session.autoflush:
         session.flush()  # as an ORM query would; load_payloads below finds nothing to flush
-    snap = session.connection().execute(
-        select(_SNAPSHOTS.c.seq, _SNAPSHOTS.c.state)
-        .where(_SNAPSHOTS.c.game_id == game_id)
-        .order_by(_SNAPSHOTS.c.seq.desc())
-        .limit(1)
-    ).first()
+    snap = session.connection().execute(_LATEST_SNAPSHOT, {"game_id": game_id}).first()
     base_seq = snap[0] if snap else 0
     rows = load_payloads(session, game_id, base_seq)
     events = [decode_event(payload) for _seq, payload in rows]
