@@ -22,6 +22,7 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import SMTP as SMTP_POLICY
 from email.utils import format_datetime, formataddr, parseaddr
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -83,9 +84,16 @@ def unsubscribe_header(token: str, settings: MailSettings) -> str:
     return f"<{url}>, <{mailto}>"
 
 
+@lru_cache(maxsize=4096)
 def recipient(name: str, addr: str) -> str:
-    """A To header value built by headerregistry.Address from a cleaned display name."""
+    """A To header value built by headerregistry.Address from a cleaned display name (cached:
+    a pure function of its arguments, and parsing the address is most of build_headers)."""
     return str(Address(display_name=clean_header_text(name, 80), addr_spec=addr.strip()))
+
+
+@lru_cache(maxsize=64)
+def _from_header(settings: MailSettings) -> str:
+    return str(settings.from_address)
 
 
 def build_headers(
@@ -102,7 +110,7 @@ def build_headers(
     """The headers stored with an outbox row (everything but Subject and Date)."""
     headers = {
         "Message-ID": new_message_id(kind, settings.domain),
-        "From": str(settings.from_address),
+        "From": _from_header(settings),
         "To": recipient(to_name, to_addr),
         "Auto-Submitted": "auto-generated",
         "X-Auto-Response-Suppress": "All",
