@@ -6,7 +6,7 @@ The service layer calls `notify(...)` after appending events, and `send_invites`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -459,9 +459,11 @@ def send_reminder(
 def send_invite(
     session: Session, game: Game, seat: int, player: Player, *, inviter: str,
     rules: Rules, players: Sequence[str], settings: MailSettings | None = None,
-    now: datetime | None = None,
+    now: datetime | None = None, organiser: bool = False,
 ) -> OutboxEmail | None:
-    """An invitation with accept and decline links (one "invite" token; the web acts on POST)."""
+    """An invitation with accept and decline links (one "invite" token; the web acts on POST).
+    `organiser`: the person who set the game up, asked to confirm it before anyone else is
+    emailed."""
     if not deliverable(player):
         return None
     settings = settings or _default_settings()
@@ -470,14 +472,16 @@ def send_invite(
     context = {"inviter": inviter, "rules": rules_sentences(rules), "players": list(players),
                "accept_url": settings.url(f"t/{raw}?a=accept"),
                "decline_url": settings.url(f"t/{raw}?a=decline"),
-               "preheader": f"{inviter} invites you to play Hearts."}
+               "organiser": organiser,
+               "preheader": "Confirm your game of Hearts." if organiser
+               else f"{inviter} invites you to play Hearts."}
     return queue_mail(session, settings, default_renderer(), "invite", player,
                       context=context, game=game, now=now)
 
 
 def send_invites(
     session: Session, game: Game, seats: Sequence[int], *, rules: Rules,
-    settings: MailSettings | None = None, now: datetime | None = None,
+    settings: MailSettings | None = None, now: datetime | None = None, organiser: bool = False,
 ) -> list[OutboxEmail]:
     """Invitations to the human players of `seats` (the service calls this when it creates a
     game, or gives a seat to someone new, in the same transaction)."""
@@ -486,16 +490,18 @@ def send_invites(
     inviter = next((mail.names[s] for s in sorted(mail.players)
                     if statuses.get(s) == "accepted"), "The organiser")
     rows = [send_invite(session, game, seat, mail.players[seat], inviter=inviter, rules=rules,
-                        players=mail.names, settings=mail.settings, now=mail.now)
+                        players=mail.names, settings=mail.settings, now=mail.now,
+                        organiser=organiser)
             for seat in seats if seat in mail.players]
     return [row for row in rows if row is not None]
 
 
 def send_declined(
     session: Session, game: Game, seat: int, *, settings: MailSettings | None = None,
-    now: datetime | None = None,
+    now: datetime | None = None, unaware: Collection[int] = (),
 ) -> list[OutboxEmail]:
-    """Tell the other human players that `seat` declined its invitation: the seat is open."""
+    """Tell the other human players that `seat` declined its invitation: the seat is open.
+    `unaware`: seats never told of the game (its organiser did not confirm it): no mail."""
     mail = GameMail.load(session, game, settings, now)
     statuses = _invite_statuses(session, game)
     waiting = list_in_words([mail.names[s] for s in sorted(mail.players)
@@ -504,7 +510,8 @@ def send_declined(
                "preheader": f"{mail.names[seat]} declined the invitation."}
     rows = []
     for other, player in sorted(mail.players.items()):
-        if other != seat and statuses.get(other) != "declined" and deliverable(player):
+        if other != seat and other not in unaware and statuses.get(other) != "declined" \
+                and deliverable(player):
             rows.append(queue_mail(session, mail.settings, mail.renderer, "invite_declined",
                                    player, context=context, game=game, now=mail.now))
     return rows

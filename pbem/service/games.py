@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem.dealing import first_dealer
 from pbem.engine import (
@@ -24,7 +26,15 @@ from pbem.service.errors import BadRequest, NotAllowed
 from pbem.service.moves import check_seat
 from pbem.store.db import transaction
 from pbem.store.events import LoadedState
-from pbem.store.models import Game, Player, PlayerAddress, Seat, normalise_email
+from pbem.store.models import (
+    Game,
+    OutboxEmail,
+    Player,
+    PlayerAddress,
+    Seat,
+    Token,
+    normalise_email,
+)
 
 OPEN = ("inviting", "active", "paused")
 
@@ -54,10 +64,15 @@ def create_game(
     ctx: Context, *, name: str, preset: str = "standard",
     options: Mapping[str, Any] | None = None, players: Sequence[Invitee] = (),
     bot_seats: Collection[int] = (), deadline_policy: Mapping[str, Any] | None = None,
+    confirm_first: bool = False,
 ) -> Outcome:
     """A new game: seats for `players` in order, skipping `bot_seats`; it starts (deals) as
     soon as every human seat has accepted, at once if all have. Players not yet accepted get
-    an invitation email (accept / decline links), queued in the same transaction."""
+    an invitation email (accept / decline links), queued in the same transaction.
+
+    `confirm_first` (games made on the public web form, where anyone may type any address):
+    only the first player, the organiser, is emailed at once, to confirm the game; the others
+    are invited when the organiser accepts, and never hear of it if they don't."""
     rules = make_rules(preset, options)
     human_seats = [s for s in range(rules.players) if s not in set(bot_seats)]
     if len(human_seats) != len(players) or not set(bot_seats) <= set(range(rules.players)):
@@ -67,8 +82,11 @@ def create_game(
     for attempt in range(2):
         try:
             with transaction(ctx.engine) as session:
+                if confirm_first:
+                    _check_organiser_quota(session, players[0], ctx.clock())
+                    players = [replace(players[0], accepted=False), *players[1:]]
                 return _create(ctx, session, name, preset, rules, players, human_seats,
-                               dict(deadline_policy or {}))
+                               dict(deadline_policy or {}), confirm_first)
         except IntegrityError:  # a new player's address was added by a concurrent command
             if attempt:
                 raise
@@ -78,6 +96,7 @@ def create_game(
 def _create(
     ctx: Context, session: Session, name: str, preset: str, rules: Rules,
     players: Sequence[Invitee], human_seats: list[int], deadline_policy: dict[str, Any],
+    confirm_first: bool = False,
 ) -> Outcome:
     everyone_in = all(p.accepted for p in players)
     game = Game(name=name, preset=preset, rules=rules.to_dict(), engine_version=ENGINE_VERSION,
@@ -99,9 +118,34 @@ def _create(
     g = Loaded(session, game, seats, LoadedState(start(created), 0, 0))
     outcome = commit(ctx, g, [], created=created)
     invited = [s.seat_no for s in seats if s.invite_status == "invited"]
+    if confirm_first:
+        invited = invited[:1]
     if invited:  # in this transaction: no game without its invitations, nor the reverse
-        mail_hook("send_invites")(session, game, invited, rules=rules, now=ctx.clock())
+        mail_hook("send_invites")(session, game, invited, rules=rules, now=ctx.clock(),
+                                  organiser=confirm_first)
     return outcome
+
+
+ORGANISER_QUOTA = 5  # games a person may set up on the public form in an hour
+
+
+def _check_organiser_quota(session: Session, organiser: Invitee, now: datetime) -> None:
+    """The public form can email any address: bound how often one address is asked to confirm."""
+    since = now - timedelta(hours=1)
+    sent = session.exec(select(func.count()).select_from(OutboxEmail).where(
+        OutboxEmail.to_addr == normalise_email(organiser.email), OutboxEmail.kind == "invite",
+        col(OutboxEmail.created_at) >= since)).one()
+    if sent >= ORGANISER_QUOTA:
+        raise BadRequest("That address has set up too many games in the last hour; please "
+                         "confirm or finish those first, or try again later.")
+
+
+def _not_yet_invited(g: Loaded) -> list[int]:
+    """Invited seats that were never sent an invitation (a confirm-first game's guests)."""
+    emailed = set(g.session.exec(select(Token.seat_no).where(
+        Token.game_id == g.game_id, Token.purpose == "invite")))
+    return [s.seat_no for s in g.seats if s.invite_status == "invited"
+            and s.seat_no not in emailed and not s.is_bot]
 
 
 def player_for(session: Session, invitee: Invitee) -> Player:
@@ -132,6 +176,11 @@ def accept_invite(
             raise NotAllowed("This game has already started without you.")
         seat.invite_status = "accepted"
         g.session.add(seat)
+        guests = _not_yet_invited(g)
+        if guests:  # the organiser confirmed: now the others are invited
+            g.session.flush()
+            mail_hook("send_invites")(g.session, g.game, guests, rules=g.state.rules,
+                                      now=ctx.clock())
         _start_if_everyone_is_in(g)
         return []
 
@@ -151,7 +200,8 @@ def decline_invite(
         seat.invite_status = "declined"
         g.session.add(seat)
         g.session.flush()
-        mail_hook("send_declined")(g.session, g.game, seat_no, now=ctx.clock())
+        mail_hook("send_declined")(g.session, g.game, seat_no, now=ctx.clock(),
+                                   unaware=_not_yet_invited(g))
         return []
 
     return run(ctx, game_id, step, statuses=OPEN, actor=seat_no)

@@ -316,7 +316,8 @@ def create_game() -> ResponseReturnValue:
     if not arguments:
         return render_form(form, 422)
     try:
-        out = service.create_game(service.Context(engine=db_engine()), **arguments)
+        out = service.create_game(service.Context(engine=db_engine()), **arguments,
+                                  confirm_first=True)
     except service.BadRequest as exc:
         form.general.append(str(exc))
         return render_form(form, 422)
@@ -335,5 +336,8 @@ def created(game_id: int) -> ResponseReturnValue:
         names = load_roster(session, seats).names
     rows = [{"number": s.seat_no + 1, "name": names[s.seat_no], "is_bot": s.is_bot,
              "invite": s.invite_status} for s in seats]
-    invited = [r["name"] for r in rows if r["invite"] == "invited"]
-    return render_template("web/created.html", game=game, rows=rows, invited=invited)
+    humans = [r for r in rows if not r["is_bot"]]
+    organiser = humans[0]["name"] if humans else "the organiser"
+    guests = [r["name"] for r in humans[1:] if r["invite"] == "invited"]
+    return render_template("web/created.html", game=game, rows=rows, organiser=organiser,
+                           guests=guests)

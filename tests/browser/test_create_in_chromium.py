@@ -1,5 +1,6 @@
-"""In real Chromium: create a game on /new (you, one invited friend, two computers), the friend
-accepts from the caught invitation, the game starts, and both play from their private views."""
+"""In real Chromium: create a game on /new (you, one invited friend, two computers), you
+confirm it from your email, the friend accepts from the caught invitation, the game starts,
+and both play from their private views."""
 
 from __future__ import annotations
 
@@ -62,8 +63,14 @@ def test_create_accept_and_play_from_the_private_view(live_site: LiveSite,
     page.get_by_label("Target score").fill("26")
     page.get_by_role("button", name="Create the game and send the invitations").click()
     expect(page.get_by_role("heading", name="Game created")).to_be_visible()
-    expect(page.get_by_role("status")).to_contain_text("Invitations sent to Bob")
+    expect(page.get_by_role("status")).to_contain_text("We emailed Ann to confirm it")
     game_id = only_game_id(live_site)
+
+    # Ann, the organiser, confirms first; only then is Bob invited.
+    frame = open_mail_to(page, live_site, "ann@example.com", "Confirm your game")
+    frame.get_by_role("link", name=re.compile("Confirm the game")).first.click()
+    page.get_by_role("button", name=re.compile("Accept")).click()
+    expect(page.get_by_role("status")).to_contain_text("your answer is recorded")
 
     frame = open_mail_to(page, live_site, "bob@example.com", "invites you")
     frame.get_by_role("link", name=re.compile("Accept")).first.click()

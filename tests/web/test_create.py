@@ -11,6 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import select
 
+from pbem import service
 from pbem.app import db_engine
 from pbem.engine import PRESETS
 from pbem.scheduler.policy import DeadlinePolicy
@@ -72,7 +73,8 @@ def test_an_unknown_preset_shows_the_standard_form(client: FlaskClient) -> None:
     assert "&lt;nope&gt;" in response.get_data(as_text=True)
 
 
-def test_creating_a_game_invites_the_players(app: Flask, client: FlaskClient) -> None:
+def test_creating_a_game_asks_the_organiser_to_confirm_before_inviting_anyone(
+        app: Flask, client: FlaskClient) -> None:
     data = form_data(client, p3_computer="on", p4_computer="on", target="50",
                      move_hours="24", reminders="1", skip_weekends="on", on_timeout="open_seat")
     response = client.post("/new", data=data)
@@ -85,24 +87,51 @@ def test_creating_a_game_invites_the_players(app: Flask, client: FlaskClient) ->
                                     "on_timeout": "open_seat"}
     read = DeadlinePolicy.from_dict(game.deadline_policy)  # as the worker reads it
     assert (read.move_hours, read.reminders, read.on_timeout) == (24, (0.75,), "open_seat")
-    invites = outbox(app, "invite")
-    assert [r.to_addr for r in invites] == ["bob@example.com"]
+    (confirm,) = outbox(app, "invite")  # only the organiser hears of it
+    assert confirm.to_addr == "ann@example.com" and "Confirm it" in confirm.body_text
     with transaction(db_engine(app), read_only=True) as session:
         seats = list(session.exec(select(Seat).where(Seat.game_id == game.id)))
     assert sorted((s.seat_no, s.is_bot, s.invite_status) for s in seats) == [
-        (0, False, "accepted"), (1, False, "invited"), (2, True, "accepted"),
+        (0, False, "invited"), (1, False, "invited"), (2, True, "accepted"),
         (3, True, "accepted")]
     page = client.get(response.location).get_data(as_text=True)
-    assert "Invitations sent to Bob" in page and f'href="/games/{game.id}"' in page
+    assert "We emailed Ann to confirm it" in page and "Bob" in page
+    assert f'href="/games/{game.id}"' in page
+
+    service.accept_invite(service.Context(engine=db_engine(app)), game.id, 0)
+    assert [r.to_addr for r in outbox(app, "invite")] == ["ann@example.com", "bob@example.com"]
+    assert "Ann invites you" in outbox(app, "invite")[-1].body_text
 
 
-def test_empty_seats_are_computers_and_the_game_starts_at_once(app: Flask,
-                                                               client: FlaskClient) -> None:
+def test_an_unconfirmed_game_never_reaches_the_other_players(app: Flask,
+                                                             client: FlaskClient) -> None:
+    client.post("/new", data=form_data(client))
+    (game,) = games(app)
+    service.decline_invite(service.Context(engine=db_engine(app)), game.id, 0)
+    assert {r.to_addr for r in outbox(app)} == {"ann@example.com"}
+
+
+def test_one_address_may_set_up_only_a_few_games_an_hour(app: Flask, client: FlaskClient) -> None:
+    from pbem.service.games import ORGANISER_QUOTA
+
+    for _ in range(ORGANISER_QUOTA):
+        assert client.post("/new", data=form_data(client)).status_code == 303
+    refused = client.post("/new", data=form_data(client))
+    assert refused.status_code == 422
+    assert "too many games in the last hour" in refused.get_data(as_text=True)
+    assert len(games(app)) == ORGANISER_QUOTA
+
+
+def test_empty_seats_are_computers_and_the_game_starts_once_confirmed(
+        app: Flask, client: FlaskClient) -> None:
     response = client.post("/new", data=form_data(client, p2_email="", p2_name=""))
     assert response.status_code == 303
     (game,) = games(app)
-    assert game.status == "active"
-    assert outbox(app, "invite") == [] and outbox(app, "pass")
+    assert game.status == "inviting" and [r.to_addr for r in outbox(app, "invite")] == [
+        "ann@example.com"]
+    service.accept_invite(service.Context(engine=db_engine(app)), game.id, 0)
+    (game,) = games(app)
+    assert game.status == "active" and outbox(app, "pass")
 
 
 @pytest.mark.parametrize(("changes", "sentence"), [
