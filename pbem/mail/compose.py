@@ -38,7 +38,6 @@ class MailSettings:
     from_name: str = "Hearts"
     from_local: str = "hearts"
     reply_local: str = "play"
-    unsubscribe_local: str = "unsubscribe"
 
     @classmethod
     def from_config(cls, cfg: Mapping[str, Any]) -> MailSettings:
@@ -78,10 +77,9 @@ def reply_address(reply_token: str, settings: MailSettings) -> Address:
 
 
 def unsubscribe_header(token: str, settings: MailSettings) -> str:
-    """RFC 2369 List-Unsubscribe: the one-click https URL (POST only, RFC 8058) and a mailto."""
-    url = settings.url(f"u/{token}")
-    mailto = f"mailto:{settings.unsubscribe_local}+{token}@{settings.domain}?subject=unsubscribe"
-    return f"<{url}>, <{mailto}>"
+    """RFC 2369 List-Unsubscribe with the one-click https URL (POST only, RFC 8058). No mailto:
+    mail in reads replies to play+TOKEN only, and an unsubscribe mail it refused would bounce."""
+    return f"<{settings.url(f'u/{token}')}>"
 
 
 @lru_cache(maxsize=4096)

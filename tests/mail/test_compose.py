@@ -67,11 +67,9 @@ def test_loop_and_auto_submitted_headers(mail_settings: MailSettings) -> None:
     assert msg["X-PBEM-Loop"] == "hearts.test"
 
 
-def test_one_click_unsubscribe_has_https_url_and_mailto(mail_settings: MailSettings) -> None:
+def test_one_click_unsubscribe_has_the_https_url_only(mail_settings: MailSettings) -> None:
     msg = make(mail_settings)
-    assert msg["List-Unsubscribe"] == (
-        "<https://hearts.test/u/UNSUB>, "
-        "<mailto:unsubscribe+UNSUB@hearts.test?subject=unsubscribe>")
+    assert msg["List-Unsubscribe"] == "<https://hearts.test/u/UNSUB>"
     assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
 
