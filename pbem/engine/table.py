@@ -201,6 +201,14 @@ class Table:
         return (self.dealer + 1) % self.seats
 
     def play(self, seat: int, index: int) -> None:
+        self._lay(seat, index)
+        if len(self.trick) == self.seats:
+            self._finish_trick()
+        else:
+            self.turn = (seat + 1) % self.seats
+
+    def _lay(self, seat: int, index: int) -> None:
+        """Check and put one card on the trick (every variant's play starts here)."""
         self._require(Phase.PLAY, "It isn't time to play a card.")
         if seat != self.turn:
             raise NotYourTurn("It's not your turn to play.")
@@ -209,12 +217,11 @@ class Table:
             raise IllegalMove(f"{Card.from_index(index)} can't be played now.")
         self.hands[seat] &= ~bit
         self.trick.append((seat, index))
-        if bit & ALL_HEARTS or (bit & ALL_QS and self.rules.queen_breaks_hearts):
+        if self._breaks_hearts(bit):
             self.hearts_broken = True
-        if len(self.trick) == self.seats:
-            self._finish_trick()
-        else:
-            self.turn = (seat + 1) % self.seats
+
+    def _breaks_hearts(self, bit: int) -> bool:
+        return bool(bit & ALL_HEARTS or (bit & ALL_QS and self.rules.queen_breaks_hearts))
 
     def _finish_trick(self) -> None:
         winner, mask, _ = trick_winner(self.trick)

@@ -102,21 +102,8 @@ class AuctionTable(Table):
         self.leader = self.turn = seat
 
     # --- play: the named suit takes the place of hearts ------------------------------------
-    def play(self, seat: int, index: int) -> None:
-        self._require(Phase.PLAY, "It isn't time to play a card.")
-        if seat != self.turn:
-            raise NotYourTurn("It's not your turn to play.")
-        bit = 1 << index
-        if not self.legal_mask(seat) & bit:
-            raise IllegalMove(f"{Card.from_index(index)} can't be played now.")
-        self.hands[seat] &= ~bit
-        self.trick.append((seat, index))
-        if bit & self.penalty:
-            self.hearts_broken = True  # the named suit is broken once played
-        if len(self.trick) == self.seats:
-            self._finish_trick()
-        else:
-            self.turn = (seat + 1) % self.seats
+    def _breaks_hearts(self, bit: int) -> bool:
+        return bool(bit & self.penalty)  # the named suit is broken once played
 
     def _lead_mask(self, hand: int, first: bool) -> int:
         mask = self._no_points(hand) if first and not self.rules.points_on_first_trick else hand

@@ -15,7 +15,6 @@ from dataclasses import replace
 from pbem.engine.cards import SUIT_MASKS, Card
 from pbem.engine.errors import IllegalMove, NotYourTurn
 from pbem.engine.events import CardsDrawn, Event, GameCreated
-from pbem.engine.scoring import ALL_HEARTS, ALL_QS
 from pbem.engine.state import GameState, Phase, Trick
 from pbem.engine.table import Table, trick_winner
 
@@ -69,16 +68,7 @@ class DominoTable(Table):
         self.phase = Phase.PLAY
 
     def play(self, seat: int, index: int) -> None:
-        self._require(Phase.PLAY, "It isn't time to play a card.")
-        if seat != self.turn:
-            raise NotYourTurn("It's not your turn to play.")
-        bit = 1 << index
-        if not self.legal_mask(seat) & bit:
-            raise IllegalMove(f"{Card.from_index(index)} can't be played now.")
-        self.hands[seat] &= ~bit
-        self.trick.append((seat, index))
-        if bit & ALL_HEARTS or (bit & ALL_QS and self.rules.queen_breaks_hearts):
-            self.hearts_broken = True
+        self._lay(seat, index)
         played = {s for s, _ in self.trick}
         n = self.seats
         for k in range(1, n):
