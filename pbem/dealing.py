@@ -12,6 +12,7 @@ from pbem.engine import (
     HandDealt,
     Rules,
     dealer_from_draw,
+    deck_cards,
 )
 
 
@@ -21,8 +22,7 @@ def make_rng(seed: int | None = None) -> random.Random:
 
 
 def shuffled_deck(rules: Rules, rng: random.Random) -> tuple[Card, ...]:
-    removed = set(rules.removed)
-    deck = [card for card in ALL_CARDS if card not in removed]
+    deck = list(deck_cards(rules))  # both decks for Cancellation Hearts
     rng.shuffle(deck)
     return tuple(deck)
 

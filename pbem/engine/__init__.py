@@ -11,6 +11,7 @@ from pbem.engine.cards import (
     list_in_words,
     parse_card,
     parse_cards,
+    parse_suit,
     sort_cards,
 )
 from pbem.engine.claims import claim_holds
@@ -93,7 +94,8 @@ __all__ = [
     "SettlementResult", "Suit", "Ties", "Trick", "UnreadableInput", "WrongPhase", "apply",
     "apply_all", "claim_holds", "dealer_from_draw", "decide", "decode_event", "describe_offset",
     "encode_event", "event_type", "forced_events", "format_cards", "legal_cards",
-    "list_in_words", "parse_card", "parse_cards", "pass_direction_words", "preset", "replay",
+    "list_in_words", "parse_card", "parse_cards", "parse_suit", "pass_direction_words", "preset",
+    "replay",
     "replay_json", "restore", "seat_view", "settlement", "snapshot", "sort_cards", "start",
     # the whole variants
     "VARIANT_PRESETS", "Bid", "BidMade", "Cancels", "CardsDrawn", "NameSuit", "SuitNamed",

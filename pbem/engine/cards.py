@@ -233,6 +233,16 @@ def _suit_from(token: str) -> Suit | None:
     return _SUIT_WORDS.get(token.removesuffix("s"))
 
 
+def parse_suit(text: str) -> Suit:
+    """Read a suit as people type it: ``S s ♠ spade spades Spades``."""
+    cleaned = _VARIATION_SELECTORS.sub("", text).strip().lower()
+    suit = _suit_from(cleaned) if cleaned else None
+    if suit is None:
+        raise UnreadableInput(f"I couldn't read “{text.strip()}” as a suit: write clubs, "
+                              "diamonds, hearts or spades (or C, D, H, S).")
+    return suit
+
+
 def parse_card(text: str) -> Card:
     """Read one card as people type it: ``QS qs Q♠ ♠Q 10S TS "queen of spades" "ten of hearts"``."""
     cleaned = _VARIATION_SELECTORS.sub("", text).strip().lower()

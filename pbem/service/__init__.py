@@ -27,14 +27,15 @@ from pbem.service.games import (
     replace_seat,
     resign,
 )
-from pbem.service.moves import choose_moon, claim, pass_cards, play_card
+from pbem.service.moves import bid, choose_moon, claim, name_suit, pass_cards, play_card
 from pbem.service.time import away_dates, clear_away, nudge, resume_game, set_away
 from pbem.service.timeouts import timeout_move
 
 __all__ = [
     "BadRequest", "CommandRejected", "Context", "Invitee", "NotAllowed", "NotFound", "Outcome",
-    "PlayerMistake", "ServiceError", "SomeoneMovedFirst", "accept_invite", "advance", "choose_moon",
-    "claim", "create_game", "decline_invite", "make_rng", "make_rules", "notify_hook",
+    "PlayerMistake", "ServiceError", "SomeoneMovedFirst", "accept_invite", "advance", "bid",
+    "choose_moon",
+    "claim", "create_game", "decline_invite", "make_rng", "make_rules", "name_suit", "notify_hook",
     "pass_cards", "play_card", "replace_seat", "resign",
     "away_dates", "clear_away", "nudge", "resume_game", "set_away", "take_seat_back",
     "timeout_move",

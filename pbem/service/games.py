@@ -15,6 +15,7 @@ from pbem.dealing import first_dealer
 from pbem.engine import (
     ENGINE_VERSION,
     PRESETS,
+    VARIANT_PRESETS,
     Event,
     EventDecodeError,
     GameCreated,
@@ -47,16 +48,15 @@ class Invitee:
 
 
 def make_rules(preset_name: str, options: Mapping[str, Any] | None = None) -> Rules:
-    if preset_name not in PRESETS:
+    found = PRESETS.get(preset_name) or VARIANT_PRESETS.get(preset_name)
+    if found is None:
         raise BadRequest(f"There is no rule set called {preset_name!r}.")
-    rules = PRESETS[preset_name].rules
+    rules = found.rules
     if options:
         try:
             rules = rules.replace(**options)
         except (EventDecodeError, ValueError, TypeError) as exc:
             raise BadRequest(f"Those rule options don't work together: {exc}") from exc
-    if rules.variant != "standard":  # the engine plays them; email and web don't yet
-        raise BadRequest(f"{rules.variant.title()} Hearts can't be played by email yet.")
     return rules
 
 

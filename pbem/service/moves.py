@@ -1,4 +1,5 @@
-"""Game moves: pass, play, claim, moon choice. Each is one transaction and safe to repeat.
+"""Game moves: pass, play, claim, moon choice; bid and name the suit (Auction Hearts).
+Each is one transaction and safe to repeat.
 
 `turn_seq` (optional) is the seq the player's token or page was issued at: with it, a command
 already carried out since then is answered "already done" instead of an error.
@@ -9,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from pbem.engine import (
+    Bid,
+    BidMade,
     Card,
     CardPlayed,
     CardsPassed,
@@ -17,11 +20,16 @@ from pbem.engine import (
     ClaimAccepted,
     Event,
     MoonChosen,
+    NameSuit,
     PassCards,
+    Phase,
     PlayCard,
+    Suit,
+    SuitNamed,
     UnreadableInput,
     parse_card,
     parse_cards,
+    parse_suit,
 )
 from pbem.service.core import (
     Context,
@@ -99,6 +107,41 @@ def choose_moon(
     return run(ctx, game_id, step, actor=seat_no)
 
 
+def bid(
+    ctx: Context, game_id: int, seat_no: int, chips: int | None, *,
+    turn_seq: int | None = None, player_id: int | None = None,
+) -> Outcome:
+    """Auction Hearts: bid `chips` for the right to name the suit to avoid, or pass (None)."""
+    def step(g: Loaded) -> Sequence[Event] | Duplicate:
+        check_seat(g, seat_no, player_id)
+        if _bid_made(g, seat_no, chips) or _seen(
+            g, turn_seq, lambda e: e == BidMade(seat_no, chips)
+        ):
+            return Duplicate("You already passed." if chips is None
+                             else f"Your bid of {chips} was already recorded.")
+        return decide_or_reject(g, Bid(seat_no, chips))
+
+    return run(ctx, game_id, step, actor=seat_no)
+
+
+def name_suit(
+    ctx: Context, game_id: int, seat_no: int, suit: Suit | str, *,
+    turn_seq: int | None = None, player_id: int | None = None,
+) -> Outcome:
+    """Auction Hearts: the winning bidder names the suit everyone must avoid this hand."""
+    chosen = _suit(suit)
+
+    def step(g: Loaded) -> Sequence[Event] | Duplicate:
+        check_seat(g, seat_no, player_id)
+        named = g.state.phase is not Phase.NAME_SUIT and g.state.bidder == seat_no \
+            and g.state.avoid == chosen
+        if named or _seen(g, turn_seq, lambda e: e == SuitNamed(seat_no, chosen)):
+            return Duplicate(f"You already named {chosen.plural} as the suit to avoid.")
+        return decide_or_reject(g, NameSuit(seat_no, chosen))
+
+    return run(ctx, game_id, step, actor=seat_no)
+
+
 # --- helpers ------------------------------------------------------------------------------
 
 def check_seat(g: Loaded, seat_no: int, player_id: int | None) -> None:
@@ -124,6 +167,23 @@ def _cards(cards: Sequence[Card] | str) -> tuple[Card, ...]:
         return parse_cards(cards)
     except UnreadableInput as exc:
         raise CommandRejected(exc) from exc
+
+
+def _suit(suit: Suit | str) -> Suit:
+    if isinstance(suit, Suit):
+        return suit
+    try:
+        return parse_suit(suit)
+    except UnreadableInput as exc:
+        raise CommandRejected(exc) from exc
+
+
+def _bid_made(g: Loaded, seat_no: int, chips: int | None) -> bool:
+    """Has this seat already made this very bid in the current hand's auction?"""
+    state = g.state
+    if state.phase not in (Phase.BID, Phase.NAME_SUIT, Phase.PLAY) or not state.bids:
+        return False
+    return state.bids[seat_no] == (chips or 0)  # 0: passed
 
 
 def _played_this_hand(g: Loaded, seat_no: int) -> set[Card]:

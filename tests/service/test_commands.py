@@ -234,12 +234,3 @@ def test_simultaneous_passes_all_succeed(ctx: Context) -> None:
         t.join()
     assert errors == []
     assert state_of(ctx, game_id).phase is Phase.PLAY
-
-
-def test_whole_variants_are_refused_until_email_and_web_support_them(ctx: Context) -> None:
-    from pbem.engine import VARIANT_PRESETS
-    from pbem.service import BadRequest
-
-    with pytest.raises(BadRequest, match="can't be played by email yet"):
-        create_game(ctx, name="Auction", players=PLAYERS,
-                    options=VARIANT_PRESETS["auction"].rules.to_dict())
