@@ -169,6 +169,38 @@ def table_context(view: SeatView, names: Sequence[str], seat: int | None,
 
 MOON_DOWN, MOON_UP = "moondown", "moonup"  # a moon link's token `card` (fits its 8 characters)
 
+# Auction Hearts links are "card" tokens too, their `card` a choice code of at most 8 characters:
+# "bid:5" (bid 5 chips), "bid:pass" (pass), "suit:S" (name spades as the suit to avoid).
+BID_PASS = "bid:pass"
+MAX_LINK_BID = 9999  # a bid link's chips fit the token's 8 characters
+
+
+def bid_code(chips: int | None) -> str:
+    """The link code of a bid (None: pass)."""
+    if chips is None:
+        return BID_PASS
+    if not 0 < chips <= MAX_LINK_BID:
+        raise ValueError(f"no link for a bid of {chips}")
+    return f"bid:{chips}"
+
+
+def suit_code(suit: Suit) -> str:
+    """The link code for naming `suit` as the suit to avoid."""
+    return f"suit:{suit.letter}"
+
+
+def read_choice(code: str | None) -> tuple[str, int | Suit | None] | None:
+    """A link code read back: ("bid", chips or None for a pass), ("suit", Suit), or None when
+    the code is no Auction choice (a card or a moon choice)."""
+    kind, _, value = (code or "").partition(":")
+    if kind == "bid" and value == "pass":
+        return "bid", None
+    if kind == "bid" and value.isdigit() and 0 < int(value) <= MAX_LINK_BID:
+        return "bid", int(value)
+    if kind == "suit" and len(value) == 1 and value in "CDHS":
+        return "suit", Suit("CDHS".index(value))
+    return None
+
 
 @dataclass(frozen=True)
 class MoonOption:
