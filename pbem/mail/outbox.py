@@ -25,7 +25,7 @@ from sqlalchemy import Connection, Engine, bindparam, insert, or_, update
 from sqlmodel import Session, col, select
 
 from pbem.mail.compose import to_bytes
-from pbem.store.db import transaction
+from pbem.store.db import transaction, writing
 from pbem.store.models import OutboxEmail, Player
 from pbem.store.types import utcnow
 
@@ -149,7 +149,7 @@ def claim(engine: Engine, worker_id: str, batch: int, now: datetime) -> list[Cla
         # per row and then claims more than `batch` rows.
         .cte("due")
     )
-    with engine.begin() as conn:
+    with writing(engine), engine.begin() as conn:
         result = conn.execute(
             update(_T)
             .where(_T.c.id == due.c.id, _T.c.status == "pending")
@@ -299,7 +299,7 @@ class Marks:
     worker_id: str
 
     def _commit(self, *steps: tuple[Any, dict[str, Any]]) -> None:
-        with self.conn.begin():  # SQLite: BEGIN IMMEDIATE (pbem.store.db)
+        with writing(self.conn.engine), self.conn.begin():  # SQLite: BEGIN IMMEDIATE
             for statement, params in steps:
                 self.conn.execute(statement, params)
 

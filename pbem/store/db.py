@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: SQLite's busy handler alone serialises writers there
+    fcntl = None  # type: ignore[assignment]
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
@@ -60,6 +67,57 @@ def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
+class _WriterLock:
+    """One SQLite database file's writers, queued on an flock of `<file>-writer.lock`.
+
+    BEGIN IMMEDIATE alone makes a second writer wait in SQLite's busy handler, which sleeps
+    1, 2, 5, 10... ms between tries, so writers of several processes idle while the database
+    is free. Waiting on an flock first wakes the next writer the moment the last one is done.
+    Each thread holds its own open file (flock excludes other open files, also in this
+    process) and may nest (a transaction inside another in one thread takes it once)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.local = threading.local()
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        depth = getattr(self.local, "depth", 0)
+        if depth == 0:
+            fd = getattr(self.local, "fd", None)
+            if fd is None:
+                fd = self.local.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        self.local.depth = depth + 1
+        try:
+            yield
+        finally:
+            self.local.depth = depth
+            if depth == 0:
+                fcntl.flock(self.local.fd, fcntl.LOCK_UN)
+
+
+_WRITER_LOCKS: dict[str, _WriterLock] = {}
+_WRITER_LOCKS_GUARD = threading.Lock()
+
+
+def _writer_lock(engine: Engine) -> _WriterLock | None:
+    """The writer lock of a SQLite file database (None for PostgreSQL and in-memory ones)."""
+    database = engine.url.database if is_sqlite(engine) else None
+    if fcntl is None or not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    path = os.path.abspath(database) + "-writer.lock"
+    with _WRITER_LOCKS_GUARD:
+        return _WRITER_LOCKS.setdefault(path, _WriterLock(path))
+
+
+def writing(engine: Engine) -> Any:
+    """Hold around a write transaction: on a SQLite file, queues this writer behind the others
+    (see _WriterLock); elsewhere nothing."""
+    lock = _writer_lock(engine)
+    return lock.held() if lock is not None else nullcontext()
+
+
 @contextmanager
 def transaction(engine: Engine, *, read_only: bool = False) -> Iterator[Session]:
     """A Session in one transaction: committed on normal exit, rolled back on an exception.
@@ -67,5 +125,6 @@ def transaction(engine: Engine, *, read_only: bool = False) -> Iterator[Session]
     Objects stay usable after the commit (expire_on_commit=False).
     """
     bind = engine.execution_options(**{READ_ONLY: True}) if read_only else engine
-    with Session(bind, expire_on_commit=False) as session, session.begin():
+    with (nullcontext() if read_only else writing(engine)), \
+            Session(bind, expire_on_commit=False) as session, session.begin():
         yield session
