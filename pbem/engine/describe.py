@@ -16,6 +16,7 @@ from pbem.engine.rules import (
     describe_offset,
     removed_in_words,
 )
+from pbem.engine.state import Phase
 
 _MOON = {
     MoonRule.NONE: "There is no shooting the moon: every point counts as taken.",
@@ -143,3 +144,12 @@ def _end(rules: Rules) -> str:
     tie = ("a tie for lowest plays on" if rules.ties is Ties.PLAY_ON
            else "a tie for lowest shares the win")
     return f"The game ends when someone reaches {rules.target}; lowest wins, {tie}."
+
+
+_AWAITED = {Phase.PASS: "your pass", Phase.MOON_CHOICE: "your moon choice",
+            Phase.BID: "your bid", Phase.NAME_SUIT: "the suit you name"}
+
+
+def awaited_words(phase: Phase) -> str:
+    """What the game waits for from a player in `phase`, for reminders and nudges."""
+    return _AWAITED.get(phase, "your card")

@@ -23,7 +23,8 @@ from pbem.mail.views import player_zone
 from pbem.scheduler.policy import DeadlinePolicy
 from pbem.store.models import Away, Deadline, Game, Player, Seat
 
-KINDS = {Phase.PASS: "pass", Phase.PLAY: "play", Phase.MOON_CHOICE: "moon"}
+KINDS = {Phase.PASS: "pass", Phase.PLAY: "play", Phase.MOON_CHOICE: "moon", Phase.BID: "bid",
+         Phase.NAME_SUIT: "suit"}
 Period = tuple[date, date]  # inclusive away dates
 
 

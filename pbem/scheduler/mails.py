@@ -9,7 +9,15 @@ from datetime import datetime
 
 from sqlmodel import Session
 
-from pbem.engine import CardPlayed, CardsPassed, Event, MoonChosen, list_in_words
+from pbem.engine import (
+    BidMade,
+    CardPlayed,
+    CardsPassed,
+    Event,
+    MoonChosen,
+    SuitNamed,
+    list_in_words,
+)
 from pbem.mail import views
 from pbem.mail.compose import MailSettings
 from pbem.mail.notify import GameMail, deliverable
@@ -69,6 +77,10 @@ def _move_words(event: Event | None, you: bool, game: Game) -> str | None:
         points = int(game.rules.get("moon_points", 26))
         return (f"went down {points} for the moon" if event.down
                 else f"put everyone else up {points} for the moon")
+    if isinstance(event, BidMade):
+        return "passed in the bidding" if event.chips is None else f"bid {event.chips} chips"
+    if isinstance(event, SuitNamed):
+        return f"named {event.suit.plural} as the suit to avoid"
     return None
 
 

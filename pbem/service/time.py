@@ -8,7 +8,8 @@ from datetime import date, datetime, timedelta
 
 from sqlmodel import Session, col, delete, select
 
-from pbem.engine import Event, Phase
+from pbem.engine import Event
+from pbem.engine.describe import awaited_words
 from pbem.mail.views import deadline_text, player_zone
 from pbem.scheduler import mails
 from pbem.scheduler.deadlines import reschedule_player
@@ -99,8 +100,7 @@ def nudge(ctx: Context, game_id: int, from_seat: int, *, player_id: int | None =
         fresh = [s for s, t in last.items() if t is None or t <= now - NUDGE_EVERY]
         if not fresh:
             raise NotAllowed(_too_soon(session, last, nudger))
-        what = {Phase.PASS: "your pass", Phase.MOON_CHOICE: "your moon choice"}.get(
-            state.phase, "your card")
+        what = awaited_words(state.phase)
         nudged = []
         for seat_no in fresh:
             due = _due(session, game_id, seat_no)

@@ -37,7 +37,7 @@ INVITE_STATUSES = ("invited", "accepted", "declined")
 OUTBOX_STATUSES = ("pending", "sending", "sent", "failed")
 TOKEN_PURPOSES = ("reply", "card", "pass", "invite", "unsubscribe", "seat")
 INBOUND_STATUSES = ("pending", "processed", "ignored", "failed")
-DEADLINE_KINDS = ("pass", "play", "moon")
+DEADLINE_KINDS = ("pass", "play", "moon", "bid", "suit")
 DEADLINE_STATUSES = ("pending", "done", "expired", "cancelled")
 
 

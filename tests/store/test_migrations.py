@@ -48,3 +48,13 @@ def test_upgrade_twice_is_harmless(empty_db_url: str) -> None:
     engine = make_engine(empty_db_url, poolclass=NullPool)
     assert set(metadata.tables) <= set(inspect(engine).get_table_names())
     engine.dispose()
+
+
+def test_migrated_deadlines_accept_every_kind_the_models_know(empty_db_url: str) -> None:
+    from pbem.store.models import DEADLINE_KINDS
+
+    upgrade(empty_db_url)
+    engine = make_engine(empty_db_url, poolclass=NullPool)
+    checks = {c["name"]: c["sqltext"] for c in inspect(engine).get_check_constraints("deadline")}
+    engine.dispose()
+    assert all(f"'{kind}'" in checks["ck_deadline_kind"] for kind in DEADLINE_KINDS)
