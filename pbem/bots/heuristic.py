@@ -1,54 +1,118 @@
 """A heuristic Hearts bot: pass danger away, duck under the winner, dump points when void.
 
-It only ever chooses among the engine's legal cards, so it follows every rule option."""
+It only ever chooses among the engine's legal cards, so it follows every rule option. In the
+whole variants it bids for (and names) the suit its hand is safest against (Auction Hearts),
+treats the named suit as the one to avoid, cancels a winning card with its twin (Cancellation
+Hearts) and counts only the players still in (Domino Hearts). Domino's draw is forced: never
+the bot's move."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pbem.engine import (
+    BidMade,
+    Cancels,
     Card,
     CardPlayed,
     CardsPassed,
     Event,
     GameState,
+    KittyTo,
     MoonChosen,
     Phase,
     Suit,
+    SuitNamed,
+    Variant,
     WrongPhase,
+    deck_cards,
     legal_cards,
 )
 
-QUEEN_OF_SPADES = Card(12, Suit.SPADES)
+Plays = tuple[tuple[int, Card], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """Which cards cost points: the penalty suit (hearts, or Auction's named suit) and whether
+    the queen of spades counts (either copy of it in Cancellation Hearts)."""
+
+    suit: Suit = Suit.HEARTS
+    queen: bool = True
+
+    def is_queen(self, card: Card) -> bool:
+        return self.queen and card.suit is Suit.SPADES and card.rank == 12
+
+    def is_point(self, card: Card) -> bool:
+        return card.suit is self.suit or self.is_queen(card)
+
+
+HEARTS_AND_QUEEN = Scoring()
+
+
+def scoring_of(state: GameState) -> Scoring:
+    named = state.named_suit
+    return Scoring(Suit.HEARTS if named is None else named, state.rules.queen_scores)
 
 
 def choose_event(state: GameState, seat: int) -> Event:
     """The bot's move for `seat` in whatever phase the game is in."""
     if state.phase is Phase.PASS:
         return CardsPassed(seat, choose_pass(state, seat))
-    if state.phase is Phase.PLAY and state.turn == seat:
-        return CardPlayed(seat, choose_play(state, seat))
-    if state.phase is Phase.MOON_CHOICE and state.moon_shooter == seat:
-        return MoonChosen(seat, _moon_down_is_better(state, seat))
+    if seat in state.to_move:
+        if state.phase is Phase.PLAY:
+            return CardPlayed(seat, choose_play(state, seat))
+        if state.phase is Phase.MOON_CHOICE:
+            return MoonChosen(seat, _moon_down_is_better(state, seat))
+        if state.phase is Phase.BID:
+            return BidMade(seat, choose_bid(state, seat))
+        if state.phase is Phase.NAME_SUIT:
+            return SuitNamed(seat, choose_suit(state.hand(seat)))
     raise WrongPhase("It isn't this seat's move.")
+
+
+# --- Auction Hearts: the bid and the suit to avoid -------------------------------------------
+
+SAFE_SUIT_WORTH = 3  # chips a suit without a card above the eight is worth to the bot
+
+
+def suit_danger(hand: tuple[Card, ...], suit: Suit) -> int:
+    """How likely the hand is to take cards of `suit` were it the suit to avoid: its cards of
+    that suit above the eight win tricks of it (a nine 1, ..., an ace 6); low ones duck."""
+    return sum(c.rank - 8 for c in hand if c.suit is suit and c.rank > 8)
+
+
+def choose_suit(hand: tuple[Card, ...]) -> Suit:
+    """The suit to name: the least dangerous, then the one the hand holds fewest of."""
+    return min(Suit, key=lambda s: (suit_danger(hand, s), sum(c.suit is s for c in hand)))
+
+
+def choose_bid(state: GameState, seat: int) -> int | None:
+    """Bid one chip over the high bid while the hand's safest suit is worth it, else pass."""
+    hand = state.hand(seat)
+    worth = SAFE_SUIT_WORTH - suit_danger(hand, choose_suit(hand))
+    bid = max(0, *state.bids) + 1
+    return bid if bid <= worth else None
 
 
 # --- passing -----------------------------------------------------------------------------
 
 def choose_pass(state: GameState, seat: int) -> tuple[Card, ...]:
     hand = state.hand(seat)
-    ranked = sorted(hand, key=lambda c: _pass_danger(c, hand), reverse=True)
+    scoring = scoring_of(state)
+    ranked = sorted(hand, key=lambda c: _pass_danger(c, hand, scoring), reverse=True)
     return tuple(sorted(ranked[: state.rules.pass_count]))
 
 
-def _pass_danger(card: Card, hand: tuple[Card, ...]) -> float:
+def _pass_danger(card: Card, hand: tuple[Card, ...], scoring: Scoring) -> float:
     length = sum(1 for c in hand if c.suit is card.suit)
-    spades = [c for c in hand if c.suit is Suit.SPADES]
-    low_spades = sum(1 for c in spades if c.rank < 12)
-    if card == QUEEN_OF_SPADES:
+    holds_queen = any(scoring.is_queen(c) for c in hand)
+    low_spades = sum(1 for c in hand if c.suit is Suit.SPADES and c.rank < 12)
+    if scoring.is_queen(card):
         return 100.0 if low_spades < 4 else 0.0
-    if card.suit is Suit.SPADES and card.rank > 12:
-        holds_queen = QUEEN_OF_SPADES in hand
+    if scoring.queen and card.suit is Suit.SPADES and card.rank > 12:
         return 90.0 if (holds_queen or low_spades < 4) else 5.0
-    if card.suit is Suit.HEARTS:
+    if card.suit is scoring.suit:
         return 30.0 + card.rank * 2
     shortness = 6.0 if length <= 3 else 0.0  # helps make a void
     return card.rank * 2 + shortness
@@ -60,50 +124,102 @@ def choose_play(state: GameState, seat: int) -> Card:
     legal = legal_cards(state, seat)
     if len(legal) == 1:
         return legal[0]
-    trick = state.current_trick
-    moon = _moon_plan(state, seat)
+    scoring = scoring_of(state)
+    plays = state.current_trick.plays
+    moon = _moon_plan(state, seat, scoring)
     if moon == "shoot":
-        return _play_to_win(legal, trick.plays)
-    if moon is not None:
-        chosen = _stop_the_moon(legal, trick.plays, threat=moon)
+        return _play_to_win(legal, plays, scoring)
+    if isinstance(moon, int):
+        chosen = _stop_the_moon(legal, plays, threat=moon, scoring=scoring)
         if chosen is not None:
             return chosen
-    if not trick.plays:
-        return _lead(state, seat, legal)
-    led = trick.plays[0][1].suit
-    if legal[0].suit is led:
-        return _follow(state, legal, trick.plays)
-    return _discard(legal)
+    if not plays:
+        return _lead(state, seat, legal, scoring)
+    if legal[0].suit is plays[0][1].suit:
+        return _follow(state, legal, plays, scoring)
+    return _discard(state, seat, legal, scoring)
+
+
+# --- the trick: who is winning it, who is still to play ----------------------------------------
+
+def _cancel_key(state: GameState, card: Card) -> tuple[int, int]:
+    """Cards with the same key cancel each other (Cancellation Hearts)."""
+    same_rank = state.rules.cancels is Cancels.SAME_RANK
+    return (card.rank, -1 if same_rank else int(card.suit))
+
+
+def _cancelled(state: GameState, cards: tuple[Card, ...]) -> set[Card]:
+    if state.rules.variant is not Variant.CANCELLATION:
+        return set()
+    keys = [_cancel_key(state, c) for c in cards]
+    return {c for c, key in zip(cards, keys, strict=True) if keys.count(key) > 1}
+
+
+def _is_cancelled_by(state: GameState, plays: Plays, card: Card) -> bool:
+    """Would `card` be cancelled by a card already in the trick (and so never win it)?"""
+    return state.rules.variant is Variant.CANCELLATION and any(
+        _cancel_key(state, c) == _cancel_key(state, card) for _, c in plays)
+
+
+def _winning_rank(state: GameState, plays: Plays) -> int:
+    """The rank of the card winning the trick so far; 0 when every card of the suit led is
+    cancelled (any card of it not cancelled would win)."""
+    led = plays[0][1].suit
+    cards = tuple(c for _, c in plays)
+    gone = _cancelled(state, cards)
+    return max((c.rank for c in cards if c.suit is led and c not in gone), default=0)
+
+
+def _is_last_to_play(state: GameState, plays: Plays) -> bool:
+    """Nobody plays after this seat: every other player still in (Domino: holding cards) has
+    played to the trick."""
+    played = {s for s, _ in plays}
+    return sum(1 for s in range(state.seats) if state.hands[s] and s not in played) == 1
+
+
+def _cards_at_stake(state: GameState, plays: Plays) -> tuple[Card, ...]:
+    """What the trick's winner takes besides the cards still to come: the cards played, the
+    cards carried from tricks nobody won, the widow or kitty of a first trick."""
+    extra = state.carried_cards
+    if not state.tricks and state.rules.kitty_to is KittyTo.FIRST_TRICK:
+        extra += state.kitty_cards
+    return tuple(c for _, c in plays) + extra
 
 
 # --- the moon: shoot it when it is sure enough, stop anyone else's ---------------------------
 
-def _penalty_taken(state: GameState, seat: int) -> int:
-    return sum(1 for c in state.taken(seat) if c.suit is Suit.HEARTS or c == QUEEN_OF_SPADES)
+def _penalty_taken(state: GameState, seat: int, scoring: Scoring) -> int:
+    return sum(1 for c in state.taken(seat) if scoring.is_point(c))
 
 
-def _moon_plan(state: GameState, seat: int) -> str | int | None:
-    """"shoot" when this seat holds every point so far and its hearts are on top; the seat of
-    an opponent who is on the way to the moon; None otherwise."""
+def _moon_plan(state: GameState, seat: int, scoring: Scoring) -> str | int | None:
+    """"shoot" when this seat holds every point so far and its penalty cards are on top; the
+    seat of an opponent who is on the way to the moon; None otherwise."""
     if state.rules.moon.value == "none":
         return None
-    taken = [_penalty_taken(state, s) for s in range(state.seats)]
+    taken = [_penalty_taken(state, s, scoring) for s in range(state.seats)]
     takers = [s for s, n in enumerate(taken) if n]
     if takers != [seat] and len(takers) == 1 and taken[takers[0]] >= 5:
         return takers[0]
-    if takers == [seat] and taken[seat] >= 8 and _hearts_on_top(state, seat):
+    if takers == [seat] and taken[seat] >= 8 and _penalty_suit_on_top(state, seat, scoring):
         return "shoot"
     return None
 
 
-def _hearts_on_top(state: GameState, seat: int) -> bool:
-    mine = [c.rank for c in state.hand(seat) if c.suit is Suit.HEARTS]
-    seen = {c for t in state.tricks for c in t.cards} | set(state.current_trick.cards)
-    out = [r for r in range(2, 15) if Card(r, Suit.HEARTS) not in seen and r not in mine]
+def _seen_cards(state: GameState) -> set[Card]:
+    return {c for t in state.tricks for c in t.cards} | set(state.current_trick.cards)
+
+
+def _penalty_suit_on_top(state: GameState, seat: int, scoring: Scoring) -> bool:
+    hand = state.hand(seat)
+    mine = [c.rank for c in hand if c.suit is scoring.suit]
+    seen = _seen_cards(state)
+    out = [c.rank for c in deck_cards(state.rules)
+           if c.suit is scoring.suit and c not in seen and c not in hand]
     return not out or (bool(mine) and min(mine) > max(out))
 
 
-def _play_to_win(legal: tuple[Card, ...], plays: tuple[tuple[int, Card], ...]) -> Card:
+def _play_to_win(legal: tuple[Card, ...], plays: Plays, scoring: Scoring) -> Card:
     if not plays:
         return max(legal, key=lambda c: c.rank)
     led = plays[0][1].suit
@@ -111,80 +227,85 @@ def _play_to_win(legal: tuple[Card, ...], plays: tuple[tuple[int, Card], ...]) -
         winning = max(c.rank for _, c in plays if c.suit is led)
         above = [c for c in legal if c.rank > winning]
         return max(above, key=lambda c: c.rank) if above else min(legal, key=lambda c: c.rank)
-    clean = [c for c in legal if c.suit is not Suit.HEARTS and c != QUEEN_OF_SPADES]
+    clean = [c for c in legal if not scoring.is_point(c)]
     return min(clean or legal, key=lambda c: c.rank)
 
 
-def _stop_the_moon(legal: tuple[Card, ...], plays: tuple[tuple[int, Card], ...],
-                   threat: int) -> Card | None:
+def _stop_the_moon(legal: tuple[Card, ...], plays: Plays, threat: int,
+                   scoring: Scoring = HEARTS_AND_QUEEN) -> Card | None:
     """Take a point away from the shooter: win a trick holding points, or hand points to a
     player who is not the shooter."""
     if not plays:
-        hearts = [c for c in legal if c.suit is Suit.HEARTS]
-        return max(hearts, key=lambda c: c.rank) if hearts else None
+        penalty = [c for c in legal if c.suit is scoring.suit]
+        return max(penalty, key=lambda c: c.rank) if penalty else None
     led = plays[0][1].suit
     winner = max((p for p in plays if p[1].suit is led), key=lambda p: p[1].rank)
     if legal[0].suit is led:
         above = [c for c in legal if c.rank > winner[1].rank]
         return max(above, key=lambda c: c.rank) if above and winner[0] == threat else None
-    points = [c for c in legal if c.suit is Suit.HEARTS or c == QUEEN_OF_SPADES]
+    points = [c for c in legal if scoring.is_point(c)]
     if winner[0] != threat and points:
-        return max(points, key=lambda c: (c == QUEEN_OF_SPADES, c.rank))
+        return max(points, key=lambda c: (scoring.is_queen(c), c.rank))
     clean = [c for c in legal if c not in points]
     return max(clean, key=lambda c: c.rank) if clean else None
 
 
-def _lead(state: GameState, seat: int, legal: tuple[Card, ...]) -> Card:
-    hand = state.hand(seat)
-    queen_out = QUEEN_OF_SPADES not in hand and not _queen_played(state)
+# --- leading, following, discarding -------------------------------------------------------------
+
+def _lead(state: GameState, seat: int, legal: tuple[Card, ...], scoring: Scoring) -> Card:
+    queen_out = _queens_out(state, seat, scoring)
 
     def lead_cost(card: Card) -> float:
         cost = float(card.rank)
-        if card.suit is Suit.HEARTS:
+        if card.suit is scoring.suit:
             cost += 6
         if card.suit is Suit.SPADES and card.rank > 12 and queen_out:
             cost += 40
-        if card == QUEEN_OF_SPADES:
+        if scoring.is_queen(card):
             cost += 50
         return cost
 
     return min(legal, key=lead_cost)
 
 
-def _follow(state: GameState, legal: tuple[Card, ...],
-            plays: tuple[tuple[int, Card], ...]) -> Card:
+def _follow(state: GameState, legal: tuple[Card, ...], plays: Plays, scoring: Scoring) -> Card:
     led = plays[0][1].suit
-    winning = max(c.rank for _, c in plays if c.suit is led)
-    if QUEEN_OF_SPADES in legal and led is Suit.SPADES and winning > 12:
-        return QUEEN_OF_SPADES
-    under = [c for c in legal if c.rank < winning and c != QUEEN_OF_SPADES]
-    if under:
-        return max(under, key=lambda c: c.rank)
-    last_to_play = len(plays) == state.seats - 1
-    points_in_trick = any(c.suit is Suit.HEARTS or c == QUEEN_OF_SPADES for _, c in plays)
-    safe = [c for c in legal if c != QUEEN_OF_SPADES]
-    if last_to_play and not points_in_trick and safe:
+    winning = _winning_rank(state, plays)
+    queens = [c for c in legal if scoring.is_queen(c)]
+    if queens and led is Suit.SPADES and winning > 12:
+        return queens[0]
+    cannot_win = [c for c in legal if (c.rank < winning or _is_cancelled_by(state, plays, c))
+                  and not scoring.is_queen(c)]
+    if cannot_win:
+        return max(cannot_win, key=lambda c: c.rank)
+    points_at_stake = any(scoring.is_point(c) for c in _cards_at_stake(state, plays))
+    safe = [c for c in legal if not scoring.is_queen(c)]
+    if _is_last_to_play(state, plays) and not points_at_stake and safe:
         return max(safe, key=lambda c: c.rank)
     return min(safe or legal, key=lambda c: c.rank)
 
 
-def _discard(legal: tuple[Card, ...]) -> Card:
-    if QUEEN_OF_SPADES in legal:
-        return QUEEN_OF_SPADES
+def _discard(state: GameState, seat: int, legal: tuple[Card, ...], scoring: Scoring) -> Card:
+    queens = [c for c in legal if scoring.is_queen(c)]
+    if queens:
+        return queens[0]
+    queen_out = _queens_out(state, seat, scoring)
 
     def danger(card: Card) -> float:
-        if card.suit is Suit.SPADES and card.rank > 12:
+        if card.suit is Suit.SPADES and card.rank > 12 and queen_out:
             return 60.0 + card.rank
-        if card.suit is Suit.HEARTS:
+        if card.suit is scoring.suit:
             return 40.0 + card.rank
         return float(card.rank)
 
     return max(legal, key=danger)
 
 
-def _queen_played(state: GameState) -> bool:
-    return any(QUEEN_OF_SPADES in t.cards for t in state.tricks) or any(
-        c == QUEEN_OF_SPADES for _, c in state.current_trick.plays)
+def _queens_out(state: GameState, seat: int, scoring: Scoring) -> bool:
+    """Is a scoring queen of spades still in someone else's hand (or the stock)?"""
+    hand, seen = state.hand(seat), _seen_cards(state)
+    return any(scoring.is_queen(c) and c not in hand and c not in seen
+               for c in deck_cards(state.rules))
 
 
 def _moon_down_is_better(state: GameState, seat: int) -> bool:

@@ -62,7 +62,7 @@ from pbem.engine.fold import (
     snapshot,
     start,
 )
-from pbem.engine.presets import PRESETS, VARIANT_PRESETS, Preset, preset
+from pbem.engine.presets import ALL_PRESETS, PRESETS, VARIANT_PRESETS, Preset, preset
 from pbem.engine.rules import (
     BonusCard,
     Cancels,
@@ -98,6 +98,6 @@ __all__ = [
     "replay",
     "replay_json", "restore", "seat_view", "settlement", "snapshot", "sort_cards", "start",
     # the whole variants
-    "VARIANT_PRESETS", "Bid", "BidMade", "Cancels", "CardsDrawn", "NameSuit", "SuitNamed",
-    "Variant", "deck_cards", "drawn_cards",
+    "ALL_PRESETS", "VARIANT_PRESETS", "Bid", "BidMade", "Cancels", "CardsDrawn", "NameSuit",
+    "SuitNamed", "Variant", "deck_cards", "drawn_cards",
 ]

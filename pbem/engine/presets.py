@@ -17,6 +17,7 @@ from pbem.engine.rules import (
     Rules,
     Settlement,
     Variant,
+    removed_in_words,
 )
 
 
@@ -98,38 +99,55 @@ _PRESET_LIST = [
 ]
 PRESETS: dict[str, Preset] = {p.name: p for p in _PRESET_LIST}
 
-# The whole variants: the engine plays them, but the service, mail and web layers don't know
-# their phases (bids, draws) yet, so they are kept out of PRESETS.
+# The whole variants, each at every allowed number of players (RULES.md): the preset at the usual
+# table has the family's name, the others `NAME-three` and so on. They are kept apart from
+# PRESETS, whose presets all share the standard fold (the engine's tests iterate them).
 _NO_PASS = _STANDARD.replace(pass_count=0, pass_cycle=(HOLD,),
                              opening_lead=OpeningLead.LEFT_OF_DEALER)
+_COUNT_WORDS = {2: "two", 3: "three", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
+                10: "ten"}
+# Auction Hearts is dealt from one deck: other tables remove cards as the seed 001 presets do.
+_REMOVED_FOR = {3: "three", 5: "five", 6: "six-hoyle", 7: "seven"}
+
+
+def _seated(name: str, title: str, source: str, rules: Rules, counts: range) -> list[Preset]:
+    """One preset per number of players; `rules.players` is the one called plain `name`."""
+    found = []
+    for n in counts:
+        removed = PRESETS[_REMOVED_FOR[n]].rules.removed \
+            if rules.variant is Variant.AUCTION and n in _REMOVED_FOR else ()
+        at = rules.replace(players=n, removed=removed)
+        text = f"{source}; {removed_in_words(at)} removed" if removed else source
+        suffix = "" if n == rules.players else f"-{_COUNT_WORDS[n]}"
+        found.append(Preset(name + suffix, f"{title}, {n} players (seed 001)", text, at))
+    return found
+
+
 _VARIANT_LIST = [
-    Preset("cancellation", "Cancellation Hearts, 8 players (seed 001)",
-           "two decks, identical cards cancel, the widow to the first trick, no pass",
-           _NO_PASS.replace(variant=Variant.CANCELLATION, players=8)),
+    *_seated("cancellation", "Cancellation Hearts",
+             "two decks, identical cards cancel, a widow to the first trick, no pass",
+             _NO_PASS.replace(variant=Variant.CANCELLATION, players=8), range(7, 11)),
     Preset("cancellation-rank", "Cancellation Hearts, same rank cancels, 9 players (seed 001)",
            "two decks, any two cards of the same rank cancel, a widow of 5",
            _NO_PASS.replace(variant=Variant.CANCELLATION, players=9, cancels=Cancels.SAME_RANK)),
-    Preset("domino", "Domino Hearts, 4 players (seed 001)",
-           "six cards each and a stock; draw until you can follow; QS not scored",
-           _NO_PASS.replace(variant=Variant.DOMINO, queen_scores=False,
-                            queen_breaks_hearts=False, target=50)),
-    Preset("domino-two", "Domino Hearts for two (seed 001)",
-           "two players, six cards each, a stock of 40", _NO_PASS.replace(
-               variant=Variant.DOMINO, players=2, queen_scores=False,
-               queen_breaks_hearts=False, target=50)),
-    Preset("auction", "Auction Hearts (seed 001)",
-           "bid chips to name the suit to avoid; the pot is won, split or carried over",
-           _NO_PASS.replace(variant=Variant.AUCTION, queen_scores=False,
-                            queen_breaks_hearts=False, moon=MoonRule.NONE,
-                            settlement=Settlement.AUCTION)),
+    *_seated("domino", "Domino Hearts",
+             "six cards each and a stock; draw until you can follow; QS not scored",
+             _NO_PASS.replace(variant=Variant.DOMINO, queen_scores=False,
+                              queen_breaks_hearts=False, target=50), range(2, 8)),
+    *_seated("auction", "Auction Hearts",
+             "bid chips to name the suit to avoid; the pot is won, split or carried over",
+             _NO_PASS.replace(variant=Variant.AUCTION, queen_scores=False,
+                              queen_breaks_hearts=False, moon=MoonRule.NONE,
+                              settlement=Settlement.AUCTION), range(3, 8)),
 ]
 VARIANT_PRESETS: dict[str, Preset] = {p.name: p for p in _VARIANT_LIST}
+ALL_PRESETS: dict[str, Preset] = {**PRESETS, **VARIANT_PRESETS}
 
 
 def preset(name: str) -> Rules:
     """The rules of a named preset (whole variants included); KeyError with the known names."""
-    found = PRESETS.get(name) or VARIANT_PRESETS.get(name)
+    found = ALL_PRESETS.get(name)
     if found is None:
-        known = ", ".join([*PRESETS, *VARIANT_PRESETS])
+        known = ", ".join(ALL_PRESETS)
         raise KeyError(f"unknown preset {name!r}; known: {known}")
     return found.rules
