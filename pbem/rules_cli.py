@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import click
 
-from pbem.engine import PRESETS, VARIANT_PRESETS
+from pbem.engine import ALL_PRESETS, PRESETS, VARIANT_PRESETS, Preset
 
 
 @click.command("presets", help="List the rule presets, or show one: pbem presets NAME.")
 @click.argument("name", required=False)
 def presets(name: str | None) -> None:
-    known = {**PRESETS, **VARIANT_PRESETS}
     if name is None:
-        width = max(len(n) for n in known)
-        for preset in PRESETS.values():
-            click.echo(f"{preset.name:<{width}}  {preset.title}")
-        click.echo("\nWhole variants (engine only, not yet playable by email)")
-        for preset in VARIANT_PRESETS.values():
-            click.echo(f"{preset.name:<{width}}  {preset.title}")
+        width = max(len(n) for n in ALL_PRESETS)
+        _list(PRESETS.values(), width)
+        click.echo("\nWhole variants")
+        _list(VARIANT_PRESETS.values(), width)
         return
-    if name not in known:
-        raise click.BadParameter(f"unknown preset; known: {', '.join(known)}", param_hint="NAME")
-    preset = known[name]
+    if name not in ALL_PRESETS:
+        raise click.BadParameter(f"unknown preset; known: {', '.join(ALL_PRESETS)}",
+                                 param_hint="NAME")
+    preset = ALL_PRESETS[name]
     click.echo(f"{preset.title}\nSource: {preset.source}\n")
     for sentence in preset.rules.describe():
         click.echo(f"- {sentence}")
@@ -29,5 +29,9 @@ def presets(name: str | None) -> None:
     for key, value in preset.rules.to_dict().items():
         click.echo(f"  {key} = {value}")
 
+
+def _list(presets: Iterable[Preset], width: int) -> None:
+    for preset in presets:
+        click.echo(f"{preset.name:<{width}}  {preset.title}")
 
 commands = [presets]
