@@ -3,8 +3,19 @@
 One command a line, case-insensitive: a card alone or `play QS`; `pass 2C 3D AH` (in the pass
 phase a bare list of cards is a pass too); `claim`; `moon down` / `moon up`; `status`; `help`;
 `say <text>` (the rest of the reply is the message); `away <dates>`. Cards as the engine reads
-them: `QS`, `Q♠`, `10H`, `TH`, `queen of spades`. Lines that aren't commands ("Thanks!") are
-ignored; a reply with none, or with two different ones, gets an error email.
+them: `QS`, `Q♠`, `10H`, `TH`, `queen of spades` (with two decks, Cancellation Hearts, `QS` is
+"a queen of spades you hold", whichever deck it came from). Lines that aren't commands
+("Thanks!") are ignored; a reply with none, or with two different ones, gets an error email.
+
+Auction Hearts: `bid 5` (`bid 5 chips`, `bid five`), and `pass` alone (also `no bid`, `bid
+pass`) passes the bid; the winning bidder names the suit to avoid with `avoid spades` (`avoid
+♠`, `avoid S`, `name spades`), or with the suit's name or symbol alone on a line (`spades`,
+`♠`; not a bare letter, which is too often an initial) while the suit is being named.
+
+Some lines read differently by phase (`read_commands`' `phase` and `variant`): a bare list of
+cards is a pass in the pass phase and a mistake otherwise; a bare `pass` passes the bid in
+Auction Hearts and asks for the cards elsewhere; a bare suit names the suit only while it is
+being named. `needs_phase` says when a reply has such a line, so the game is loaded only then.
 """
 
 from __future__ import annotations
@@ -13,12 +24,31 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from pbem.engine import Card, UnreadableInput, list_in_words, parse_card, parse_cards
+from pbem.engine import (
+    Card,
+    Phase,
+    Suit,
+    UnreadableInput,
+    Variant,
+    list_in_words,
+    parse_card,
+    parse_cards,
+    parse_suit,
+)
 
-MOVES = frozenset({"play", "pass", "claim", "moon"})
-VERBS = ("play", "pass", "claim", "moon", "status", "help", "say", "away")
+MOVES = frozenset({"play", "pass", "claim", "moon", "bid", "avoid"})
+VERBS = ("play", "pass", "claim", "moon", "bid", "avoid", "status", "help", "say", "away")
+SUIT_VERBS = frozenset({"avoid", "name", "suit"})  # `avoid spades`, `name spades`, `suit spades`
+NO_BID = frozenset({"no bid", "bid pass", "pass bid", "pass the bid"})
+_NUMBER_WORDS = {word: n for n, word in enumerate((
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty"))}
+_BID = re.compile(r"^(-?\d+(?:[.,]\d+)?|[a-z]+)(?:\s+chips?)?$")
+_SUIT_LETTERS = frozenset("cdhs")  # alone on a line: an initial, not a suit
 _TRAILING = re.compile(r"[\s.!,;:]+$")
 _POLITE = re.compile(r"^(?:please\s+|pls\s+)|\s+(?:please|pls|thanks|thank you)$")
+_I = re.compile(r"^i\s+(?=(?:play|pass|bid|avoid|name|claim)\b)")  # "I bid 5", "I pass"
 _MAX_READ = 200  # characters of the reply quoted back in an error email
 
 
@@ -27,6 +57,8 @@ class Command:
     verb: str  # one of VERBS
     cards: tuple[Card, ...] = ()
     down: bool = False  # moon: True = go down, False = the others go up
+    chips: int | None = None  # bid: the chips bid, None = pass
+    suit: Suit | None = None  # avoid: the suit named
     text: str = ""  # say: the message; away: the dates as written
     line: str = ""  # what was read
 
@@ -41,6 +73,10 @@ class Command:
             return "pass " + " ".join(str(c) for c in self.cards)
         if self.verb == "moon":
             return "moon down" if self.down else "moon up"
+        if self.verb == "bid":
+            return "bid pass" if self.chips is None else f"bid {self.chips}"
+        if self.verb == "avoid" and self.suit is not None:
+            return f"avoid {self.suit.plural}"
         if self.verb in {"say", "away"}:
             return f"{self.verb} {self.text}".strip()
         return self.verb
@@ -61,11 +97,16 @@ class Reading:
 
 
 def needs_phase(text: str) -> bool:
-    """Does reading `text` depend on the phase (a line of several bare cards: a pass in the
-    pass phase, a mistake in play)? Lets the caller skip loading the game otherwise."""
+    """Does reading `text` depend on the phase (see the module's doc: a line of several bare
+    cards, a bare `pass`, a bare suit)? Lets the caller skip loading the game otherwise."""
     for line in text.splitlines():
         cleaned = _clean(line)
-        if cleaned and cleaned.split(" ", 1)[0] not in VERBS:
+        verb = _verb(cleaned)
+        if verb == "say":
+            return False  # the rest is the message
+        if cleaned == "pass" or _bare_suit(cleaned) is not None:
+            return True
+        if cleaned and verb not in VERBS and verb not in SUIT_VERBS:
             try:
                 if len(parse_cards(cleaned)) > 1:
                     return True
@@ -74,8 +115,10 @@ def needs_phase(text: str) -> bool:
     return False
 
 
-def read_commands(text: str, *, passing: bool = False) -> Reading:
-    """Read a trimmed reply. `passing`: the game is in the pass phase for this seat."""
+def read_commands(text: str, phase: Phase | None = None, *,
+                  variant: Variant = Variant.STANDARD) -> Reading:
+    """Read a trimmed reply. `phase` and `variant`: the game's, when `needs_phase(text)` (None:
+    not loaded, the reply reads the same in every phase)."""
     read = _shorten(text)
     found: list[Command] = []
     problems: list[str] = []
@@ -84,21 +127,22 @@ def read_commands(text: str, *, passing: bool = False) -> Reading:
         line = _clean(raw)
         if not line:
             continue
-        if line.split(" ", 1)[0].rstrip(":") == "say":
+        if _verb(line) == "say":
             rest = "\n".join([raw.strip()[3:].lstrip(":").strip(), *lines[i + 1:]]).strip()
             found.append(Command("say", text=rest, line=raw.strip()))
             break
         try:
-            command = read_line(line, passing=passing)
+            command = read_line(line, phase, variant=variant)
         except UnreadableInput as exc:
             problems.append(str(exc))
             continue
         if command is not None:
             found.append(command)
-    return _judge(found, problems, read, text)
+    return _judge(found, problems, read, text, phase)
 
 
-def _judge(found: list[Command], problems: list[str], read: str, text: str) -> Reading:
+def _judge(found: list[Command], problems: list[str], read: str, text: str,
+           phase: Phase | None) -> Reading:
     say = next((c for c in found if c.verb == "say"), None)
     actions = list(dict.fromkeys(c for c in found if c.verb != "say"))
     if say is not None and not say.text:
@@ -111,14 +155,20 @@ def _judge(found: list[Command], problems: list[str], read: str, text: str) -> R
         return Reading(problem=f"Your reply has more than one command ({named}); "
                                "send one at a time.", read=read)
     if not actions and say is None:
-        return Reading(problem=_nothing_found(text), read=read)
+        return Reading(problem=_nothing_found(text, phase), read=read)
     return Reading(action=actions[0] if actions else None, say=say, read=read)
 
 
-def _nothing_found(text: str) -> str:
+def _nothing_found(text: str, phase: Phase | None = None) -> str:
     first = next((_clean(line) for line in text.splitlines() if _clean(line)), "")
     if not first:
         return "Your reply was empty: write your move above the quoted email."
+    if phase is Phase.BID:
+        return ("We couldn't find a bid in your reply. Write “bid 5” (a number of chips) or "
+                "“pass” on a line of its own; “help” lists every command.")
+    if phase is Phase.NAME_SUIT:
+        return ("We couldn't find the suit to avoid in your reply. Write e.g. “avoid spades” on "
+                "a line of its own; “help” lists every command.")
     if len(first.split()) <= 2:
         try:  # a near-miss like "Q" or "queen": the engine says what's missing
             parse_card(first)
@@ -128,16 +178,24 @@ def _nothing_found(text: str) -> str:
             "its own; “help” lists every command.")
 
 
-def read_line(line: str, *, passing: bool = False) -> Command | None:
+def read_line(line: str, phase: Phase | None = None, *,
+              variant: Variant = Variant.STANDARD) -> Command | None:
     """One cleaned line → a Command; None if it isn't one; UnreadableInput if it starts like
     one but can't be read ("play XZ")."""
     verb, _, rest = line.partition(" ")
-    rest = rest.strip()
+    verb, rest = verb.rstrip(":"), rest.strip().lstrip(":").strip()
     if verb == "play":
         return Command("play", (_one_card(rest),), line=line)
+    if line in NO_BID or (verb == "bid" and rest in {"pass", "none", "nothing"}):
+        return Command("bid", line=line)
+    if verb == "bid":
+        return Command("bid", chips=_chips(rest), line=line)
+    if verb in SUIT_VERBS:
+        suit = _suit(verb, rest)
+        return Command("avoid", suit=suit, line=line) if suit is not None else None
     if verb == "pass":
         if not rest:
-            raise UnreadableInput("Name the cards to pass, e.g. “pass 2C 3D AH”.")
+            return _bare_pass(line, phase, variant)
         return Command("pass", parse_cards(rest), line=line)
     if verb in {"claim", "status", "help"} and rest in {"", "all", "the rest", "rest"}:
         return Command(verb, line=line)
@@ -150,7 +208,66 @@ def read_line(line: str, *, passing: bool = False) -> Command | None:
                               "else goes up).")
     if verb == "away":
         return Command("away", text=rest, line=line)
-    return _bare_cards(line, passing)
+    suit = _bare_suit(line) if phase is Phase.NAME_SUIT else None
+    if suit is not None:
+        return Command("avoid", suit=suit, line=line)
+    return _bare_cards(line, phase is Phase.PASS)
+
+
+def _bare_pass(line: str, phase: Phase | None, variant: Variant) -> Command:
+    """`pass` alone: a pass of the bid in Auction Hearts; elsewhere the cards are missing."""
+    if variant is Variant.AUCTION or phase is Phase.BID:
+        return Command("bid", line=line)
+    if variant is not Variant.STANDARD:
+        raise UnreadableInput(f"Nobody passes cards in {variant.value.capitalize()} Hearts: "
+                              "reply with the card you play, e.g. “QS”.")
+    raise UnreadableInput("Name the cards to pass, e.g. “pass 2C 3D AH”.")
+
+
+def _chips(text: str) -> int:
+    """The chips of `bid N`: a whole number, at least 1 (the engine checks it beats the
+    highest bid)."""
+    if not text:
+        raise UnreadableInput("Say how many chips you bid, e.g. “bid 5”; or reply “pass”.")
+    found = _BID.match(text)
+    number = found.group(1) if found else ""
+    if number.lstrip("-").isdigit() and len(number) <= 7:
+        chips = int(number)
+    elif number in _NUMBER_WORDS:
+        chips = _NUMBER_WORDS[number]
+    else:
+        raise UnreadableInput(f"We couldn't read “bid {text}” as a bid: write a whole number "
+                              "of chips, e.g. “bid 5”; or reply “pass”.")
+    if chips < 1:
+        raise UnreadableInput(f"“bid {text}” isn't a bid: a bid is a whole number of chips, "
+                              "at least 1, e.g. “bid 5”; or reply “pass”.")
+    return chips
+
+
+def _suit(verb: str, text: str) -> Suit | None:
+    """The suit of `avoid spades` (`name spades`, `suit: spades`). Only `avoid` insists: a
+    line like "Name: Ann Smith" is no command."""
+    text = re.sub(r"^(?:the\s+)?(?:suit\s+)?(?:to\s+avoid\s+)?:?\s*", "", text)
+    if not text and verb == "avoid":
+        raise UnreadableInput("Name the suit to avoid, e.g. “avoid spades”.")
+    try:
+        return parse_suit(text) if text else None
+    except UnreadableInput:
+        if verb != "avoid":
+            return None
+        raise UnreadableInput(f"“{verb} {text}”: “{text}” isn't a suit. Name the suit to avoid "
+                              "as clubs, diamonds, hearts or spades, e.g. “avoid spades”."
+                              ) from None
+
+
+def _bare_suit(line: str) -> Suit | None:
+    """A suit's name or symbol alone (`spades`, `♠`), not a bare letter."""
+    if not line or line in _SUIT_LETTERS:
+        return None
+    try:
+        return parse_suit(line)
+    except UnreadableInput:
+        return None
 
 
 def _bare_cards(line: str, passing: bool) -> Command | None:
@@ -177,11 +294,15 @@ def _one_card(text: str) -> Card:
     return cards[0]
 
 
+def _verb(cleaned: str) -> str:
+    return cleaned.split(" ", 1)[0].rstrip(":")
+
+
 def _clean(line: str) -> str:
     line = line.strip().lower().replace("\u00a0", " ")
     line = _TRAILING.sub("", line)
     line = _TRAILING.sub("", _POLITE.sub("", line).strip())
-    return re.sub(r"\s+", " ", line)
+    return _I.sub("", re.sub(r"\s+", " ", line))
 
 
 def _shorten(text: str) -> str:

@@ -22,6 +22,7 @@ from sqlmodel import Session, col, select
 
 from pbem import service
 from pbem.engine import (
+    BidMade,
     CardPlayed,
     CardsPassed,
     ClaimAccepted,
@@ -30,6 +31,9 @@ from pbem.engine import (
     HandDealt,
     MoonChosen,
     Phase,
+    Rules,
+    SuitNamed,
+    Variant,
     seat_view,
 )
 from pbem.mail import views
@@ -190,11 +194,11 @@ def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
         if not sender_is_player(session, route.player_id, sender):
             return _not_the_player(inbox, route, sender)
         text = reply_text(message)
-        passing = False
+        phase, variant = None, Variant.STANDARD
         if needs_phase(text):
             state = load_state(session, route.game_id).state
-            passing = state.phase is Phase.PASS and route.seat_no in state.to_move
-        reading = read_commands(text, passing=passing)
+            phase, variant = state.phase, state.rules.variant
+        reading = read_commands(text, phase, variant=variant)
         action = reading.action
         # The stale check reads in this same transaction (the service then locks the game).
         stale = (_stale(session, route, action)
@@ -276,11 +280,17 @@ def _move(inbox: Inbox, route: Route, command: Command, read: str, stale: str,
                                          **common)
         elif command.verb == "claim":
             outcome = service.claim(ctx, route.game_id, route.seat_no, **common)
+        elif command.verb == "bid":
+            outcome = service.bid(ctx, route.game_id, route.seat_no, command.chips, **common)
+        elif command.verb == "avoid":
+            assert command.suit is not None
+            outcome = service.name_suit(ctx, route.game_id, route.seat_no, command.suit,
+                                        **common)
         else:
             outcome = service.choose_moon(ctx, route.game_id, route.seat_no, command.down,
                                           **common)
     except service.PlayerMistake as exc:
-        return _error(inbox, route, read, str(exc), "refused")
+        return _error(inbox, route, read, str(exc), "refused", command)
     if outcome.duplicate:
         note = _note(inbox, route, outcome.message)
         return Decision("processed", f"duplicate: {outcome.message}", [note])
@@ -303,20 +313,31 @@ def _stale(session: Session, route: Route, command: Command) -> str:
     if any(_same(e, command) for e in mine):
         return ""
     if mine or any(isinstance(e, HandDealt) for e in since):
-        return ("You answered an earlier email, and the game has moved on since (you have "
-                "moved, or a new hand was dealt), so that move was not made. Nothing changed.")
+        what = _DONE.get(type(mine[-1]), "moved") if mine else ""
+        why = f"you have {what} since" if mine else "a new hand was dealt since"
+        return (f"You answered an earlier email, and the game has moved on: {why}, so that "
+                "move was not made. Nothing changed; please answer the newest email.")
     return ""
 
 
+_MOVES = (CardPlayed, CardsPassed, MoonChosen, ClaimAccepted, BidMade, SuitNamed)
+_DONE = {CardPlayed: "played", CardsPassed: "passed", MoonChosen: "chosen how the moon scores",
+         ClaimAccepted: "claimed", BidMade: "bid", SuitNamed: "named the suit"}
+
+
 def _seat_of(event: Event) -> int | None:
-    if isinstance(event, CardPlayed | CardsPassed | MoonChosen | ClaimAccepted):
+    if isinstance(event, _MOVES):
         return event.seat
     return None
 
 
 def _same(event: Event, command: Command) -> bool:
-    if command.verb == "play":
-        return event == CardPlayed(event.seat, command.cards[0])  # type: ignore[union-attr]
+    if command.verb == "play":  # by name: with two decks "QS" is either copy
+        return isinstance(event, CardPlayed) and str(event.card) == str(command.cards[0])
+    if command.verb == "bid":
+        return isinstance(event, BidMade) and event.chips == command.chips
+    if command.verb == "avoid":
+        return isinstance(event, SuitNamed) and event.suit == command.suit
     if command.verb == "pass":
         return isinstance(event, CardsPassed) and set(event.cards) == set(command.cards)
     if command.verb == "moon":
@@ -326,16 +347,46 @@ def _same(event: Event, command: Command) -> bool:
 
 # --- answers --------------------------------------------------------------------------------
 
-def _error(inbox: Inbox, route: Route, read: str, reason: str, label: str) -> Decision:
+def _error(inbox: Inbox, route: Route, read: str, reason: str, label: str,
+           command: Command | None = None) -> Decision:
     def answer(session: Session) -> None:
         player, game = session.get(Player, route.player_id), session.get(Game, route.game_id)
         if player is None or game is None or not replies.may_answer(session, player, inbox.clock()):
             return
         state = load_state(session, route.game_id).state
         send_error(session, game, state, route.seat_no, what_was_read=read or "(nothing)",
-                   reason=reason, settings=inbox.settings, now=inbox.clock())
+                   reason=explain(reason, state, route.seat_no, command),
+                   settings=inbox.settings, now=inbox.clock())
 
     return Decision("processed", f"{label}: {reason}", [answer], ok=False)
+
+
+def explain(reason: str, state: GameState, seat: int, command: Command | None = None) -> str:
+    """The error email's "why not", with what this seat may reply now in the variant's terms
+    (the email lists legal cards itself during play)."""
+    card_move = command is not None and command.verb in {"play", "pass", "claim"}
+    if card_move and state.phase is Phase.BID:
+        reason = f"The bidding comes first. {reason}"
+    elif card_move and state.phase is Phase.NAME_SUIT:
+        reason = f"The suit to avoid is named first. {reason}"
+    return f"{reason} {hint}" if (hint := what_now(state, seat)) else reason
+
+
+def what_now(state: GameState, seat: int) -> str:
+    """What this seat may reply now, outside play; "" if nothing (or the email says it)."""
+    if seat not in state.to_move:
+        return ""
+    if state.phase is Phase.BID:
+        high = max(0, *state.bids)
+        return f"Reply “bid {high + 1}” or more, or “pass”."
+    if state.phase is Phase.NAME_SUIT:
+        return ("Reply with the suit to avoid: “avoid clubs”, “avoid diamonds”, “avoid hearts” "
+                "or “avoid spades”.")
+    if state.phase is Phase.PASS and state.rules.pass_count:
+        return f"Reply “pass” and the {state.rules.pass_count} cards, e.g. “pass 2C 3D AH”."
+    if state.phase is Phase.MOON_CHOICE:
+        return "Reply “moon down” or “moon up”."
+    return ""
 
 
 def _note(inbox: Inbox, route: Route, note: str) -> Answer:
@@ -359,7 +410,7 @@ def _info(inbox: Inbox, route: Route, command: Command) -> Answer:
                 session, player, inbox.clock()):
             return
         if command.verb == "help":
-            context: dict[str, Any] = {"commands": replies.HELP}
+            context: dict[str, Any] = replies.help_context(_rules_of(game))
         else:
             context = status_context(session, game, load_state(session, route.game_id).state,
                                      route.seat_no)
@@ -367,6 +418,13 @@ def _info(inbox: Inbox, route: Route, command: Command) -> Answer:
                             seat=route.seat_no, now=inbox.clock(), context=context)
 
     return answer
+
+
+def _rules_of(game: Game) -> Rules | None:
+    try:
+        return Rules.from_dict(game.rules)
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _away(inbox: Inbox, route: Route, text: str) -> str:

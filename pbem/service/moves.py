@@ -51,8 +51,11 @@ def play_card(
 
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
         check_seat(g, seat_no, player_id)
-        if chosen in _played_this_hand(g, seat_no) or _seen(
-            g, turn_seq, lambda e: e == CardPlayed(seat_no, chosen)
+        name = str(chosen)  # with two decks "QS" is either copy
+        played = {str(c) for c in _played_this_hand(g, seat_no)}
+        if (name in played and not _holds_a_copy(g, seat_no, chosen)) or _seen(
+            g, turn_seq, lambda e: isinstance(e, CardPlayed) and e.seat == seat_no
+            and str(e.card) == name
         ):
             return Duplicate(f"You already played the {chosen}.")
         return decide_or_reject(g, PlayCard(seat_no, chosen))
@@ -184,6 +187,11 @@ def _bid_made(g: Loaded, seat_no: int, chips: int | None) -> bool:
     if state.phase not in (Phase.BID, Phase.NAME_SUIT, Phase.PLAY) or not state.bids:
         return False
     return state.bids[seat_no] == (chips or 0)  # 0: passed
+
+
+def _holds_a_copy(g: Loaded, seat_no: int, card: Card) -> bool:
+    """With two decks (Cancellation) a card played may still be held: its twin is a new move."""
+    return bool(g.state.hands[seat_no] & (card.bit | card.twin.bit))
 
 
 def _played_this_hand(g: Loaded, seat_no: int) -> set[Card]:

@@ -7,6 +7,7 @@ from email.message import EmailMessage
 
 import pytest
 
+from pbem.engine import Phase
 from pbem.mail.notify import MARKER as SENT_MARKER
 from pbem.mailin.commands import away_dates, read_commands
 from pbem.mailin.loops import automatic_reason
@@ -28,7 +29,7 @@ def test_the_marker_we_cut_at_is_the_one_we_send() -> None:
 ])
 def test_commands_are_read_in_any_case_with_symbols_and_tens(text: str, passing: bool,
                                                               expected: str) -> None:
-    reading = read_commands(text, passing=passing)
+    reading = read_commands(text, Phase.PASS if passing else Phase.PLAY)
     command = reading.action or reading.say
     assert reading.ok and command is not None and command.describe() == expected
 
