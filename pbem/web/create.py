@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
@@ -21,8 +21,11 @@ from wtforms import ValidationError
 from pbem import service
 from pbem.app import db_engine
 from pbem.engine import (
+    ALL_PRESETS,
     PRESETS,
+    VARIANT_PRESETS,
     BonusCard,
+    Cancels,
     FirstDealer,
     FirstTrickFallback,
     KittyTo,
@@ -32,6 +35,7 @@ from pbem.engine import (
     Rules,
     Settlement,
     Ties,
+    Variant,
 )
 from pbem.roster import load_roster
 from pbem.scheduler import policy
@@ -111,7 +115,26 @@ OPTIONS: tuple[Option, ...] = (
         Settlement.SWEEPSTAKES: "sweepstakes", Settlement.HOWELL: "Howell"})),
     Option("kitty_to", "The kitty goes to the winner of the", "choice", _choices({
         KittyTo.FIRST_TRICK: "first trick", KittyTo.LAST_TRICK: "last trick"})),
+    Option("cancels", "Cards that cancel each other in a trick", "choice", _choices({
+        Cancels.IDENTICAL: "two identical cards (the same rank and suit)",
+        Cancels.SAME_RANK: "any two cards of the same rank"})),
 )
+# The whole variants fix some options (RULES.md): those are not offered, so never read. The
+# engine's rules.problems() still refuses them in words should they come another way.
+_FIXED_IN_VARIANTS = frozenset({"pass_count", "bonus_card", "forced_queen", "opening_lead",
+                                "kitty_to"})
+NOT_OFFERED: dict[Variant, frozenset[str]] = {
+    Variant.STANDARD: frozenset({"cancels"}),
+    Variant.CANCELLATION: _FIXED_IN_VARIANTS,
+    Variant.DOMINO: _FIXED_IN_VARIANTS | {"cancels"},
+    Variant.AUCTION: _FIXED_IN_VARIANTS | {
+        "cancels", "moon", "queen_scores", "queen_breaks_hearts", "first_trick_fallback",
+        "only_hearts_and_queen_lead", "settlement"},
+}
+# In Auction Hearts the named suit takes the place of hearts.
+LABELS: dict[Variant, dict[str, str]] = {Variant.AUCTION: {
+    "hearts_must_be_broken": "The named suit can't be led until broken",
+    "points_on_first_trick": "The named suit may be played on the first trick"}}
 DEADLINE_DEFAULTS: dict[str, Any] = {"move_hours": 48, "reminders": 2, "skip_weekends": False,
                                      "grace_minutes": 0, "on_timeout": "bot"}
 
@@ -138,15 +161,20 @@ class Form:
 
     @property
     def rules(self) -> Rules:
-        return PRESETS[self.preset].rules
+        return ALL_PRESETS[self.preset].rules
 
     @property
     def options(self) -> list[Option]:
-        return [o for o in OPTIONS if o.name != "kitty_to" or self.rules.kitty]
+        """The rule options this preset's game may change, worded for its variant."""
+        variant = self.rules.variant
+        hidden, labels = NOT_OFFERED[variant], LABELS.get(variant, {})
+        shown = [o for o in OPTIONS if o.name not in hidden
+                 and (o.name != "kitty_to" or self.rules.kitty)]
+        return [replace(o, label=labels[o.name]) if o.name in labels else o for o in shown]
 
 
 def blank_form(preset: str) -> Form:
-    rules = PRESETS[preset].rules
+    rules = ALL_PRESETS[preset].rules
     values = {o.name: _shown(getattr(rules, o.name)) for o in OPTIONS}
     players = [PlayerRow(n + 1) for n in range(rules.players)]
     for row in players[2:]:
@@ -163,7 +191,7 @@ def _shown(value: Any) -> Any:
 def read_form(data: Mapping[str, Any]) -> tuple[Form, dict[str, Any]]:
     """The typed form and, when there are no errors, the create_game arguments."""
     preset = str(data.get("preset", ""))
-    if preset not in PRESETS:
+    if preset not in ALL_PRESETS:
         abort(400)
     form = blank_form(preset)
     form.name = _clean(data.get("name", ""))
@@ -282,18 +310,23 @@ def _clean(value: Any) -> str:
 
 # --- pages ----------------------------------------------------------------------------------
 
+# The preset menu: its groups, each a list of (name, title, players).
+PRESET_GROUPS = [(group, [(p.name, p.title, p.rules.players) for p in presets.values()])
+                 for group, presets in (("Hearts", PRESETS), ("Whole variants", VARIANT_PRESETS))]
+
+
 def render_form(form: Form, code: int = 200) -> ResponseReturnValue:
-    presets = [(p.name, p.title, p.rules.players) for p in PRESETS.values()]
-    return render_template("web/new.html", form=form, presets=presets, csrf=generate_csrf(),
-                           preset=PRESETS[form.preset], on_timeout=ON_TIMEOUT,
-                           describe=form.rules.describe()), code
+    return render_template("web/new.html", form=form, preset_groups=PRESET_GROUPS,
+                           csrf=generate_csrf(), preset=ALL_PRESETS[form.preset],
+                           on_timeout=ON_TIMEOUT, describe=form.rules.describe(),
+                           fixed=form.rules.variant is not Variant.STANDARD), code
 
 
 @bp.get("/new")
 def new_game() -> ResponseReturnValue:
     """The form, with the chosen preset's values (GET and HEAD change nothing)."""
     preset = request.args.get("preset", DEFAULT_PRESET)
-    if preset not in PRESETS:
+    if preset not in ALL_PRESETS:
         form = blank_form(DEFAULT_PRESET)
         form.general.append(f"There is no rule set called “{preset}”; here is the standard one.")
         return render_form(form, 404)
@@ -305,7 +338,7 @@ def create_game() -> ResponseReturnValue:
     try:
         validate_csrf(request.form.get("csrf_token"))
     except ValidationError:
-        form, _ = read_form(request.form) if request.form.get("preset") in PRESETS else (
+        form, _ = read_form(request.form) if request.form.get("preset") in ALL_PRESETS else (
             blank_form(DEFAULT_PRESET), {})
         form.errors.clear()
         form.general = ["This form has expired or did not come from this site (its security "

@@ -13,7 +13,7 @@ from sqlmodel import select
 
 from pbem import service
 from pbem.app import db_engine
-from pbem.engine import PRESETS
+from pbem.engine import ALL_PRESETS, PRESETS, VARIANT_PRESETS
 from pbem.scheduler.policy import DeadlinePolicy
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
@@ -47,10 +47,95 @@ def games(app: Flask) -> list[Game]:
 
 def test_the_form_lists_every_preset_with_its_title(client: FlaskClient) -> None:
     html = client.get("/new").get_data(as_text=True)
-    for preset in PRESETS.values():
+    for preset in ALL_PRESETS.values():
         assert f'<option value="{preset.name}"' in html
         assert preset.title.replace("'", "&#39;") in html
     assert html.count('class="player-row"') == 4
+
+
+def test_the_whole_variants_are_a_group_of_their_own(client: FlaskClient) -> None:
+    html = client.get("/new").get_data(as_text=True)
+    variants = html.split('<optgroup label="Whole variants">')[1].split("</optgroup>")[0]
+    assert re.findall(r'<option value="([\w-]+)"', variants) == list(VARIANT_PRESETS)
+    assert "Domino Hearts, 2 players (seed 001) (2 players)" in variants
+
+
+def variant_data(client: FlaskClient, name: str, **changes: Any) -> dict[str, Any]:
+    """The form for `name`, everyone but Ann and Bob a computer."""
+    seats = VARIANT_PRESETS[name].rules.players
+    computers = {f"p{n}_computer": "on" for n in range(3, seats + 1)}
+    if seats == 2:
+        changes = {"p2_email": None, "p2_name": None, "p2_computer": "on", **changes}
+    return form_data(client, name, **computers, **changes)
+
+
+@pytest.mark.parametrize("name", sorted(VARIANT_PRESETS))
+def test_every_whole_variant_can_be_created_with_its_players(
+        app: Flask, client: FlaskClient, name: str) -> None:
+    rules = VARIANT_PRESETS[name].rules
+    html = client.get(f"/new?preset={name}").get_data(as_text=True)
+    assert html.count('class="player-row"') == rules.players
+    response = client.post("/new", data=variant_data(client, name, target="30"))
+    assert response.status_code == 303, response.get_data(as_text=True)
+    (game,) = games(app)
+    assert game.preset == name and game.rules["variant"] == rules.variant.value
+    assert game.rules["players"] == rules.players and game.rules["target"] == 30
+    service.accept_invite(service.Context(engine=db_engine(app)), game.id, 0)
+    (game,) = games(app)
+    assert game.status == ("active" if rules.players == 2 else "inviting")
+
+
+@pytest.mark.parametrize(("name", "absent"), [
+    ("cancellation", ["pass_count", "bonus_card", "forced_queen", "opening_lead"]),
+    ("domino-three", ["pass_count", "bonus_card", "forced_queen", "opening_lead", "cancels"]),
+    ("auction-five", ["pass_count", "bonus_card", "moon", "queen_scores", "settlement",
+                      "queen_breaks_hearts", "cancels"]),
+    ("standard", ["cancels"]),
+])
+def test_options_a_variant_has_no_use_for_are_not_offered(
+        client: FlaskClient, name: str, absent: list[str]) -> None:
+    html = client.get(f"/new?preset={name}").get_data(as_text=True)
+    for option in absent:
+        assert f'name="{option}"' not in html, option
+    assert 'name="target"' in html
+    if name != "standard":
+        assert "Options this variant has no use for" in html
+
+
+def test_an_option_a_variant_has_no_use_for_is_never_read(app: Flask,
+                                                          client: FlaskClient) -> None:
+    data = variant_data(client, "domino", pass_count="3", bonus_card="jack_of_diamonds")
+    assert client.post("/new", data=data).status_code == 303
+    (game,) = games(app)
+    assert game.rules["pass_count"] == 0 and game.rules["bonus_card"] == "none"
+
+
+def test_cancellation_offers_which_cards_cancel(app: Flask, client: FlaskClient) -> None:
+    html = client.get("/new?preset=cancellation-ten").get_data(as_text=True)
+    assert "any two cards of the same rank" in html
+    data = variant_data(client, "cancellation-ten", cancels="same_rank")
+    assert client.post("/new", data=data).status_code == 303
+    (game,) = games(app)
+    assert game.rules["cancels"] == "same_rank" and game.rules["players"] == 10
+
+
+def test_auction_words_the_options_for_the_named_suit(client: FlaskClient) -> None:
+    html = client.get("/new?preset=auction").get_data(as_text=True)
+    assert "The named suit can&#39;t be led until broken" in html
+    assert "Hearts can&#39;t be led until broken" not in html
+
+
+@pytest.mark.parametrize(("name", "players", "sentence"), [
+    ("cancellation", 11, "Cancellation Hearts needs 7 to 10 players"),
+    ("domino", 8, "Domino Hearts needs 2 to 7 players"),
+    ("auction-three", 2, "Auction Hearts needs 3 to 7 players"),
+])
+def test_the_engine_refuses_variant_options_in_words(name: str, players: int,
+                                                     sentence: str) -> None:
+    with pytest.raises(service.BadRequest, match="has no pass"):
+        service.make_rules(name, {"pass_count": 3})
+    with pytest.raises(service.BadRequest, match=sentence):
+        service.make_rules(name, {"players": players})
 
 
 @pytest.mark.parametrize("name", ["standard", "club", "five", "omnibus-td", "three-kitty"])
