@@ -3,13 +3,14 @@
 Mail scanners GET (and HEAD) every link within seconds of delivery, so GET only renders: it
 shows what the link would do and a button. The button POSTs (CSRF-protected) and the move
 goes through the service layer. Each link's token says which game, seat, turn and card (for
-the two moon-choice links the "card" is `moondown` or `moonup`).
+the two moon-choice links the "card" is `moondown` or `moonup`; for Auction Hearts it is a bid,
+`bid:5` or `bid:pass`, or the suit to avoid, `suit:S`: see `pbem.mail.views.read_choice`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import (
@@ -31,6 +32,7 @@ from wtforms import ValidationError
 from pbem import service
 from pbem.app import db_engine
 from pbem.engine import (
+    BidMade,
     Card,
     CardPlayed,
     CardsPassed,
@@ -40,7 +42,10 @@ from pbem.engine import (
     MoonChosen,
     Phase,
     SeatView,
+    Suit,
+    SuitNamed,
     UnreadableInput,
+    Variant,
     list_in_words,
     parse_card,
     seat_view,
@@ -52,7 +57,7 @@ from pbem.store.db import transaction
 from pbem.store.events import load_events, load_state
 from pbem.store.models import Game, Seat, Token
 from pbem.store.types import utcnow
-from pbem.web import history, seat_links
+from pbem.web import history, seat_links, variants
 
 bp = Blueprint("play", __name__)
 LINK_PURPOSES = frozenset({"card", "pass", "invite"})
@@ -72,12 +77,18 @@ class Table:
     names: list[str]
     seats: list[Seat]
     failing: frozenset[int] = frozenset()  # seats whose email address bounces
+    drawn: tuple[Card, ...] = ()  # Domino: what this seat drew this hand (its own view only)
 
     @property
     def context(self) -> dict[str, Any]:
         view = seat_view(self.state, self.seat)
+        state, names, seat = self.state, self.names, self.seat
         return {
-            **views.table_context(view, self.names, self.seat, self.failing),
+            **views.table_context(view, names, seat, self.failing),
+            **variants.variant_context(state, names, seat, self.drawn),
+            "hand": variants.hand_rows(state, view.hand),
+            "trick": variants.trick_view(state, view.current_trick, names, seat),
+            "previous": variants.trick_view(state, view.previous_trick, names, seat, True),
             "game": self.game, "phase": self.state.phase.value, "seat": self.seat,
             "names": self.names, "waiting_for": self.waiting_for, "view": view,
             "my_turn": view.my_turn, "sheet": views.sheet_rows(self.state.score_sheet, self.names),
@@ -89,9 +100,9 @@ class Table:
 
     def tricks_so_far(self, view: SeatView) -> list[tuple[int, views.TrickView]]:
         """The completed tricks of the hand being played (public: everyone saw them played)."""
-        if self.state.phase not in (Phase.PLAY, Phase.MOON_CHOICE):
+        if self.state.phase not in variants.PLAYING:
             return []
-        shown = [(n, views.trick_view(t, self.names, self.seat))
+        shown = [(n, variants.trick_view(self.state, t, self.names, self.seat, True))
                  for n, t in enumerate(view.tricks, start=1)]
         return [(n, t) for n, t in shown if t is not None]
 
@@ -105,6 +116,8 @@ class Table:
                 "to_move": n in view.to_move and self.game.status == "active",
                 "failing": n in self.failing, "cards": view.hand_sizes[n],
                 "dealer": n == view.dealer and self.state.phase is not Phase.GAME_OVER,
+                "out": self.state.rules.variant is Variant.DOMINO and not view.hand_sizes[n]
+                and self.state.phase in variants.PLAYING,
             })
         return rows
 
@@ -137,13 +150,27 @@ class Link:
         """For a moon link: does it choose to go down (else everyone else goes up)?"""
         return self.token.card == views.MOON_DOWN
 
+    @property
+    def chips(self) -> int | None:
+        """For a bid link: the chips it bids (None: it passes)."""
+        choice = views.read_choice(self.token.card)
+        return choice[1] if choice and choice[0] == "bid" else None  # type: ignore[return-value]
+
+    @property
+    def suit(self) -> Suit | None:
+        """For a suit link: the suit it names to avoid."""
+        choice = views.read_choice(self.token.card)
+        return choice[1] if choice and choice[0] == "suit" else None  # type: ignore[return-value]
+
 
 def link_kind(token: Token) -> str:
-    """What a link does: its token's purpose, or "moon" for the two moon-choice links (tokens
-    of purpose "card" whose card is `moondown` / `moonup`)."""
+    """What a link does: its token's purpose, "moon" for the two moon-choice links (tokens of
+    purpose "card" whose card is `moondown` / `moonup`), "bid" or "suit" for the Auction links
+    (whose card is `bid:5`, `bid:pass` or `suit:S`)."""
     if token.purpose == "card" and token.card in MOON_CODES:
         return "moon"
-    return token.purpose
+    choice = views.read_choice(token.card) if token.purpose == "card" else None
+    return choice[0] if choice else token.purpose
 
 
 # --- loading ------------------------------------------------------------------------------
@@ -176,7 +203,7 @@ def link_status(token: Token, table: Table, since: Sequence[Event]) -> str:
     """READY to act, DONE (this link or another way did it already), or STALE (too late)."""
     check: dict[str, Callable[[Token, Table, Sequence[Event]], str]] = {
         "card": _card_status, "pass": _pass_status, "invite": _invite_status,
-        "moon": _moon_status}
+        "moon": _moon_status, "bid": _choice_status, "suit": _choice_status}
     return check[link_kind(token)](token, table, since)
 
 
@@ -215,6 +242,67 @@ def _moon_status(token: Token, table: Table, since: Sequence[Event]) -> str:
 def moon_choice_in(events: Sequence[Event], seat: int) -> bool | None:
     """The first moon choice (down?) `seat` made in `events`, or None."""
     return next((e.down for e in events if isinstance(e, MoonChosen) and e.seat == seat), None)
+
+
+def _choice_status(token: Token, table: Table, since: Sequence[Event]) -> str:
+    """An Auction link: DONE once this seat made its bid (or named its suit) in that auction,
+    READY while it can still act, else STALE (`choice_problem` says why)."""
+    if token.used_at is not None or choice_made(token, since) is not None:
+        return DONE
+    return READY if choice_problem(token, table, since) is None else STALE
+
+
+def this_hand(since: Sequence[Event]) -> Sequence[Event]:
+    """The events of `since` before the next deal."""
+    dealt = next((n for n, e in enumerate(since) if isinstance(e, HandDealt)), len(since))
+    return since[:dealt]
+
+
+def choice_made(token: Token, since: Sequence[Event]) -> BidMade | SuitNamed | None:
+    """The bid (or suit naming, for a suit link) this link's seat made in the link's hand."""
+    kind = BidMade if link_kind(token) == "bid" else SuitNamed
+    return next((e for e in this_hand(since) if isinstance(e, kind)
+                 and e.seat == token.seat_no), None)
+
+
+def choice_problem(token: Token, table: Table, since: Sequence[Event]) -> str | None:
+    """Why an Auction link can't act now, in words for the player; None when it can."""
+    state, game, seat = table.state, table.game, token.seat_no or 0
+    auction = variants.auction_view(state, table.names, seat)
+    if state.game_over:
+        return "The game is over, so there is nothing more to choose."
+    if game.status != "active" or auction is None:
+        return "The game is paused at the moment, so nothing can be done from this link."
+    if any(isinstance(e, HandDealt) for e in since):
+        return ("That hand's auction is over: a new hand has been dealt since this email was "
+                "sent.")
+    named = (f"{auction.bidder} named {auction.suit.name} as the suit to avoid"
+             if auction.suit and auction.bidder else "")
+    if link_kind(token) == "bid":
+        choice = views.read_choice(token.card)
+        chips = choice[1] if choice else None
+        if state.phase is Phase.NAME_SUIT:
+            who = "you" if auction.bidder_is_you else auction.bidder
+            return (f"The bidding for this hand is over, and {who} "
+                    f"{'name' if auction.bidder_is_you else 'names'} the suit to avoid.")
+        if state.phase is not Phase.BID:
+            return f"The bidding for this hand is over{': ' + named if named else ''}."
+        if seat not in state.to_move:
+            return f"It's {table.waiting_for}'s turn to bid, not yours."
+        if isinstance(chips, int) and chips <= auction.high_bid:
+            return (f"The highest bid is now {variants.chips_words(auction.high_bid)}, so a bid "
+                    f"of {variants.chips_words(chips)} is too low: bid more from your page, or "
+                    "pass.")
+    elif state.phase is Phase.BID:
+        return "The bidding isn't over yet, so no suit can be named."
+    elif state.phase is not Phase.NAME_SUIT:
+        return f"The suit to avoid is already named: {named}." if named else \
+            "The suit to avoid can't be named any more."
+    elif state.bidder != seat:
+        return f"{auction.bidder} won the bidding, so {auction.bidder} names the suit, not you."
+    if game.last_seq != token.turn_seq:
+        return "The game has moved on since this email was sent."
+    return None
 
 
 def _invite_status(token: Token, table: Table, since: Sequence[Event]) -> str:
@@ -295,10 +383,11 @@ def show(token_id: int | None, status: str, *, fresh: bool = False) -> ResponseR
 def render_link(link: Link, *, fresh: bool = False, message: str = "",
                 code: int = 200) -> ResponseReturnValue:
     template = {"card": "web/card.html", "pass": "web/pass.html",
-                "invite": "web/invite.html", "moon": "web/moon.html"}[link.kind]
+                "invite": "web/invite.html", "moon": "web/moon.html",
+                "bid": "web/choice.html", "suit": "web/choice.html"}[link.kind]
     card = link.card
     context = {
-        **_moon_context(link),
+        **_moon_context(link), **_choice_context(link),
         **link.table.context, "status": link.status, "fresh": fresh, "message": message,
         "token": link.token, "csrf": generate_csrf(), "card": views.card_view(card) if card
         else None, "answer": request.args.get("a", ""), "pass_count":
@@ -325,6 +414,38 @@ def _moon_context(link: Link) -> dict[str, Any]:
         f"you went down {points}" if chosen else f"you put everyone else up {points}")
     return {"moon_option": option, "moon_down": link.moon_down, "moon_points": points,
             "moon_chosen_words": words}
+
+
+def _choice_context(link: Link) -> dict[str, Any]:
+    """An Auction link's page: what it does, and (once too late or done) why or what was done."""
+    if link.kind not in ("bid", "suit"):
+        return {}
+    t = link.token
+    with transaction(db_engine(), read_only=True) as session:
+        since = load_events(session, t.game_id or 0, t.turn_seq or 0)
+    chips, suit = link.chips, link.suit
+    if link.kind == "bid":
+        what = (f"Bid {variants.chips_words(chips)} for the right to name the suit to avoid"
+                if chips is not None else "Pass")
+        button = f"Bid {variants.chips_words(chips)}" if chips is not None else "Pass"
+    else:
+        assert suit is not None
+        what, button = f"Avoid {suit.plural}", f"Avoid {suit.plural}"
+    made = choice_made(t, since)
+    return {"choice": variants.suit_view(suit) if suit is not None else None,
+            "choice_kind": link.kind, "choice_chips": chips, "choice_what": what,
+            "choice_button": button, "choice_done": _choice_words(made),
+            "choice_problem": choice_problem(t, link.table, since)
+            if link.status == STALE else None}
+
+
+def _choice_words(made: BidMade | SuitNamed | None) -> str | None:
+    """What the seat chose, as "you bid 5 chips", "you passed", "you named spades"."""
+    if isinstance(made, BidMade):
+        return f"you bid {variants.chips_words(made.chips)}" if made.chips else "you passed"
+    if isinstance(made, SuitNamed):
+        return f"you named {made.suit.plural} as the suit to avoid"
+    return None
 
 
 def _pass_target(table: Table) -> str | None:
@@ -360,7 +481,8 @@ def link_action(token: str) -> ResponseReturnValue:
     link = load_link(token)
     if link.status != READY:
         return render_link(link, code=200 if link.status == DONE else 409)
-    return {"card": _play, "pass": _pass, "invite": _answer, "moon": _moon}[link.kind](link)
+    return {"card": _play, "pass": _pass, "invite": _answer, "moon": _moon, "bid": _bid,
+            "suit": _name_suit}[link.kind](link)
 
 
 @bp.get("/p/<token>")
@@ -384,6 +506,20 @@ def _moon(link: Link) -> ResponseReturnValue:
     t, down = link.token, link.moon_down
     return act(link, lambda ctx: service.choose_moon(
         ctx, t.game_id or 0, t.seat_no or 0, down, turn_seq=t.turn_seq, player_id=t.player_id))
+
+
+def _bid(link: Link) -> ResponseReturnValue:
+    t, chips = link.token, link.chips
+    return act(link, lambda ctx: service.bid(
+        ctx, t.game_id or 0, t.seat_no or 0, chips, turn_seq=t.turn_seq, player_id=t.player_id))
+
+
+def _name_suit(link: Link) -> ResponseReturnValue:
+    t, suit = link.token, link.suit
+    assert suit is not None
+    return act(link, lambda ctx: service.name_suit(
+        ctx, t.game_id or 0, t.seat_no or 0, suit, turn_seq=t.turn_seq,
+        player_id=t.player_id))
 
 
 def _pass(link: Link) -> ResponseReturnValue:
@@ -479,7 +615,9 @@ def load_seat(raw: str) -> SeatPage:
         table = load_table(session, token.game_id, token.seat_no)
         if table is None:
             abort(404)
-        return SeatPage(token, table)
+        drawn = variants.drawn_this_hand(session, token.game_id, table.state,
+                                         token.seat_no or 0)
+        return SeatPage(token, replace(table, drawn=tuple(drawn)))
 
 
 def render_seat(page: SeatPage, *, message: str = "", code: int = 200) -> ResponseReturnValue:
@@ -498,11 +636,19 @@ def render_seat(page: SeatPage, *, message: str = "", code: int = 200) -> Respon
                and table.game.status == "active" else [],
                "playable": table.game.status == "active" and table.state.phase is Phase.PLAY
                and seat in table.state.to_move,
+               "can_bid": _my_move(table, seat, Phase.BID),
+               "can_name": _my_move(table, seat, Phase.NAME_SUIT),
+               "suits": variants.SUITS, "bid_typed": request.form.get("chips", ""),
                "can_nudge": table.game.status == "active" and bool(table.state.to_move)
                and seat not in table.state.to_move,
                "away": service.away_dates(service.Context(engine=db_engine()),
                                           page.token.player_id or 0)}
     return render_template("web/seat.html", ctx=context, **context), code
+
+
+def _my_move(table: Table, seat: int, phase: Phase) -> bool:
+    return table.game.status == "active" and table.state.phase is phase \
+        and seat in table.state.to_move
 
 
 def _raw_token() -> str:
@@ -586,6 +732,64 @@ def seat_moon(token: str) -> ResponseReturnValue:
     points = page.table.state.rules.moon_points
     flash(out.message if out.duplicate else f"You went down {points}." if down
           else f"You put everyone else up {points}.")
+    return redirect(url_for("play.seat_page", token=token), code=303)
+
+
+@bp.post("/s/<token>/bid")
+def seat_bid(token: str) -> ResponseReturnValue:
+    """Auction Hearts: bid the chips typed in, or pass (the Pass button)."""
+    check_csrf()
+    page = load_seat(token)
+    chips: int | None = None
+    if "pass" not in request.form:
+        typed = request.form.get("chips", "").strip()
+        auction = variants.auction_view(page.table.state, page.table.names, None)
+        low = auction.min_bid if auction else 1
+        if not typed.isdigit() or len(typed) > 6 or int(typed) < 1:
+            return render_seat(page, code=422, message=f"“{typed}” is not a bid: type a whole "
+                               f"number of chips, at least {low}, or press Pass.")
+        chips = int(typed)
+    t = page.token
+    return _seat_choice(token, page, BidMade(t.seat_no or 0, chips), lambda ctx, seq: service.bid(
+        ctx, t.game_id or 0, t.seat_no or 0, chips, turn_seq=seq, player_id=t.player_id))
+
+
+@bp.post("/s/<token>/suit")
+def seat_suit(token: str) -> ResponseReturnValue:
+    """Auction Hearts: the winning bidder names the suit to avoid."""
+    check_csrf()
+    page = load_seat(token)
+    letter = request.form.get("suit", "")
+    if len(letter) != 1 or letter not in "CDHS":
+        abort(400)
+    t, suit = page.token, Suit("CDHS".index(letter))
+    return _seat_choice(token, page, SuitNamed(t.seat_no or 0, suit),
+                        lambda ctx, seq: service.name_suit(
+                            ctx, t.game_id or 0, t.seat_no or 0, suit, turn_seq=seq,
+                            player_id=t.player_id))
+
+
+def _seat_choice(token: str, page: SeatPage, event: BidMade | SuitNamed,
+                 command: Callable[[service.Context, int], service.Outcome],
+                 ) -> ResponseReturnValue:
+    """Make an Auction choice from the private view: only from a page of the current turn
+    (a page left open since an earlier hand must not bid in this one); a repeat of the choice
+    just made says so and changes nothing."""
+    seq, table = _form_int("turn_seq"), page.table
+    if seq is None or seq != table.game.last_seq:
+        with transaction(db_engine(), read_only=True) as session:
+            since = load_events(session, table.game.id or 0, seq or 0) if seq else []
+        if event in this_hand(since):
+            flash(f"Nothing more to do: {_choice_words(event)} already.")
+            return redirect(url_for("play.seat_page", token=token), code=303)
+        return render_seat(page, code=409, message="The game moved on since this page was "
+                           "shown, so nothing was done. Here is the table as it is now.")
+    try:
+        out = command(service.Context(engine=db_engine()), seq)
+    except service.PlayerMistake as exc:
+        return render_seat(load_seat(token), message=str(exc), code=409)
+    words = _choice_words(event) or ""
+    flash(out.message if out.duplicate else f"Done: {words}.")
     return redirect(url_for("play.seat_page", token=token), code=303)
 
 

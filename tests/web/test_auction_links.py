@@ -1,0 +1,170 @@
+"""Auction Hearts by the one-time links of the emails (/t/<token>): a bid, a pass, the suit to
+avoid. GET shows what the link does (with the hand and the auction so far) and changes nothing;
+the button POSTs (CSRF) through the service; a link acts once; late links say why."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from pbem.engine import BidMade, Phase, Suit, SuitNamed
+from tests.web.support import csrf_of, events, post_link, snapshot, state
+from tests.web.variant_support import (
+    bid_link,
+    ctx,
+    fresh_csrf,
+    suit_link,
+    to_move,
+    variant_game,
+)
+
+
+@pytest.fixture
+def auction(app: Flask) -> int:
+    """A four-player Auction game of humans, at its first bid."""
+    game_id = variant_game(app, "auction")
+    assert state(app, game_id).phase is Phase.BID
+    return game_id
+
+
+def bid_round(app: Flask, game_id: int, bids: list[int | None]) -> None:
+    from pbem import service
+
+    for chips in bids:
+        service.bid(ctx(app), game_id, to_move(app, game_id), chips)
+
+
+def test_bid_link_get_changes_nothing(app: Flask, client: FlaskClient, auction: int) -> None:
+    seat = to_move(app, auction)
+    path = bid_link(app, auction, seat, 5)
+    before = snapshot(app, auction)
+    page = client.get(path)
+    client.head(path)
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert "Bid 5 chips for the right to name the suit to avoid?" in html
+    assert '<button type="submit">Bid 5 chips</button>' in html
+    assert "Your hand" in html and "The auction" in html and "Nobody has bid yet." in html
+    assert snapshot(app, auction) == before
+    assert state(app, auction).bids[seat] == -1
+
+
+def test_bid_link_post_bids_once(app: Flask, client: FlaskClient, auction: int) -> None:
+    seat = to_move(app, auction)
+    path = bid_link(app, auction, seat, 5)
+    csrf = csrf_of(client.get(path).get_data(as_text=True))
+    response = client.post(path, data={"csrf_token": csrf})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "Done: you bid 5 chips." in html
+    assert state(app, auction).bids[seat] == 5
+    assert [e for e in events(app, auction) if isinstance(e, BidMade)] == [BidMade(seat, 5)]
+
+    before = snapshot(app, auction)
+    again = client.post(path, data={"csrf_token": csrf})  # pressed again
+    assert again.status_code == 200
+    text = again.get_data(as_text=True)
+    assert "Already done" in text and "you bid 5 chips" in text
+    assert "a bid can&#39;t be changed" in text or "a bid can't be changed" in text
+    assert snapshot(app, auction) == before
+
+
+def test_pass_link_passes(app: Flask, client: FlaskClient, auction: int) -> None:
+    seat = to_move(app, auction)
+    path = bid_link(app, auction, seat, None)
+    page = client.get(path).get_data(as_text=True)
+    assert "<h1>Pass?</h1>" in page
+    html = post_link(client, path).get_data(as_text=True)
+    assert "Done: you passed." in html
+    assert state(app, auction).bids[seat] == 0
+
+
+def test_the_other_links_of_the_turn_say_what_was_bid(app: Flask, client: FlaskClient,
+                                                      auction: int) -> None:
+    seat = to_move(app, auction)
+    five, passing = bid_link(app, auction, seat, 5), bid_link(app, auction, seat, None)
+    csrf = csrf_of(client.get(passing).get_data(as_text=True))  # both pages open at once
+    post_link(client, five)
+    before = snapshot(app, auction)
+    assert "you bid 5 chips" in client.get(passing).get_data(as_text=True)
+    html = client.post(passing, data={"csrf_token": csrf}).get_data(as_text=True)
+    assert "you bid 5 chips" in html and "Done: you passed" not in html
+    assert snapshot(app, auction) == before
+    assert state(app, auction).bids[seat] == 5
+
+
+def test_stale_bid_link_explains(app: Flask, client: FlaskClient, auction: int) -> None:
+    """Someone else's turn, a bid now too low, bidding over: each page says which."""
+    first = to_move(app, auction)
+    late = bid_link(app, auction, first, 3)
+    csrf = csrf_of(client.get(late).get_data(as_text=True))  # pages opened in time
+    bid_round(app, auction, [4])  # the first bidder bid 4 by email
+    html = client.get(late).get_data(as_text=True)
+    assert "Already done" in html and "you bid 4 chips" in html  # the seat did bid
+
+    second = to_move(app, auction)
+    low = bid_link(app, auction, second, 2)
+    too_low = client.get(low).get_data(as_text=True)
+    assert "The highest bid is now 4 chips, so a bid of 2 chips is too low" in too_low
+    assert client.post(low, data={"csrf_token": csrf}).status_code == 409
+
+    third = (second + 1) % 4
+    early = bid_link(app, auction, third, 9)
+    not_yet = client.get(early).get_data(as_text=True)
+    assert f"It&#39;s {['Ann', 'Bob', 'Cy', 'Dee'][second]}&#39;s turn to bid, not yours." \
+        in not_yet
+
+    bid_round(app, auction, [None, None, None])
+    assert "Already done" in client.get(early).get_data(as_text=True)  # they passed
+    late_comer = bid_link(app, auction, third, 9)  # a link made after the bidding
+    over = client.get(late_comer).get_data(as_text=True)
+    winner = ['Ann', 'Bob', 'Cy', 'Dee'][first]
+    assert f"The bidding for this hand is over, and {winner} names the suit to avoid." in over
+    before = snapshot(app, auction)
+    assert client.post(late_comer, data={"csrf_token": csrf}).status_code == 409
+    assert snapshot(app, auction) == before
+
+
+def test_suit_link_names_the_suit_once(app: Flask, client: FlaskClient, auction: int) -> None:
+    bid_round(app, auction, [3, None, None, None])
+    now = state(app, auction)
+    assert now.phase is Phase.NAME_SUIT
+    bidder = now.bidder
+    spades, hearts = suit_link(app, auction, bidder, Suit.SPADES), \
+        suit_link(app, auction, bidder, Suit.HEARTS)
+    before = snapshot(app, auction)
+    page = client.get(spades).get_data(as_text=True)
+    assert "<h1>Avoid spades?</h1>" in page and "3 chips" in page
+    assert snapshot(app, auction) == before
+
+    html = post_link(client, spades).get_data(as_text=True)
+    assert "Done: you named spades as the suit to avoid." in html
+    assert SuitNamed(bidder, Suit.SPADES) in events(app, auction)
+    assert state(app, auction).phase is Phase.PLAY
+    assert "The suit to avoid this hand" in html
+
+    other = client.get(hearts).get_data(as_text=True)
+    assert "Already done" in other and "you named spades" in other
+
+
+def test_suit_link_of_someone_who_lost_the_bidding_explains(
+        app: Flask, client: FlaskClient, auction: int) -> None:
+    first = to_move(app, auction)
+    bid_round(app, auction, [None, 2, None, None])
+    winner = state(app, auction).bidder
+    assert winner != first
+    path = suit_link(app, auction, first, Suit.CLUBS)
+    html = client.get(path).get_data(as_text=True)
+    name = ["Ann", "Bob", "Cy", "Dee"][winner]
+    assert f"{name} won the bidding, so {name} names the suit, not you." in html
+    csrf = fresh_csrf(app, client, auction)
+    assert client.post(path, data={"csrf_token": csrf}).status_code == 409
+    assert state(app, auction).phase is Phase.NAME_SUIT
+
+
+def test_bid_links_need_the_csrf_token(app: Flask, client: FlaskClient, auction: int) -> None:
+    path = bid_link(app, auction, to_move(app, auction), 5)
+    before = snapshot(app, auction)
+    assert client.post(path, data={}).status_code == 400
+    assert snapshot(app, auction) == before
