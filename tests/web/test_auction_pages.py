@@ -1,0 +1,182 @@
+"""Auction Hearts on the private view (/s/<token>) and the public pages: the bid form, the four
+suit buttons, and the bids, pot, chips and suit to avoid for everyone to see."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from pbem import service
+from pbem.engine import Phase, Suit
+from tests.web.support import csrf_of, snapshot, state
+from tests.web.variant_support import ctx, seat_page, to_move, variant_game
+
+_SEQ = re.compile(r'name="turn_seq" value="(\d+)"')
+NAMES = ("Ann", "Bob", "Cy", "Dee")
+
+
+@pytest.fixture
+def auction(app: Flask) -> int:
+    return variant_game(app, "auction")
+
+
+def form_of(client: FlaskClient, path: str) -> tuple[str, dict[str, str]]:
+    html = client.get(path).get_data(as_text=True)
+    seq = _SEQ.search(html)
+    return html, {"csrf_token": csrf_of(html), "turn_seq": seq.group(1) if seq else ""}
+
+
+def bid(app: Flask, game_id: int, *bids: int | None) -> None:
+    for chips in bids:
+        service.bid(ctx(app), game_id, to_move(app, game_id), chips)
+
+
+def test_seat_view_shows_the_bid_form_on_your_turn(app: Flask, client: FlaskClient,
+                                                   auction: int) -> None:
+    bid(app, auction, 3)
+    seat = to_move(app, auction)
+    html = client.get(seat_page(app, auction, seat)).get_data(as_text=True)
+    assert "Your hand" in html and "Your move" in html
+    assert re.search(r'<input type="number" id="chips" name="chips" min="4"', html)
+    assert '<button type="submit" name="pass" value="1"' in html
+    assert "The highest bid is 3 chips, by" in html
+    other = client.get(seat_page(app, auction, (seat + 1) % 4)).get_data(as_text=True)
+    assert 'name="chips"' not in other and f"Waiting for {NAMES[seat]}" in other
+
+
+def test_seat_view_bids_from_the_form(app: Flask, client: FlaskClient, auction: int) -> None:
+    seat = to_move(app, auction)
+    path = seat_page(app, auction, seat)
+    _html, form = form_of(client, path)
+    response = client.post(f"{path}/bid", data={**form, "chips": "6"})
+    assert response.status_code == 303
+    assert "Done: you bid 6 chips." in client.get(path).get_data(as_text=True)
+    assert state(app, auction).bids[seat] == 6
+
+    before = snapshot(app, auction)
+    again = client.post(f"{path}/bid", data={**form, "chips": "6"})  # pressed twice
+    assert again.status_code == 303
+    assert "you bid 6 chips already" in client.get(path).get_data(as_text=True)
+    assert snapshot(app, auction) == before
+
+
+def test_seat_view_pass_button_passes(app: Flask, client: FlaskClient, auction: int) -> None:
+    seat = to_move(app, auction)
+    path = seat_page(app, auction, seat)
+    _html, form = form_of(client, path)
+    response = client.post(f"{path}/bid", data={**form, "chips": "", "pass": "1"})
+    assert response.status_code == 303
+    assert "Done: you passed." in client.get(path).get_data(as_text=True)
+    assert state(app, auction).bids[seat] == 0
+
+
+def test_seat_view_bid_form_refuses_a_low_bid_in_words(app: Flask, client: FlaskClient,
+                                                       auction: int) -> None:
+    bid(app, auction, 3)
+    seat = to_move(app, auction)
+    path = seat_page(app, auction, seat)
+    _html, form = form_of(client, path)
+    before = snapshot(app, auction)
+    response = client.post(f"{path}/bid", data={**form, "chips": "3"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 409
+    assert "more than 3 chips" in html  # the service's words
+    assert 'name="chips"' in html  # the form again, to bid more
+    assert snapshot(app, auction) == before
+
+    for typed in ("lots", "-2", "0", "1e9"):
+        refused = client.post(f"{path}/bid", data={**form, "chips": typed})
+        assert refused.status_code == 422
+        assert "type a whole number of chips, at least 4, or press Pass" in \
+            refused.get_data(as_text=True)
+    assert snapshot(app, auction) == before
+
+
+def test_a_bid_page_left_open_since_an_earlier_turn_bids_nothing(
+        app: Flask, client: FlaskClient, auction: int) -> None:
+    seat = to_move(app, auction)
+    path = seat_page(app, auction, seat)
+    _html, form = form_of(client, path)
+    stale = {**form, "turn_seq": str(int(form["turn_seq"]) - 1)}
+    before = snapshot(app, auction)
+    response = client.post(f"{path}/bid", data={**stale, "chips": "2"})
+    assert response.status_code == 409
+    assert "The game moved on since this page was shown, so nothing was done." in \
+        response.get_data(as_text=True)
+    assert snapshot(app, auction) == before
+
+
+def test_seat_view_bid_needs_the_csrf_token(app: Flask, client: FlaskClient,
+                                            auction: int) -> None:
+    path = seat_page(app, auction, to_move(app, auction))
+    _html, form = form_of(client, path)
+    before = snapshot(app, auction)
+    assert client.post(f"{path}/bid", data={"turn_seq": form["turn_seq"], "chips": "2"}
+                       ).status_code == 400
+    assert client.post(f"{path}/suit", data={"turn_seq": form["turn_seq"], "suit": "S"}
+                       ).status_code == 400
+    assert snapshot(app, auction) == before
+
+
+def test_seat_view_names_the_suit_with_four_buttons(app: Flask, client: FlaskClient,
+                                                    auction: int) -> None:
+    bid(app, auction, 2, None, None, None)
+    bidder = state(app, auction).bidder
+    path = seat_page(app, auction, bidder)
+    html, form = form_of(client, path)
+    buttons = re.findall(r'<button type="submit" name="suit" value="(\w)"', html)
+    assert buttons == ["C", "D", "H", "S"]
+    assert "You won the bidding with 2 chips and name the suit to avoid." in html
+    other = client.get(seat_page(app, auction, (bidder + 1) % 4)).get_data(as_text=True)
+    assert 'name="suit"' not in other
+
+    assert client.post(f"{path}/suit", data={**form, "suit": "X"}).status_code == 400
+    response = client.post(f"{path}/suit", data={**form, "suit": "D"})
+    assert response.status_code == 303
+    now = state(app, auction)
+    assert now.phase is Phase.PLAY and now.named_suit is Suit.DIAMONDS
+    page = client.get(path).get_data(as_text=True)
+    assert "Done: you named diamonds as the suit to avoid." in page
+    assert "Each diamond taken is a point and a chip into the pot; hearts count nothing." \
+        in page
+    assert "Your turn: press a card to play it." in page
+
+
+def test_only_the_winning_bidder_names_the_suit(app: Flask, client: FlaskClient,
+                                                auction: int) -> None:
+    bid(app, auction, 2, None, None, None)
+    bidder = state(app, auction).bidder
+    loser = (bidder + 1) % 4
+    path = seat_page(app, auction, loser)
+    _html, form = form_of(client, path)
+    before = snapshot(app, auction)
+    response = client.post(f"{path}/suit", data={**form, "suit": "S"})
+    assert response.status_code == 409
+    assert f"Only {NAMES[bidder]}, who won the bidding, names the suit." in \
+        response.get_data(as_text=True)
+    assert snapshot(app, auction) == before
+
+
+def test_the_game_page_shows_bids_pot_chips_and_the_suit_to_avoid(
+        app: Flask, client: FlaskClient, auction: int) -> None:
+    first = to_move(app, auction)
+    bid(app, auction, 2)
+    html = client.get(f"/games/{auction}").get_data(as_text=True)
+    assert "the players are bidding for the right to name the suit to avoid" in html
+    assert f"The highest bid is 2 chips, by {NAMES[first]}." in html
+    assert "Your hand" not in html
+
+    bid(app, auction, 5, None, None)
+    bidder = state(app, auction).bidder
+    html = client.get(f"/games/{auction}").get_data(as_text=True)
+    assert f"{NAMES[bidder]} won the bidding with 5 chips and names the suit to avoid." in html
+    assert "In the pot: <strong>5 chips</strong>" in html
+    assert re.search(rf"<td>{NAMES[bidder]}</td><td class=\"num\">-5</td>", html)
+
+    service.name_suit(ctx(app), auction, bidder, Suit.CLUBS)
+    html = client.get(f"/games/{auction}").get_data(as_text=True)
+    assert "The suit to avoid this hand" in html and "♣ clubs" in html
+    assert "Each club taken is a point and a chip into the pot; hearts count nothing." in html
