@@ -107,3 +107,30 @@ def test_create_accept_and_play_from_the_private_view(live_site: LiveSite,
     expect(page.get_by_role("status")).to_contain_text("You played")
     expect(page.get_by_role("status")).to_contain_text(str(code))
     assert CardPlayed(1, Card.parse(str(code))) in events(live_site.app, game_id)
+
+
+def test_create_a_whole_variant_for_two_and_confirm_it(live_site: LiveSite,
+                                                        browser_page: Any) -> None:
+    from playwright.sync_api import expect
+
+    page = browser_page
+    page.goto(f"{live_site.url}/new")
+    page.locator("#preset-choice").select_option("domino-two")
+    page.get_by_role("button", name="Use these rules").click()
+    expect(page.get_by_role("heading", name=re.compile("Domino Hearts, 2 players"))).to_be_visible()
+    expect(page.locator("fieldset.player-row")).to_have_count(2)
+    expect(page.locator("body")).to_contain_text("Options this variant has no use for")
+    expect(page.get_by_label("Cards to pass")).to_have_count(0)
+    page.get_by_label("Name of the game").fill("Dominoes")
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_label("Your email").fill("ann@example.com")
+    page.get_by_role("button", name="Create the game and send the invitations").click()
+    expect(page.get_by_role("heading", name="Game created")).to_be_visible()
+    game_id = only_game_id(live_site)
+
+    frame = open_mail_to(page, live_site, "ann@example.com", "Confirm your game")
+    frame.get_by_role("link", name=re.compile("Confirm the game")).first.click()
+    page.get_by_role("button", name=re.compile("Accept")).click()
+    expect(page.get_by_role("status")).to_contain_text("your answer is recorded")
+    game = state(live_site.app, game_id)
+    assert game.rules.players == 2 and game.phase is not Phase.DEAL and game.stock
