@@ -239,6 +239,6 @@ def test_presets_command_lists_the_variants_under_their_own_heading() -> None:
     from pbem.rules_cli import presets
 
     output = CliRunner().invoke(presets, []).output
-    heading = output.index("Whole variants (engine only, not yet playable by email)")
+    heading = output.index("\nWhole variants\n")
     assert output.index("auction ") > heading and output.index("domino ") > heading
     assert "Auction Hearts:" in CliRunner().invoke(presets, ["auction"]).output
