@@ -6,7 +6,7 @@ The service layer calls `notify(...)` after appending events, and `send_invites`
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -14,7 +14,10 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from pbem.engine import (
+    BidMade,
+    Card,
     CardPlayed,
+    CardsDrawn,
     CardsPassed,
     Event,
     GameCreated,
@@ -22,12 +25,16 @@ from pbem.engine import (
     MoonChosen,
     Phase,
     Rules,
+    SeatView,
+    SuitNamed,
+    Variant,
     apply,
+    drawn_cards,
     list_in_words,
     seat_view,
     start,
 )
-from pbem.mail import views
+from pbem.mail import variants, views
 from pbem.mail.compose import MailSettings, build_headers
 from pbem.mail.outbox import enqueue
 from pbem.mail.render import Renderer, default_renderer
@@ -57,6 +64,7 @@ class GameMail:
     names: list[str] = field(default_factory=list)
     players: dict[int, Player] = field(default_factory=dict)  # seat_no -> human player
     failing: frozenset[int] = frozenset()  # seats whose address bounces
+    draws: list[tuple[int, tuple[Card, ...]]] = field(default_factory=list)  # Domino, this move
     _tokens: list[dict[str, Any]] = field(default_factory=list)  # rows not inserted yet
     _unsubscribe: dict[int | None, str] = field(default_factory=dict)  # player id -> raw
     _private: dict[int, str | None] = field(default_factory=dict)  # seat -> private URL
@@ -199,6 +207,7 @@ def notify(
     if not events:
         return []
     mail = GameMail.load(session, game, settings, now, renderer, roster)
+    mail.draws = _draws(state_before, events)
     rows: list[OutboxEmail | None] = []
     rows += _confirmation(mail, state_after, events, actor)
     rows += _results(mail, state_before, events)
@@ -207,11 +216,14 @@ def notify(
     if state_after.game_over:
         rows += [_summary_mail(mail, state_after, seat) for seat in mail.players]
     elif state_after.phase is Phase.PASS and _pass_began(state_before, state_after):
-        rows += [_pass_mail(mail, state_after, seat, deadline) for seat in state_after.to_move]
+        rows += [_ask(mail, state_after, seat, deadline, _pass) for seat in state_after.to_move]
     elif state_after.phase is Phase.PLAY:
-        rows += [_turn_mail(mail, state_after, seat, deadline) for seat in state_after.to_move]
+        rows += [_ask(mail, state_after, seat, deadline, _turn) for seat in state_after.to_move]
     elif state_after.phase is Phase.MOON_CHOICE and _moon_began(state_before, state_after):
         rows.append(_moon_mail(mail, state_after, state_after.moon_shooter, deadline))
+    elif state_after.phase in (Phase.BID, Phase.NAME_SUIT):
+        what = _bid if state_after.phase is Phase.BID else _name_suit
+        rows += [_ask(mail, state_after, seat, deadline, what) for seat in state_after.to_move]
     return [row for row in rows if row is not None]
 
 
@@ -233,7 +245,7 @@ def _moon_began(before: GameState | None, after: GameState) -> bool:
 
 def _fold(
     before: GameState | None, events: Iterable[Event]
-) -> Iterable[tuple[GameState, GameState]]:
+) -> Iterable[tuple[GameState, GameState, Event]]:
     state = before
     for event in events:
         if state is None:
@@ -242,51 +254,113 @@ def _fold(
             state = start(event)
             continue
         after = apply(state, event)
-        yield state, after
+        yield state, after, event
         state = after
+
+
+def _draws(before: GameState | None,
+           events: Sequence[Event]) -> list[tuple[int, tuple[Card, ...]]]:
+    """Domino: who drew which cards from the stock in `events`."""
+    if not any(isinstance(e, CardsDrawn) for e in events):
+        return []
+    return [(event.seat, drawn_cards(prev, event)) for prev, _, event in _fold(before, events)
+            if isinstance(event, CardsDrawn)]
 
 
 # --- the emails ----------------------------------------------------------------------------
 
-def _turn_mail(mail: GameMail, state: GameState, seat: int,
-               deadline: datetime | None) -> OutboxEmail | None:
+Asked = tuple[str, dict[str, Any], str]  # an email's kind, its own context, its preheader
+
+
+def _ask(mail: GameMail, state: GameState, seat: int, deadline: datetime | None,
+         what: Callable[[GameMail, GameState, SeatView, int, timedelta | None], Asked],
+         ) -> OutboxEmail | None:
+    """An email asking `seat` to move (`what` makes its kind and context): the table as the
+    seat sees it, the deadline, and the one-time links, which last `ttl`."""
     player = mail.players.get(seat)
     if player is None or not deliverable(player):
         return None
     view = seat_view(state, seat)
-    seq = mail.game.last_seq
-    ttl = _ttl(mail.now, deadline)
-    urls = {str(c): mail.link(mail.token("card", seat, turn_seq=seq, card=str(c), ttl=ttl))
-            for c in view.legal}
-    legal = views.card_views(view.legal, urls)
-    context = {
-        **views.table_context(view, mail.names, seat, mail.failing), "legal": legal,
-        "example": legal[0].code if legal else "QS",
-        "deadline": views.deadline_text(deadline, player.time_zone),
-    }
+    kind, context, pre = what(mail, state, view, seat, _ttl(mail.now, deadline))
+    context = {**_table(mail, state, view, seat),
+               "deadline": views.deadline_text(deadline, player.time_zone), **context}
+    return mail.send(kind, seat, context, turn_seq=mail.game.last_seq, preheader=pre)
+
+
+def _turn(mail: GameMail, state: GameState, view: SeatView, seat: int,
+          ttl: timedelta | None) -> Asked:
+    legal = _card_links(mail, seat, view.legal, ttl)
     pre = f"Your turn: hand {view.hand_number}, trick {view.trick_number}."
-    return mail.send("turn", seat, context, turn_seq=seq, preheader=pre)
+    return "turn", {"legal": legal, "example": legal[0].code if legal else "QS"}, pre
 
 
-def _pass_mail(mail: GameMail, state: GameState, seat: int,
-               deadline: datetime | None) -> OutboxEmail | None:
-    player = mail.players.get(seat)
-    if player is None or not deliverable(player):
-        return None
-    view = seat_view(state, seat)
+def _table(mail: GameMail, state: GameState, view: SeatView, seat: int) -> dict[str, Any]:
+    """The table as `seat` sees it, with what this move drew from the Domino stock."""
+    context = views.table_context(view, mail.names, seat, mail.failing, rules=state.rules)
+    context["notes"] = variants.draw_notes(mail.draws, mail.names, seat) + context["notes"]
+    return context
+
+
+def _card_links(mail: GameMail, seat: int, cards: Sequence[Card],
+                ttl: timedelta | None) -> list[views.CardView]:
+    """A one-time link per distinct card (a link naming QS plays a QS you hold)."""
     seq = mail.game.last_seq
-    page = mail.link(mail.token("pass", seat, turn_seq=seq, ttl=_ttl(mail.now, deadline)))
+    distinct = views.distinct_cards(cards)
+    urls = {str(c): mail.link(mail.token("card", seat, turn_seq=seq, card=str(c), ttl=ttl))
+            for c in distinct}
+    return views.card_views(distinct, urls)
+
+
+def _choice_links(mail: GameMail, state: GameState, seat: int,
+                  ttl: timedelta | None) -> list[variants.Choice]:
+    """Auction Hearts: a one-time link for each choice the seat has now (bids or suits)."""
+    if state.phase is Phase.BID:
+        codes = variants.bid_codes(variants.high_bid(state.bids))
+    elif state.phase is Phase.NAME_SUIT:
+        codes = variants.SUIT_CODES
+    else:
+        return []
+    seq = mail.game.last_seq
+    return [variants.choice(code, mail.link(mail.token("card", seat, turn_seq=seq, card=code,
+                                                       ttl=ttl)))
+            for code in codes]
+
+
+def _bid(mail: GameMail, state: GameState, view: SeatView, seat: int,
+         ttl: timedelta | None) -> Asked:
+    """Auction Hearts: to the seat whose turn it is to bid."""
+    high = variants.high_bid(view.bids)
+    dealer = "you" if view.dealer == seat else mail.names[view.dealer]
+    context = {
+        "minimum": high + 1, "bid_rule": variants.bid_rule(high),
+        "bids": variants.bid_rows(view, mail.names, seat),
+        "choices": _choice_links(mail, state, seat, ttl),
+        "dealer_words": f"If everyone passes, {dealer} (the dealer) "
+                        f"{'name' if dealer == 'you' else 'names'} the suit for nothing.",
+    }
+    return "bid", context, f"Your bid: {variants.bid_rule(high)}"
+
+
+def _name_suit(mail: GameMail, state: GameState, view: SeatView, seat: int,
+               ttl: timedelta | None) -> Asked:
+    """Auction Hearts: to the winning bidder (or the dealer when all passed, or the same
+    bidder again when the pot carried over)."""
+    situation = variants.name_suit_situation(view, mail.names)
+    context = {"situation": situation, "choices": _choice_links(mail, state, seat, ttl)}
+    return "name_suit", context, f"Name the suit to avoid. {situation}"
+
+
+def _pass(mail: GameMail, state: GameState, view: SeatView, seat: int,
+          ttl: timedelta | None) -> Asked:
+    page = mail.link(mail.token("pass", seat, turn_seq=mail.game.last_seq, ttl=ttl))
     count = state.rules.pass_count
     target = mail.names[view.pass_target] if view.pass_target is not None else "nobody"
     context = {
-        **views.table_context(view, mail.names, seat, mail.failing),
         "count": count, "target": target,
         "direction": views.direction_words(view.pass_offset, view.seats), "pass_url": page,
         "example": " ".join(str(c) for c in view.hand[:count]),
-        "deadline": views.deadline_text(deadline, player.time_zone),
     }
-    pre = f"Pass {count} cards to {target}."
-    return mail.send("pass", seat, context, turn_seq=seq, preheader=pre)
+    return "pass", context, f"Pass {count} cards to {target}."
 
 
 def _moon_mail(mail: GameMail, state: GameState, seat: int,
@@ -311,7 +385,8 @@ def _moon_mail(mail: GameMail, state: GameState, seat: int,
 
 def _confirmation(mail: GameMail, after: GameState, events: Sequence[Event],
                   actor: int | None) -> list[OutboxEmail | None]:
-    moves = [e for e in events if isinstance(e, CardPlayed | CardsPassed | MoonChosen)]
+    moves = [e for e in events
+             if isinstance(e, CardPlayed | CardsPassed | MoonChosen | BidMade | SuitNamed)]
     if actor is None and moves:
         actor = moves[0].seat
     mine = [e for e in moves if e.seat == actor]
@@ -324,9 +399,15 @@ def _confirmation(mail: GameMail, after: GameState, events: Sequence[Event],
                       preheader=understood)]
 
 
-def _move_words(event: CardPlayed | CardsPassed | MoonChosen, moon_points: int = 26) -> str:
+def _move_words(event: CardPlayed | CardsPassed | MoonChosen | BidMade | SuitNamed,
+                moon_points: int = 26) -> str:
     if isinstance(event, CardPlayed):
         return f"you played {views.card_view(event.card).label}"
+    if isinstance(event, BidMade):
+        return "you passed" if event.chips is None else \
+            f"you bid {variants.chips_words(event.chips)}"
+    if isinstance(event, SuitNamed):
+        return f"you named {variants.suit_title(event.suit)} as the suit to avoid"
     if isinstance(event, MoonChosen):
         return (f"you shot the moon and went down {moon_points}" if event.down
                 else f"you shot the moon and put everyone else up {moon_points}")
@@ -343,48 +424,71 @@ def _waiting_words(mail: GameMail, state: GameState, seat: int) -> str | None:
 
 def _results(mail: GameMail, before: GameState | None,
              events: Sequence[Event]) -> list[OutboxEmail | None]:
-    tricks: list[tuple[GameState, int]] = []  # state after the trick, its number
-    hands: list[GameState] = []
-    for prev, after in _fold(before, events):
+    tricks: list[tuple[GameState, int, bool]] = []  # state after the trick, its number, last?
+    hands: list[tuple[GameState, GameState, Event]] = []
+    for prev, after, event in _fold(before, events):
+        ended = len(after.sheet) > len(prev.sheet)
         if len(after.tricks) > len(prev.tricks) and prev.hand_number == after.hand_number:
-            tricks.append((after, len(after.tricks)))
-        if len(after.sheet) > len(prev.sheet):
-            hands.append(after)
+            tricks.append((after, len(after.tricks), ended))
+        if ended:
+            hands.append((prev, after, event))
     rows: list[OutboxEmail | None] = []
     for seat, player in mail.players.items():
         if player.notify == "each_trick" and tricks:
             rows.append(_trick_mail(mail, tricks, seat))
         if player.notify in {"each_trick", "each_hand"}:
-            rows += [_hand_mail(mail, state, seat) for state in hands]
+            rows += [_hand_mail(mail, *hand, seat) for hand in hands]
     return rows
 
 
-def _trick_mail(mail: GameMail, tricks: list[tuple[GameState, int]],
+def _trick_mail(mail: GameMail, tricks: list[tuple[GameState, int, bool]],
                 seat: int) -> OutboxEmail | None:
     last = tricks[-1][0]
-    listed = [{"number": n, "view": views.trick_view(s.tricks[n - 1], mail.names, seat)}
-              for s, n in tricks]
-    context = {"hand_number": last.hand_number, "tricks": listed,
+    rules = last.rules
+    listed = [{"number": n, "view": views.completed_trick(s.tricks, n, mail.names, seat, rules,
+                                                          ended)}
+              for s, n, ended in tricks]
+    notes = variants.draw_notes(mail.draws, mail.names, seat)
+    if last.phase is Phase.PLAY:
+        notes += variants.table_notes(seat_view(last, None), mail.names, seat, rules)
+    context = {"hand_number": last.hand_number, "tricks": listed, "notes": notes,
                "scores": views.score_rows(last.hand_points, last.totals, mail.names, seat,
-                                             failing=mail.failing)}
+                                             failing=mail.failing, chips=last.chips)}
     winner = listed[-1]["view"]
     pre = f"Trick {tricks[-1][1]} went to {winner.winner}." if winner else ""
     return mail.send("trick_result", seat, context, preheader=pre)
 
 
-def _hand_mail(mail: GameMail, state: GameState, seat: int) -> OutboxEmail | None:
+def _hand_mail(mail: GameMail, before: GameState, state: GameState, last: Event,
+               seat: int) -> OutboxEmail | None:
     result = state.sheet[-1]
     rows = views.sheet_rows([result], mail.names)
     context = {"hand_number": result.hand_number, "moon": rows[0]["moon"],
-               "scores": views.score_rows(result.points, result.totals, mail.names, seat)}
+               "notes": _hand_notes(mail, before, state, last, seat),
+               "scores": views.score_rows(result.points, result.totals, mail.names, seat,
+                                          chips=state.chips)}
     return mail.send("hand_result", seat, context,
                      preheader=f"Hand {result.hand_number} is over.")
+
+
+def _hand_notes(mail: GameMail, before: GameState, after: GameState, last: Event,
+                seat: int) -> list[str]:
+    """How a variant's hand ended: the Auction pot, the Domino cards left over."""
+    if after.rules.variant is Variant.AUCTION:
+        return variants.auction_hand_notes(before, after, mail.names, seat)
+    if after.rules.variant is Variant.DOMINO and isinstance(last, CardPlayed):
+        return variants.domino_hand_notes(before, after, last, mail.names, seat)
+    return []
 
 
 def _game_started_mail(mail: GameMail, state: GameState, seat: int) -> OutboxEmail | None:
     seats = [{"number": s + 1, "name": mail.names[s], "is_you": s == seat,
               "is_bot": s not in mail.players} for s in range(state.seats)]
-    context = {"seats": seats, "rules": rules_sentences(state.rules)}
+    notes = variants.table_notes(seat_view(state, None), mail.names, seat, state.rules)
+    if state.phase is Phase.BID:
+        first = "You bid" if state.turn == seat else f"{mail.names[state.turn]} bids"
+        notes.append(f"{first} first, then each player in turn to the left.")
+    context = {"seats": seats, "rules": rules_sentences(state.rules), "notes": notes}
     return mail.send("game_started", seat, context, preheader="The game has started.")
 
 
@@ -404,7 +508,8 @@ def _summary_mail(mail: GameMail, state: GameState, seat: int) -> OutboxEmail | 
 
 
 def rules_sentences(rules: Rules) -> list[str]:
-    return list(rules.describe())
+    """The rules in words, and what a whole variant asks of a player by email."""
+    return [*rules.describe(), *variants.rules_by_email(rules)]
 
 
 def _ttl(now: datetime, deadline: datetime | None) -> timedelta | None:
@@ -430,12 +535,13 @@ def send_error(
     sentence), and what is legal now (with fresh one-time links)."""
     mail = GameMail.load(session, game, settings, now)
     legal: list[views.CardView] = []
+    choices: list[variants.Choice] = []
     if seat in state.to_move and state.phase is Phase.PLAY:
-        seq = game.last_seq
-        legal = views.card_views(seat_view(state, seat).legal, {
-            str(c): mail.link(mail.token("card", seat, turn_seq=seq, card=str(c)))
-            for c in seat_view(state, seat).legal})
-    context = {"what_was_read": what_was_read, "reason": reason, "legal": legal}
+        legal = _card_links(mail, seat, seat_view(state, seat).legal, None)
+    elif seat in state.to_move:
+        choices = _choice_links(mail, state, seat, None)
+    context = {"what_was_read": what_was_read, "reason": reason, "legal": legal,
+               "choices": choices}
     return mail.send("error", seat, context, turn_seq=game.last_seq,
                      preheader=f"That move can't be made: {reason}")
 
@@ -449,7 +555,8 @@ def send_reminder(
     player = mail.players.get(seat)
     if player is None:
         return None
-    what = {Phase.PASS: "your pass", Phase.MOON_CHOICE: "your moon choice"}.get(
+    what = {Phase.PASS: "your pass", Phase.MOON_CHOICE: "your moon choice",
+            Phase.BID: "your bid", Phase.NAME_SUIT: "you to name the suit to avoid"}.get(
         state.phase, "your card")
     context = {"waiting_for": what, "deadline": views.deadline_text(deadline, player.time_zone)}
     return mail.send("reminder", seat, context, turn_seq=game.last_seq,

@@ -7,24 +7,36 @@ touch the engine.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pbem.engine import (
+    Cancels,
     Card,
     GameState,
     HandResult,
     MoonChosen,
+    Rules,
     SeatView,
     Suit,
     Trick,
+    Variant,
     apply,
     describe_offset,
     list_in_words,
     settlement,
     sort_cards,
+)
+from pbem.engine.variants.cancellation import cancellation_winner, cancelled
+from pbem.mail import variants
+from pbem.mail.variants import (  # noqa: F401  (the Auction link codes, read here by the web)
+    BID_PASS,
+    MAX_LINK_BID,
+    bid_code,
+    read_choice,
+    suit_code,
 )
 
 SUIT_NAMES = {Suit.CLUBS: "Clubs", Suit.DIAMONDS: "Diamonds", Suit.HEARTS: "Hearts",
@@ -37,11 +49,12 @@ class CardView:
     symbol: str        # "Q♠"
     red: bool
     url: str | None = None  # a one-time link that plays (or picks) this card
+    count: int = 1  # Cancellation Hearts: both copies of a card held, shown once as "×2"
 
     @property
     def label(self) -> str:
-        """Plain-text form: `Q♠ (QS)`."""
-        return f"{self.symbol} ({self.code})"
+        """Plain-text form: `Q♠ (QS)`, or `Q♠ (QS) ×2` for both copies."""
+        return f"{self.symbol} ({self.code})" + (f" ×{self.count}" if self.count > 1 else "")
 
 
 @dataclass(frozen=True)
@@ -51,12 +64,18 @@ class SuitRow:
     red: bool
     cards: tuple[CardView, ...]
 
+    @property
+    def distinct(self) -> tuple[CardView, ...]:
+        """The cards with the two copies of one card (Cancellation Hearts) as one, counted."""
+        return tuple(counted(self.cards))
+
 
 @dataclass(frozen=True)
 class PlayView:
     name: str
     card: CardView
     is_you: bool
+    cancelled: bool = False  # Cancellation Hearts: cancelled by a matching card, can't win
 
 
 @dataclass(frozen=True)
@@ -64,6 +83,7 @@ class TrickView:
     plays: tuple[PlayView, ...]
     winner: str | None
     winner_is_you: bool = False
+    notes: tuple[str, ...] = ()  # what else happened: nobody won it, cards carried, the widow
 
 
 @dataclass(frozen=True)
@@ -75,6 +95,7 @@ class ScoreRow:
     bar: int = 0  # percent of the largest total, for the HTML bar chart
     winner: bool = False
     mail_failing: bool = False  # our emails to this player bounce: everyone is told
+    chips: int | None = None  # Auction Hearts: the player's net chips (None: no chips column)
 
 
 def card_view(card: Card, url: str | None = None) -> CardView:
@@ -84,6 +105,26 @@ def card_view(card: Card, url: str | None = None) -> CardView:
 def card_views(cards: Sequence[Card], urls: Mapping[str, str] | None = None) -> list[CardView]:
     urls = urls or {}
     return [card_view(c, urls.get(str(c))) for c in sort_cards(cards)]
+
+
+def distinct_cards(cards: Sequence[Card]) -> list[Card]:
+    """One card per code, sorted: both copies of a card (Cancellation Hearts) are one choice,
+    since playing `QS` plays a QS you hold."""
+    seen: dict[str, Card] = {}
+    for card in sort_cards(cards):
+        seen.setdefault(str(card), card)
+    return list(seen.values())
+
+
+def counted(cards: Sequence[CardView]) -> list[CardView]:
+    """Sorted card views with copies of one card merged into one view with its `count`."""
+    out: list[CardView] = []
+    for c in cards:
+        if out and out[-1].code == c.code:
+            out[-1] = replace(out[-1], count=out[-1].count + 1)
+        else:
+            out.append(c)
+    return out
 
 
 def hand_rows(cards: Sequence[Card], urls: Mapping[str, str] | None = None) -> list[SuitRow]:
@@ -97,21 +138,67 @@ def hand_rows(cards: Sequence[Card], urls: Mapping[str, str] | None = None) -> l
     return rows
 
 
-def trick_view(trick: Trick | None, names: Sequence[str], seat: int | None) -> TrickView | None:
+def trick_view(trick: Trick | None, names: Sequence[str], seat: int | None, *,
+               rules: Rules | None = None, notes: Sequence[str] = ()) -> TrickView | None:
+    """`rules`: Cancellation Hearts' rules mark the cards that cancel each other."""
     if trick is None:
         return None
-    plays = tuple(PlayView(names[s], card_view(c), s == seat) for s, c in trick.plays)
+    gone = _cancelled_mask(trick, rules)
+    plays = tuple(PlayView(names[s], card_view(c), s == seat, bool(gone & c.bit))
+                  for s, c in trick.plays)
     winner = names[trick.winner] if trick.winner is not None else None
-    return TrickView(plays, winner, trick.winner is not None and trick.winner == seat)
+    return TrickView(plays, winner, trick.winner is not None and trick.winner == seat,
+                     tuple(notes))
+
+
+def hand_tricks(tricks: Sequence[Trick], names: Sequence[str], seat: int | None,
+                rules: Rules, hand_over: bool = False) -> list[TrickView]:
+    """The completed tricks of a hand; in Cancellation Hearts with the cancelled cards marked
+    and what became of tricks nobody won (and of the widow). `hand_over`: the last of
+    `tricks` ended the hand."""
+    notes: list[tuple[str, ...]] = [()] * len(tricks)
+    if rules.variant is Variant.CANCELLATION:
+        last = tricks[-1] if tricks and hand_over else None
+        unwinnable = last is not None and _unwon(last, rules)
+        notes = variants.cancellation_trick_notes(tricks, names, seat, rules.kitty_size,
+                                                  unwinnable)
+    return [view for t, n in zip(tricks, notes, strict=True)
+            if (view := trick_view(t, names, seat, rules=rules, notes=n)) is not None]
+
+
+def completed_trick(tricks: Sequence[Trick], number: int, names: Sequence[str],
+                    seat: int | None, rules: Rules | None,
+                    hand_over: bool = False) -> TrickView | None:
+    """Trick `number` (from 1) of `tricks`, as `hand_tricks` shows it (None before any)."""
+    if number < 1:
+        return None
+    if rules is not None and rules.variant is Variant.CANCELLATION:
+        return hand_tricks(tricks[:number], names, seat, rules, hand_over)[-1]
+    return trick_view(tricks[number - 1], names, seat, rules=rules)
+
+
+def _plays(trick: Trick) -> list[tuple[int, int]]:
+    return [(s, c.index) for s, c in trick.plays]
+
+
+def _cancelled_mask(trick: Trick, rules: Rules | None) -> int:
+    if rules is None or rules.variant is not Variant.CANCELLATION or not trick.plays:
+        return 0
+    return cancelled(_plays(trick), rules.cancels is Cancels.SAME_RANK)
+
+
+def _unwon(trick: Trick, rules: Rules) -> bool:
+    return cancellation_winner(_plays(trick), rules.cancels is Cancels.SAME_RANK) < 0
 
 
 def score_rows(points: Sequence[int], totals: Sequence[int], names: Sequence[str],
                seat: int | None, winners: Sequence[int] = (),
-               failing: Collection[int] = ()) -> list[ScoreRow]:
+               failing: Collection[int] = (), chips: Sequence[int] = ()) -> list[ScoreRow]:
+    """`chips`: each seat's net chips (Auction Hearts), shown as a column of their own."""
     top = max([*totals, 1])
     return [
         ScoreRow(names[s], points[s], totals[s], s == seat, max(0, round(100 * totals[s] / top)),
-                 s in winners, s in failing)
+                 s in winners, s in failing, chips[s] if chips else None)
         for s in range(len(names))
     ]
 
@@ -152,55 +239,29 @@ def direction_words(offset: int, seats: int) -> str:
 
 
 def table_context(view: SeatView, names: Sequence[str], seat: int | None,
-                  failing: Collection[int] = ()) -> dict[str, Any]:
-    """What every game email may show: the table from this seat's side."""
+                  failing: Collection[int] = (), *, rules: Rules | None = None,
+                  ) -> dict[str, Any]:
+    """What every game email may show: the table from this seat's side. `rules`: the game's,
+    for what a variant adds (cancelled cards, the stock, players out); without them only
+    Auction Hearts' suit, pot and chips show, which the view carries itself."""
+    previous = completed_trick(view.tricks, len(view.tricks), names, seat, rules)
     return {
         "hand_number": view.hand_number,
         "trick_number": view.trick_number,
         "hand": hand_rows(view.hand),
-        "trick": trick_view(view.current_trick, names, seat),
-        "previous": trick_view(view.previous_trick, names, seat),
-        "scores": score_rows(view.hand_points, view.totals, names, seat, view.winners, failing),
+        "trick": trick_view(view.current_trick, names, seat, rules=rules),
+        "previous": previous,
+        "scores": score_rows(view.hand_points, view.totals, names, seat, view.winners, failing,
+                             view.chips),
         "hearts_broken": view.hearts_broken,
+        "broken_text": variants.broken_text(view),
+        "notes": variants.table_notes(view, names, seat, rules),
     }
 
 
 # --- the moon choice -----------------------------------------------------------------------
 
 MOON_DOWN, MOON_UP = "moondown", "moonup"  # a moon link's token `card` (fits its 8 characters)
-
-# Auction Hearts links are "card" tokens too, their `card` a choice code of at most 8 characters:
-# "bid:5" (bid 5 chips), "bid:pass" (pass), "suit:S" (name spades as the suit to avoid).
-BID_PASS = "bid:pass"
-MAX_LINK_BID = 9999  # a bid link's chips fit the token's 8 characters
-
-
-def bid_code(chips: int | None) -> str:
-    """The link code of a bid (None: pass)."""
-    if chips is None:
-        return BID_PASS
-    if not 0 < chips <= MAX_LINK_BID:
-        raise ValueError(f"no link for a bid of {chips}")
-    return f"bid:{chips}"
-
-
-def suit_code(suit: Suit) -> str:
-    """The link code for naming `suit` as the suit to avoid."""
-    return f"suit:{suit.letter}"
-
-
-def read_choice(code: str | None) -> tuple[str, int | Suit | None] | None:
-    """A link code read back: ("bid", chips or None for a pass), ("suit", Suit), or None when
-    the code is no Auction choice (a card or a moon choice)."""
-    kind, _, value = (code or "").partition(":")
-    if kind == "bid" and value == "pass":
-        return "bid", None
-    if kind == "bid" and value.isdigit() and 0 < int(value) <= MAX_LINK_BID:
-        return "bid", int(value)
-    if kind == "suit" and len(value) == 1 and value in "CDHS":
-        return "suit", Suit("CDHS".index(value))
-    return None
-
 
 @dataclass(frozen=True)
 class MoonOption:
@@ -276,7 +337,7 @@ def moon_rows(state: GameState, seat: int, names: Sequence[str],
 # --- settlement ----------------------------------------------------------------------------
 
 _SETTLEMENT_UNITS = {"pairwise": "points", "chips": "chips", "sweepstakes": "chips",
-                     "howell": "chips"}
+                     "howell": "chips", "auction": "chips"}
 
 
 def settlement_lines(state: GameState, names: Sequence[str]) -> list[str]:
