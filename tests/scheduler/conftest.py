@@ -112,14 +112,14 @@ def make_table(engine: Engine) -> MakeTable:
     first `humans` seats are people (the rest robots), created at START."""
 
     def build(humans: int = 1, policy: Mapping[str, Any] | None = None,
-              zones: Mapping[int, str] | None = None) -> Table:
+              zones: Mapping[int, str] | None = None, preset: str = "standard") -> Table:
         clock = Clock()
         ctx = Context(engine=engine, rng=make_rng(seed=11), clock=clock)
         if zones:  # the players exist before the game, so their deadlines use their zone
             with transaction(engine) as s:
                 for seat, zone in zones.items():
                     s.add(Player(email=email(seat), name=NAMES[seat], time_zone=zone))
-        out = create_game(ctx, name="Timed", players=[
+        out = create_game(ctx, name="Timed", preset=preset, players=[
             Invitee(email(n), NAMES[n], accepted=True) for n in range(humans)
         ], bot_seats=range(humans, 4), deadline_policy=dict(policy or {}))
         return Table(ctx, clock, out.game_id)
