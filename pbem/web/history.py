@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pbem.engine import (
+    CardsDrawn,
     CardsPassed,
     ClaimAccepted,
     Event,
@@ -18,11 +19,15 @@ from pbem.engine import (
     HandDealt,
     HandResult,
     MoonChosen,
+    SuitNamed,
+    Variant,
     apply,
     describe_offset,
+    drawn_cards,
     start,
 )
 from pbem.mail import views
+from pbem.web import variants
 
 PALETTE = ("#1d4ed8", "#b00020", "#15803d", "#a16207", "#7c3aed", "#0f766e", "#be185d")
 
@@ -32,7 +37,7 @@ class PlayedTrick:
     number: int
     leader: str
     plays: tuple[views.PlayView, ...]
-    winner: str
+    winner: str  # "" when nobody won it (Cancellation: its cards went to the next winner)
 
 
 @dataclass(frozen=True)
@@ -42,12 +47,22 @@ class PassLine:
     cards: tuple[views.CardView, ...]
 
 
+@dataclass(frozen=True)
+class DrawLine:
+    """Domino: a player who couldn't follow suit drew these cards from the stock."""
+
+    name: str
+    trick: int
+    cards: tuple[views.CardView, ...]
+
+
 @dataclass
 class HandRecord:
     number: int
     dealer: str
     deal: list[tuple[str, list[views.SuitRow]]] = field(default_factory=list)
     kitty: list[views.CardView] = field(default_factory=list)
+    kitty_name: str = "Kitty"
     pass_direction: str = ""
     passes: list[PassLine] = field(default_factory=list)
     tricks: list[PlayedTrick] = field(default_factory=list)
@@ -55,6 +70,8 @@ class HandRecord:
     moon: str | None = None
     points: list[int] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
+    auction: list[str] = field(default_factory=list)  # the bids, the suit named, the pot
+    draws: list[DrawLine] = field(default_factory=list)
 
 
 def replay_hands(events: Sequence[Event], names: Sequence[str]) -> list[HandRecord]:
@@ -79,26 +96,64 @@ def replay_hands(events: Sequence[Event], names: Sequence[str]) -> list[HandReco
                                           tuple(views.card_views(event.cards))))
         elif isinstance(event, ClaimAccepted):
             record.claimed_by = names[event.seat]
+        elif isinstance(event, CardsDrawn):
+            record.draws.append(DrawLine(names[event.seat], before.trick_number, tuple(
+                views.card_view(c) for c in drawn_cards(before, event))))
+        elif isinstance(event, SuitNamed):
+            record.auction.append(_auction_line(before, event, names))
         if len(state.tricks) > len(before.tricks):
             record.tricks.append(_trick(state, len(state.tricks), names))
         if len(state.sheet) > len(before.sheet):
             _finish(record, state.sheet[-1], names, isinstance(event, MoonChosen))
+            if state.rules.variant is Variant.AUCTION:
+                record.auction.append(_pot_line(before, state))
     return hands
 
 
 def _new_hand(state: GameState, names: Sequence[str]) -> HandRecord:
     direction = describe_offset(state.pass_offset, state.seats) if state.rules.pass_count else ""
+    variant = state.rules.variant
+    kitty = state.kitty_cards if variant is not Variant.DOMINO else ()  # the stock: see draws
     return HandRecord(
         number=state.hand_number, dealer=names[state.dealer],
-        deal=[(names[s], views.hand_rows(state.hand(s))) for s in range(state.seats)],
-        kitty=views.card_views(state.kitty_cards), pass_direction=direction)
+        deal=[(names[s], variants.hand_rows(state, state.hand(s))) for s in range(state.seats)],
+        kitty=views.card_views(kitty), pass_direction=direction,
+        kitty_name="Widow" if variant is Variant.CANCELLATION else "Kitty")
 
 
 def _trick(state: GameState, number: int, names: Sequence[str]) -> PlayedTrick:
     trick = state.tricks[number - 1]
-    plays = tuple(views.PlayView(names[s], views.card_view(c), False) for s, c in trick.plays)
+    shown = variants.trick_view(state, trick, names, None, True)
+    assert shown is not None
     winner = names[trick.winner] if trick.winner is not None else ""
-    return PlayedTrick(number, names[trick.leader], plays, winner)
+    return PlayedTrick(number, names[trick.leader], shown.plays, winner)
+
+
+def _auction_line(before: GameState, event: SuitNamed, names: Sequence[str]) -> str:
+    """`Bob won the bidding with 3 chips (Ann passed, Cy 2 chips) and named spades.`"""
+    bids = before.bids
+    if all(b < 0 for b in bids):
+        return (f"The pot carried over, so {names[event.seat]} named {event.suit.plural} "
+                "again without bidding.")
+    high = max(0, *bids)
+    said = ", ".join(f"{names[s]} {variants.chips_words(b) if b else 'passed'}"
+                     for s, b in _in_bidding_order(before) if s != event.seat)
+    if not high:
+        return f"Everyone passed, so {names[event.seat]} (the dealer) named " \
+            f"{event.suit.plural} for nothing."
+    return (f"{names[event.seat]} won the bidding with {variants.chips_words(high)} "
+            f"({said}) and named {event.suit.plural} as the suit to avoid.")
+
+
+def _in_bidding_order(state: GameState) -> list[tuple[int, int]]:
+    order = [(state.dealer + k) % state.seats for k in range(1, state.seats + 1)]
+    return [(s, state.bids[s]) for s in order]
+
+
+def _pot_line(before: GameState, after: GameState) -> str:
+    carried = after.bidder >= 0 and not after.game_over
+    return (f"The pot holds {variants.chips_words(after.pot)} after the hand"
+            + (": nobody won it, so it carries over." if carried else "."))
 
 
 def _finish(record: HandRecord, result: HandResult, names: Sequence[str], chosen: bool) -> None:

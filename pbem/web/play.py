@@ -592,6 +592,7 @@ def _summary(table: Table, events: list[Event]) -> ResponseReturnValue:
         "standings": sorted(rows, key=lambda r: r.total),
         "chart": history.score_chart(state.score_sheet, names, state.rules.target),
         "hands": history.replay_hands(events, names),
+        "settlement": views.settlement_lines(state, names) or variants.chip_lines(state, names),
         "rules": state.rules.describe(),
     }
     return render_template("web/summary.html", ctx=context, **context)

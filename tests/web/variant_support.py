@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 
 from pbem import service
 from pbem.app import db_engine
-from pbem.engine import Card, GameState, Suit, legal_cards
+from pbem.engine import Card, GameState, Phase, Suit, legal_cards
 from pbem.mail.tokens import new_token
 from pbem.mail.views import bid_code, suit_code
 from pbem.store.db import transaction
@@ -90,3 +90,27 @@ def play_first_legal(app: Flask, game_id: int) -> GameState:
 def fresh_csrf(app: Flask, client: FlaskClient, game_id: int) -> str:
     """A CSRF token of this client's session (from a player's private view, which has forms)."""
     return csrf_of(client.get(seat_page(app, game_id, 0)).get_data(as_text=True))
+
+
+def step(app: Flask, game_id: int) -> GameState:
+    """The player to move makes a simple move: bids 1 chip if nobody has bid yet (else passes),
+    names spades, or plays their first legal card."""
+    now = state(app, game_id)
+    seat = to_move(app, game_id)
+    if now.phase is Phase.BID:
+        service.bid(ctx(app), game_id, seat, None if max(0, *now.bids) else 1)
+    elif now.phase is Phase.NAME_SUIT:
+        service.name_suit(ctx(app), game_id, seat, Suit.SPADES)
+    else:
+        service.play_card(ctx(app), game_id, seat, legal_cards(now, seat)[0])
+    return state(app, game_id)
+
+
+def play_to_the_end(app: Flask, game_id: int) -> GameState:
+    for _ in range(5000):
+        if state(app, game_id).game_over:
+            break
+        step(app, game_id)
+    now = state(app, game_id)
+    assert now.game_over
+    return now
