@@ -1,0 +1,28 @@
+"""The whole variants played only by email, on SQLite and PostgreSQL: every move of a whole
+game (target 1, so it ends after a hand) is a reply to the newest turn email addressed to the
+player to move, delivered through the SMTP or LMTP receiver or `deliver()`, and each move is
+one the email offers."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine
+
+from tests.mailin.support import emails
+from tests.mailin.variant_support import Send, address, play_game_by_email, variant_game
+
+
+def test_domino_hearts_is_played_to_the_end_by_email_through_smtp(engine: Engine,
+                                                                    by_smtp: Send) -> None:
+    game = variant_game(engine, "domino-two", options={"target": 1})
+    end = play_game_by_email(engine, game, by_smtp)
+    assert end.game_over and sum(end.sheet[0].points) == 13
+    assert not emails(engine, address(0), "error") and not emails(engine, address(1), "error")
+
+
+def test_cancellation_hearts_is_played_to_the_end_by_email(engine: Engine,
+                                                           by_deliver: Send) -> None:
+    game = variant_game(engine, "cancellation-seven", options={"target": 1})
+    end = play_game_by_email(engine, game, by_deliver)
+    assert end.game_over
+    assert all(not emails(engine, address(s), "error") for s in range(end.seats))
+
