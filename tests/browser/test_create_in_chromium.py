@@ -119,7 +119,7 @@ def test_create_a_whole_variant_for_two_and_confirm_it(live_site: LiveSite,
     page.get_by_role("button", name="Use these rules").click()
     expect(page.get_by_role("heading", name=re.compile("Domino Hearts, 2 players"))).to_be_visible()
     expect(page.locator("fieldset.player-row")).to_have_count(2)
-    expect(page.locator("body")).to_contain_text("Options this variant has no use for")
+    expect(page.locator("body")).to_contain_text("Only the options this variant leaves open")
     expect(page.get_by_label("Cards to pass")).to_have_count(0)
     page.get_by_label("Name of the game").fill("Dominoes")
     page.get_by_label("Your name").fill("Ann")

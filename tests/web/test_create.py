@@ -99,7 +99,7 @@ def test_options_a_variant_has_no_use_for_are_not_offered(
         assert f'name="{option}"' not in html, option
     assert 'name="target"' in html
     if name != "standard":
-        assert "Options this variant has no use for" in html
+        assert "Only the options this variant leaves open are offered" in html
 
 
 def test_an_option_a_variant_has_no_use_for_is_never_read(app: Flask,
