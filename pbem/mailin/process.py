@@ -36,7 +36,7 @@ from pbem.engine import (
     Variant,
     seat_view,
 )
-from pbem.mail import views
+from pbem.mail import variants, views
 from pbem.mail.compose import MailSettings
 from pbem.mail.notify import send_error
 from pbem.mailin import replies
@@ -459,11 +459,21 @@ def status_context(session: Session, game: Game, state: GameState, seat: int) ->
     elif seat in state.to_move:
         situation = {Phase.PASS: f"It's your turn to pass {state.rules.pass_count} cards.",
                      Phase.MOON_CHOICE: "You shot the moon: reply “moon down” or “moon up”.",
+                     Phase.BID: "It's your turn to bid for the suit to avoid.",
+                     Phase.NAME_SUIT: "You name the suit to avoid.",
                      }.get(state.phase, "It's your turn.")
+        if state.phase in (Phase.BID, Phase.NAME_SUIT):
+            situation += f" {what_now(state, seat)}"
     else:
-        situation = f"Waiting for {', '.join(waiting) or 'the next hand'}."
+        doing = {Phase.BID: " to bid", Phase.NAME_SUIT: " to name the suit to avoid"}.get(
+            state.phase, "")
+        situation = f"Waiting for {', '.join(waiting) + doing if waiting else 'the next hand'}."
+    if state.phase is Phase.BID:
+        bids = [f"{row.name} {row.words}" for row in variants.bid_rows(view, roster.names, None)
+                if row.words not in ("not yet", "to bid now")]
+        situation += f" Bids so far: {'; '.join(bids)}." if bids else ""
     legal = view.legal if state.phase is Phase.PLAY and seat in state.to_move else ()
-    return {**views.table_context(view, roster.names, seat, roster.failing),
+    return {**views.table_context(view, roster.names, seat, roster.failing, rules=state.rules),
             "situation": situation, "legal": views.card_views(legal)}
 
 

@@ -248,3 +248,32 @@ def test_help_in_domino_has_no_claim_or_pass(engine: Engine) -> None:
     text = newest(engine, 0, "help")
     assert "claim all" not in text and "pass 2C 3D AH" not in text
     assert "stock" in text
+
+
+def test_status_during_the_bidding_shows_the_bids_and_the_pot(engine: Engine) -> None:
+    game = variant_game(engine, "auction")
+    first = state_of(engine, game).turn
+    state = bid_through_service(engine, game, [3])
+    answer(engine, state.turn, "status")
+    text = newest(engine, state.turn, "status")
+    assert "It's your turn to bid for the suit to avoid. Reply “bid 4” or more" in text
+    assert f"Bids so far: {NAMES[first]} 3 chips" in text
+    assert "the highest bid so far is 3 chips" in text and "The pot holds 0 chips." in text
+    other = (state.turn + 1) % state.seats
+    answer(engine, other, "status")
+    assert f"Waiting for {NAMES[state.turn]} to bid." in newest(engine, other, "status")
+
+
+def test_status_in_play_shows_the_suit_to_avoid(engine: Engine) -> None:
+    game = variant_game(engine, "auction")
+    bidder = _to_name_suit(engine, game)
+    answer(engine, bidder, "avoid clubs")
+    answer(engine, bidder, "status")
+    text = newest(engine, bidder, "status")
+    assert "are the suit to avoid this hand, named by you" in text and "Clubs" in text
+
+
+def test_status_in_domino_shows_the_stock(engine: Engine) -> None:
+    variant_game(engine, "domino-two")
+    answer(engine, 0, "status")
+    assert "The stock has 40 cards." in newest(engine, 0, "status")

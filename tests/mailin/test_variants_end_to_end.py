@@ -1,5 +1,5 @@
 """The whole variants played only by email, on SQLite and PostgreSQL: every move of a whole
-game (target 1, so it ends after a hand) is a reply to the newest turn email addressed to the
+game (target 1: it ends after a hand or two) is a reply to the newest turn email addressed to the
 player to move, delivered through the SMTP or LMTP receiver or `deliver()`, and each move is
 one the email offers."""
 
@@ -7,8 +7,15 @@ from __future__ import annotations
 
 from sqlalchemy import Engine
 
+from pbem.engine import BidMade, SuitNamed
 from tests.mailin.support import emails
-from tests.mailin.variant_support import Send, address, play_game_by_email, variant_game
+from tests.mailin.variant_support import (
+    Send,
+    address,
+    events,
+    play_game_by_email,
+    variant_game,
+)
 
 
 def test_domino_hearts_is_played_to_the_end_by_email_through_smtp(engine: Engine,
@@ -26,3 +33,14 @@ def test_cancellation_hearts_is_played_to_the_end_by_email(engine: Engine,
     assert end.game_over
     assert all(not emails(engine, address(s), "error") for s in range(end.seats))
 
+
+def test_auction_hearts_is_played_to_the_end_by_email_through_lmtp(engine: Engine,
+                                                                   by_lmtp: Send) -> None:
+    game = variant_game(engine, "auction", options={"target": 1})
+    end = play_game_by_email(engine, game, by_lmtp)
+    assert end.game_over and end.sheet
+    assert sum(end.chips) + end.pot == 0
+    made = events(engine, game)
+    assert any(isinstance(e, BidMade) and e.chips for e in made)
+    assert any(isinstance(e, SuitNamed) for e in made)
+    assert all(not emails(engine, address(s), "error") for s in range(end.seats))
