@@ -104,9 +104,13 @@ def needs_phase(text: str) -> bool:
         verb = _verb(cleaned)
         if verb == "say":
             return False  # the rest is the message
-        if cleaned == "pass" or _bare_suit(cleaned) is not None:
+        if verb in VERBS or verb in SUIT_VERBS:
+            if cleaned == "pass":
+                return True
+            continue
+        if _bare_suit(cleaned) is not None:
             return True
-        if cleaned and verb not in VERBS and verb not in SUIT_VERBS:
+        if cleaned:
             try:
                 if len(parse_cards(cleaned)) > 1:
                     return True
@@ -262,8 +266,8 @@ def _suit(verb: str, text: str) -> Suit | None:
 
 def _bare_suit(line: str) -> Suit | None:
     """A suit's name or symbol alone (`spades`, `♠`), not a bare letter."""
-    if not line or line in _SUIT_LETTERS:
-        return None
+    if not line or len(line) > 9 or " " in line or line in _SUIT_LETTERS:
+        return None  # "diamonds" is the longest
     try:
         return parse_suit(line)
     except UnreadableInput:
@@ -302,7 +306,8 @@ def _clean(line: str) -> str:
     line = line.strip().lower().replace("\u00a0", " ")
     line = _TRAILING.sub("", line)
     line = _TRAILING.sub("", _POLITE.sub("", line).strip())
-    return _I.sub("", re.sub(r"\s+", " ", line))
+    line = re.sub(r"\s+", " ", line)
+    return _I.sub("", line) if line.startswith("i ") else line
 
 
 def _shorten(text: str) -> str:
