@@ -149,3 +149,13 @@ def test_bot_in_domino_counts_only_the_players_still_in() -> None:
     full = dealt(rules_of("domino"), {0: "5D 9C", 1: "KD 7D", 2: "4D", 3: "8D"})
     assert str(choose_play(play(full, "5D"), 1)) == "7D"  # two still to play: play low
 
+
+
+def test_bot_in_cancellation_counts_the_cards_carried_to_the_trick() -> None:
+    rules = rules_of("cancellation-seven").replace(points_on_first_trick=True)
+    hands = {0: "5D 2S", 1: "3C", 2: "4C", 3: "6C", 4: "7C", 5: "8C", 6: "KD 7D"}
+    clean = play(dealt(rules, hands, kitty=0), "5D", "3C", "4C", "6C", "7C", "8C")
+    assert str(choose_play(clean, 6)) == "KD"  # last to play, no points: shed the king
+    carried = play(dealt(rules, hands, kitty=0, carry=mask_of(parse_cards("AH"))),
+                   "5D", "3C", "4C", "6C", "7C", "8C")
+    assert str(choose_play(carried, 6)) == "7D"  # the carried heart goes with the trick
