@@ -7,9 +7,10 @@ folding the event log; templates get plain values (names, card views, numbers).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pbem.engine import (
+    CardPlayed,
     CardsDrawn,
     CardsPassed,
     ClaimAccepted,
@@ -26,8 +27,8 @@ from pbem.engine import (
     drawn_cards,
     start,
 )
+from pbem.mail import variants as words
 from pbem.mail import views
-from pbem.web import variants
 
 PALETTE = ("#1d4ed8", "#b00020", "#15803d", "#a16207", "#7c3aed", "#0f766e", "#be185d")
 
@@ -38,6 +39,7 @@ class PlayedTrick:
     leader: str
     plays: tuple[views.PlayView, ...]
     winner: str  # "" when nobody won it (Cancellation: its cards went to the next winner)
+    notes: tuple[str, ...] = ()  # Cancellation: what became of an unwon trick, the widow
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,7 @@ class HandRecord:
     points: list[int] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
     auction: list[str] = field(default_factory=list)  # the bids, the suit named, the pot
+    ending: list[str] = field(default_factory=list)  # Domino: who took the cards left
     draws: list[DrawLine] = field(default_factory=list)
 
 
@@ -105,8 +108,7 @@ def replay_hands(events: Sequence[Event], names: Sequence[str]) -> list[HandReco
             record.tricks.append(_trick(state, len(state.tricks), names))
         if len(state.sheet) > len(before.sheet):
             _finish(record, state.sheet[-1], names, isinstance(event, MoonChosen))
-            if state.rules.variant is Variant.AUCTION:
-                record.auction.append(_pot_line(before, state))
+            _variant_ending(record, before, state, event, names)
     return hands
 
 
@@ -116,17 +118,32 @@ def _new_hand(state: GameState, names: Sequence[str]) -> HandRecord:
     kitty = state.kitty_cards if variant is not Variant.DOMINO else ()  # the stock: see draws
     return HandRecord(
         number=state.hand_number, dealer=names[state.dealer],
-        deal=[(names[s], variants.hand_rows(state, state.hand(s))) for s in range(state.seats)],
+        deal=[(names[s], views.hand_rows(state.hand(s))) for s in range(state.seats)],
         kitty=views.card_views(kitty), pass_direction=direction,
         kitty_name="Widow" if variant is Variant.CANCELLATION else "Kitty")
 
 
 def _trick(state: GameState, number: int, names: Sequence[str]) -> PlayedTrick:
     trick = state.tricks[number - 1]
-    shown = variants.trick_view(state, trick, names, None, True)
+    shown = views.trick_view(trick, names, None, rules=state.rules)
     assert shown is not None
     winner = names[trick.winner] if trick.winner is not None else ""
     return PlayedTrick(number, names[trick.leader], shown.plays, winner)
+
+
+def _variant_ending(record: HandRecord, before: GameState, after: GameState, event: Event,
+                    names: Sequence[str]) -> None:
+    """What the emails say at the end of a variant's hand: the pot (Auction), who took the
+    cards left (Domino), what became of the tricks nobody won and the widow (Cancellation)."""
+    variant = after.rules.variant
+    if variant is Variant.AUCTION:
+        record.auction += words.auction_hand_notes(before, after, names, None)
+    elif variant is Variant.DOMINO and isinstance(event, CardPlayed):
+        record.ending += words.domino_hand_notes(before, after, event, names, None)
+    elif variant is Variant.CANCELLATION and len(after.tricks) == len(record.tricks):
+        shown = views.hand_tricks(after.tricks, names, None, after.rules, hand_over=True)
+        record.tricks = [replace(t, notes=v.notes) for t, v in zip(record.tricks, shown,
+                                                                    strict=True)]
 
 
 def _auction_line(before: GameState, event: SuitNamed, names: Sequence[str]) -> str:
@@ -136,24 +153,18 @@ def _auction_line(before: GameState, event: SuitNamed, names: Sequence[str]) -> 
         return (f"The pot carried over, so {names[event.seat]} named {event.suit.plural} "
                 "again without bidding.")
     high = max(0, *bids)
-    said = ", ".join(f"{names[s]} {variants.chips_words(b) if b else 'passed'}"
+    said = ", ".join(f"{names[s]} {words.chips_words(b) if b else 'passed'}"
                      for s, b in _in_bidding_order(before) if s != event.seat)
     if not high:
         return f"Everyone passed, so {names[event.seat]} (the dealer) named " \
             f"{event.suit.plural} for nothing."
-    return (f"{names[event.seat]} won the bidding with {variants.chips_words(high)} "
+    return (f"{names[event.seat]} won the bidding with {words.chips_words(high)} "
             f"({said}) and named {event.suit.plural} as the suit to avoid.")
 
 
 def _in_bidding_order(state: GameState) -> list[tuple[int, int]]:
     order = [(state.dealer + k) % state.seats for k in range(1, state.seats + 1)]
     return [(s, state.bids[s]) for s in order]
-
-
-def _pot_line(before: GameState, after: GameState) -> str:
-    carried = after.bidder >= 0 and not after.game_over
-    return (f"The pot holds {variants.chips_words(after.pot)} after the hand"
-            + (": nobody won it, so it carries over." if carried else "."))
 
 
 def _finish(record: HandRecord, result: HandResult, names: Sequence[str], chosen: bool) -> None:

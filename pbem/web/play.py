@@ -50,6 +50,7 @@ from pbem.engine import (
     parse_card,
     seat_view,
 )
+from pbem.mail import variants as words
 from pbem.mail import views
 from pbem.mail.tokens import consume_token, find_token
 from pbem.roster import load_roster
@@ -84,11 +85,8 @@ class Table:
         view = seat_view(self.state, self.seat)
         state, names, seat = self.state, self.names, self.seat
         return {
-            **views.table_context(view, names, seat, self.failing),
-            **variants.variant_context(state, names, seat, self.drawn),
-            "hand": variants.hand_rows(state, view.hand),
-            "trick": variants.trick_view(state, view.current_trick, names, seat),
-            "previous": variants.trick_view(state, view.previous_trick, names, seat, True),
+            **views.table_context(view, names, seat, self.failing, rules=state.rules),
+            **variants.variant_context(state, view, names, seat, self.drawn),
             "game": self.game, "phase": self.state.phase.value, "seat": self.seat,
             "names": self.names, "waiting_for": self.waiting_for, "view": view,
             "my_turn": view.my_turn, "sheet": views.sheet_rows(self.state.score_sheet, self.names),
@@ -102,9 +100,8 @@ class Table:
         """The completed tricks of the hand being played (public: everyone saw them played)."""
         if self.state.phase not in variants.PLAYING:
             return []
-        shown = [(n, variants.trick_view(self.state, t, self.names, self.seat, True))
-                 for n, t in enumerate(view.tricks, start=1)]
-        return [(n, t) for n, t in shown if t is not None]
+        shown = views.hand_tricks(view.tricks, self.names, self.seat, self.state.rules)
+        return list(enumerate(shown, start=1))
 
     def seat_rows(self, view: SeatView) -> list[dict[str, Any]]:
         rows = []
@@ -267,42 +264,56 @@ def choice_made(token: Token, since: Sequence[Event]) -> BidMade | SuitNamed | N
 
 def choice_problem(token: Token, table: Table, since: Sequence[Event]) -> str | None:
     """Why an Auction link can't act now, in words for the player; None when it can."""
-    state, game, seat = table.state, table.game, token.seat_no or 0
-    auction = variants.auction_view(state, table.names, seat)
+    state, game = table.state, table.game
     if state.game_over:
         return "The game is over, so there is nothing more to choose."
-    if game.status != "active" or auction is None:
+    if game.status != "active" or state.rules.variant is not Variant.AUCTION:
         return "The game is paused at the moment, so nothing can be done from this link."
     if any(isinstance(e, HandDealt) for e in since):
         return ("That hand's auction is over: a new hand has been dealt since this email was "
                 "sent.")
-    named = (f"{auction.bidder} named {auction.suit.name} as the suit to avoid"
-             if auction.suit and auction.bidder else "")
-    if link_kind(token) == "bid":
-        choice = views.read_choice(token.card)
-        chips = choice[1] if choice else None
-        if state.phase is Phase.NAME_SUIT:
-            who = "you" if auction.bidder_is_you else auction.bidder
-            return (f"The bidding for this hand is over, and {who} "
-                    f"{'name' if auction.bidder_is_you else 'names'} the suit to avoid.")
-        if state.phase is not Phase.BID:
-            return f"The bidding for this hand is over{': ' + named if named else ''}."
-        if seat not in state.to_move:
-            return f"It's {table.waiting_for}'s turn to bid, not yours."
-        if isinstance(chips, int) and chips <= auction.high_bid:
-            return (f"The highest bid is now {variants.chips_words(auction.high_bid)}, so a bid "
-                    f"of {variants.chips_words(chips)} is too low: bid more from your page, or "
-                    "pass.")
-    elif state.phase is Phase.BID:
-        return "The bidding isn't over yet, so no suit can be named."
-    elif state.phase is not Phase.NAME_SUIT:
-        return f"The suit to avoid is already named: {named}." if named else \
-            "The suit to avoid can't be named any more."
-    elif state.bidder != seat:
-        return f"{auction.bidder} won the bidding, so {auction.bidder} names the suit, not you."
-    if game.last_seq != token.turn_seq:
+    problem = (_bid_problem if link_kind(token) == "bid" else _suit_problem)(token, table)
+    if problem is None and game.last_seq != token.turn_seq:
         return "The game has moved on since this email was sent."
+    return problem
+
+
+def _bid_problem(token: Token, table: Table) -> str | None:
+    state, seat, names = table.state, token.seat_no or 0, table.names
+    if state.phase is Phase.NAME_SUIT:
+        you = state.bidder == seat
+        who = "you" if you else names[state.bidder]
+        return (f"The bidding for this hand is over, and {who} {'name' if you else 'names'} "
+                "the suit to avoid.")
+    if state.phase is not Phase.BID:
+        return f"The bidding for this hand is over{_named(table)}."
+    if seat not in state.to_move:
+        return f"It's {table.waiting_for}'s turn to bid, not yours."
+    chips, high = Link(token, table, STALE).chips, words.high_bid(state.bids)
+    if chips is not None and chips <= high:
+        return (f"The highest bid is now {words.chips_words(high)}, so a bid of "
+                f"{words.chips_words(chips)} is too low: bid more from your page, or pass.")
     return None
+
+
+def _suit_problem(token: Token, table: Table) -> str | None:
+    state = table.state
+    if state.phase is Phase.BID:
+        return "The bidding isn't over yet, so no suit can be named."
+    if state.phase is not Phase.NAME_SUIT:
+        return f"The suit to avoid is already named{_named(table)}."
+    if state.bidder != token.seat_no:
+        bidder = table.names[state.bidder]
+        return f"{bidder} won the bidding, so {bidder} names the suit, not you."
+    return None
+
+
+def _named(table: Table) -> str:
+    """`: Ann named spades as the suit to avoid`, once named."""
+    state = table.state
+    if state.named_suit is None or state.bidder < 0:
+        return ""
+    return f": {table.names[state.bidder]} named {state.named_suit.plural} as the suit to avoid"
 
 
 def _invite_status(token: Token, table: Table, since: Sequence[Event]) -> str:
@@ -425,14 +436,14 @@ def _choice_context(link: Link) -> dict[str, Any]:
         since = load_events(session, t.game_id or 0, t.turn_seq or 0)
     chips, suit = link.chips, link.suit
     if link.kind == "bid":
-        what = (f"Bid {variants.chips_words(chips)} for the right to name the suit to avoid"
+        what = (f"Bid {words.chips_words(chips)} for the right to name the suit to avoid"
                 if chips is not None else "Pass")
-        button = f"Bid {variants.chips_words(chips)}" if chips is not None else "Pass"
+        button = f"Bid {words.chips_words(chips)}" if chips is not None else "Pass"
     else:
         assert suit is not None
         what, button = f"Avoid {suit.plural}", f"Avoid {suit.plural}"
     made = choice_made(t, since)
-    return {"choice": variants.suit_view(suit) if suit is not None else None,
+    return {"choice": words.choice(words.suit_code(suit)) if suit is not None else None,
             "choice_kind": link.kind, "choice_chips": chips, "choice_what": what,
             "choice_button": button, "choice_done": _choice_words(made),
             "choice_problem": choice_problem(t, link.table, since)
@@ -442,7 +453,7 @@ def _choice_context(link: Link) -> dict[str, Any]:
 def _choice_words(made: BidMade | SuitNamed | None) -> str | None:
     """What the seat chose, as "you bid 5 chips", "you passed", "you named spades"."""
     if isinstance(made, BidMade):
-        return f"you bid {variants.chips_words(made.chips)}" if made.chips else "you passed"
+        return f"you bid {words.chips_words(made.chips)}" if made.chips else "you passed"
     if isinstance(made, SuitNamed):
         return f"you named {made.suit.plural} as the suit to avoid"
     return None
@@ -592,7 +603,7 @@ def _summary(table: Table, events: list[Event]) -> ResponseReturnValue:
         "standings": sorted(rows, key=lambda r: r.total),
         "chart": history.score_chart(state.score_sheet, names, state.rules.target),
         "hands": history.replay_hands(events, names),
-        "settlement": views.settlement_lines(state, names) or variants.chip_lines(state, names),
+        "settlement": views.settlement_lines(state, names),
         "rules": state.rules.describe(),
     }
     return render_template("web/summary.html", ctx=context, **context)
@@ -639,7 +650,7 @@ def render_seat(page: SeatPage, *, message: str = "", code: int = 200) -> Respon
                and seat in table.state.to_move,
                "can_bid": _my_move(table, seat, Phase.BID),
                "can_name": _my_move(table, seat, Phase.NAME_SUIT),
-               "suits": variants.SUITS, "bid_typed": request.form.get("chips", ""),
+               "bid_typed": request.form.get("chips", ""),
                "can_nudge": table.game.status == "active" and bool(table.state.to_move)
                and seat not in table.state.to_move,
                "away": service.away_dates(service.Context(engine=db_engine()),
@@ -744,8 +755,7 @@ def seat_bid(token: str) -> ResponseReturnValue:
     chips: int | None = None
     if "pass" not in request.form:
         typed = request.form.get("chips", "").strip()
-        auction = variants.auction_view(page.table.state, page.table.names, None)
-        low = auction.min_bid if auction else 1
+        low = words.high_bid(page.table.state.bids) + 1
         if not typed.isdigit() or len(typed) > 6 or int(typed) < 1:
             return render_seat(page, code=422, message=f"“{typed}” is not a bid: type a whole "
                                f"number of chips, at least {low}, or press Pass.")
@@ -760,10 +770,10 @@ def seat_suit(token: str) -> ResponseReturnValue:
     """Auction Hearts: the winning bidder names the suit to avoid."""
     check_csrf()
     page = load_seat(token)
-    letter = request.form.get("suit", "")
-    if len(letter) != 1 or letter not in "CDHS":
+    choice = views.read_choice(request.form.get("suit", ""))
+    if choice is None or not isinstance(choice[1], Suit):
         abort(400)
-    t, suit = page.token, Suit("CDHS".index(letter))
+    t, suit = page.token, choice[1]
     return _seat_choice(token, page, SuitNamed(t.seat_no or 0, suit),
                         lambda ctx, seq: service.name_suit(
                             ctx, t.game_id or 0, t.seat_no or 0, suit, turn_seq=seq,

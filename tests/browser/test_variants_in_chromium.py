@@ -42,11 +42,11 @@ def test_bid_name_the_suit_and_play_on_the_private_view(live_site: LiveSite,
         service.bid(ctx(app), game_id, to_move(app, game_id), None)
     page.reload()
     expect(page.get_by_text("You won the bidding with 4 chips")).to_be_visible()
-    page.get_by_role("button", name="Avoid ♠ spades").click()
+    page.get_by_role("button", name="Avoid ♠ Spades").click()
     expect(page.get_by_role("status")).to_contain_text("you named spades as the suit to avoid")
-    expect(page.locator(".notice", has_text="The suit to avoid this hand")).to_contain_text(
-        "♠ spades")
-    expect(page.get_by_text("In the pot:")).to_contain_text("4 chips")
+    expect(page.get_by_text("♠ Spades are the suit to avoid this hand, named by you")
+           ).to_be_visible()
+    expect(page.get_by_text("The pot holds 4 chips.")).to_be_visible()
     assert state(app, game_id).named_suit is Suit.SPADES
 
     card = page.locator("button.card").first

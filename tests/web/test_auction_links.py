@@ -45,7 +45,7 @@ def test_bid_link_get_changes_nothing(app: Flask, client: FlaskClient, auction: 
     assert page.status_code == 200
     assert "Bid 5 chips for the right to name the suit to avoid?" in html
     assert '<button type="submit">Bid 5 chips</button>' in html
-    assert "Your hand" in html and "The auction" in html and "Nobody has bid yet." in html
+    assert "Your hand" in html and "Bidding for the suit to avoid: no bids yet." in html
     assert snapshot(app, auction) == before
     assert state(app, auction).bids[seat] == -1
 
@@ -142,7 +142,7 @@ def test_suit_link_names_the_suit_once(app: Flask, client: FlaskClient, auction:
     assert "Done: you named spades as the suit to avoid." in html
     assert SuitNamed(bidder, Suit.SPADES) in events(app, auction)
     assert state(app, auction).phase is Phase.PLAY
-    assert "The suit to avoid this hand" in html
+    assert "♠ Spades are the suit to avoid this hand, named by you" in html
 
     other = client.get(hearts).get_data(as_text=True)
     assert "Already done" in other and "you named spades" in other

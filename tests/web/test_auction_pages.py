@@ -42,7 +42,8 @@ def test_seat_view_shows_the_bid_form_on_your_turn(app: Flask, client: FlaskClie
     assert "Your hand" in html and "Your move" in html
     assert re.search(r'<input type="number" id="chips" name="chips" min="4"', html)
     assert '<button type="submit" name="pass" value="1"' in html
-    assert "The highest bid is 3 chips, by" in html
+    assert "Bidding for the suit to avoid: the highest bid so far is 3 chips." in html
+    assert "Bid more than 3 chips (the highest bid so far), or pass." in html
     other = client.get(seat_page(app, auction, (seat + 1) % 4)).get_data(as_text=True)
     assert 'name="chips"' not in other and f"Waiting for {NAMES[seat]}" in other
 
@@ -127,21 +128,21 @@ def test_seat_view_names_the_suit_with_four_buttons(app: Flask, client: FlaskCli
     bidder = state(app, auction).bidder
     path = seat_page(app, auction, bidder)
     html, form = form_of(client, path)
-    buttons = re.findall(r'<button type="submit" name="suit" value="(\w)"', html)
+    buttons = re.findall(r'<button type="submit" name="suit" value="suit:(\w)"', html)
     assert buttons == ["C", "D", "H", "S"]
-    assert "You won the bidding with 2 chips and name the suit to avoid." in html
+    assert "You won the bidding with 2 chips: they go into the pot" in html
     other = client.get(seat_page(app, auction, (bidder + 1) % 4)).get_data(as_text=True)
     assert 'name="suit"' not in other
 
     assert client.post(f"{path}/suit", data={**form, "suit": "X"}).status_code == 400
-    response = client.post(f"{path}/suit", data={**form, "suit": "D"})
+    response = client.post(f"{path}/suit", data={**form, "suit": "suit:D"})
     assert response.status_code == 303
     now = state(app, auction)
     assert now.phase is Phase.PLAY and now.named_suit is Suit.DIAMONDS
     page = client.get(path).get_data(as_text=True)
     assert "Done: you named diamonds as the suit to avoid." in page
-    assert "Each diamond taken is a point and a chip into the pot; hearts count nothing." \
-        in page
+    assert "♦ Diamonds are the suit to avoid this hand, named by you" in page
+    assert "The diamonds score instead of the hearts: hearts count nothing this hand." in page
     assert "Your turn: press a card to play it." in page
 
 
@@ -153,7 +154,7 @@ def test_only_the_winning_bidder_names_the_suit(app: Flask, client: FlaskClient,
     path = seat_page(app, auction, loser)
     _html, form = form_of(client, path)
     before = snapshot(app, auction)
-    response = client.post(f"{path}/suit", data={**form, "suit": "S"})
+    response = client.post(f"{path}/suit", data={**form, "suit": "suit:S"})
     assert response.status_code == 409
     assert f"Only {NAMES[bidder]}, who won the bidding, names the suit." in \
         response.get_data(as_text=True)
@@ -166,17 +167,19 @@ def test_the_game_page_shows_bids_pot_chips_and_the_suit_to_avoid(
     bid(app, auction, 2)
     html = client.get(f"/games/{auction}").get_data(as_text=True)
     assert "the players are bidding for the right to name the suit to avoid" in html
-    assert f"The highest bid is 2 chips, by {NAMES[first]}." in html
+    assert "Bidding for the suit to avoid: the highest bid so far is 2 chips." in html
+    assert f"<td>{NAMES[first]}</td><td>2 chips</td>" in html
     assert "Your hand" not in html
 
     bid(app, auction, 5, None, None)
     bidder = state(app, auction).bidder
     html = client.get(f"/games/{auction}").get_data(as_text=True)
-    assert f"{NAMES[bidder]} won the bidding with 5 chips and names the suit to avoid." in html
-    assert "In the pot: <strong>5 chips</strong>" in html
-    assert re.search(rf"<td>{NAMES[bidder]}</td><td class=\"num\">-5</td>", html)
+    assert f"{NAMES[bidder]} to name the suit to avoid." in html
+    assert "The pot holds 5 chips." in html
+    zero, paid = '<td class="num">0</td>', '<td class="num">-5</td>'
+    assert f"<td>{NAMES[bidder]}</td>{zero}{zero}{paid}" in html  # the scores' chips column
 
     service.name_suit(ctx(app), auction, bidder, Suit.CLUBS)
     html = client.get(f"/games/{auction}").get_data(as_text=True)
-    assert "The suit to avoid this hand" in html and "♣ clubs" in html
-    assert "Each club taken is a point and a chip into the pot; hearts count nothing." in html
+    assert f"♣ Clubs are the suit to avoid this hand, named by {NAMES[bidder]}" in html
+    assert "The clubs score instead of the hearts: hearts count nothing this hand." in html

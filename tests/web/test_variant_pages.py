@@ -57,7 +57,7 @@ def test_domino_seat_view_shows_what_you_drew_only_to_you(app: Flask,
         assert "you drew" not in page
     left = state(app, game_id).stock_size
     for page in (mine, other, public):
-        assert f"{left} cards left in the stock." in text_of(page)
+        assert f"The stock has {left} cards." in text_of(page)
 
 
 def test_domino_pages_mark_the_players_who_are_out(app: Flask, client: FlaskClient) -> None:
@@ -69,9 +69,9 @@ def test_domino_pages_mark_the_players_who_are_out(app: Flask, client: FlaskClie
     public = text_of(client.get(f"/games/{game_id}").get_data(as_text=True))
     for s in out:
         assert f"{NAMES[s]} (out of this hand)" in public
-    assert f"Out of this hand: {NAMES[out[0]]}" in public
+    assert f"Out of this hand (no cards left): {NAMES[out[0]]}" in public
     own = text_of(client.get(seat_page(app, game_id, out[0])).get_data(as_text=True))
-    assert "Out of this hand: you" in own
+    assert "Out of this hand (no cards left): you" in own
 
 
 # --- Cancellation Hearts ------------------------------------------------------------------------
@@ -87,7 +87,7 @@ def test_cancellation_seat_view_shows_both_copies(app: Flask, client: FlaskClien
         assert re.search(rf'aria-label="(Play )?{code} \(you hold both copies\)[^"]*">[^<]+'
                          r'<span class="twice" aria-hidden="true">×2</span>', html), code
         assert len(re.findall(rf'aria-hidden="true">{code}</span>', html)) == 1  # shown once
-    assert "The widow (6 cards) goes to the winner of the first trick." in html
+    assert "The widow (6 cards) goes with the first trick." in html
 
 
 def test_cancellation_pages_show_cancelled_cards_and_tricks_nobody_won(
@@ -99,9 +99,9 @@ def test_cancellation_pages_show_cancelled_cards_and_tricks_nobody_won(
     number = next(n for n, t in enumerate(now.tricks, start=1) if t.winner is None)
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
     line = re.search(rf'<li><span class="tn">Trick {number}</span>(.*?)</li>', html, re.S)
-    assert line and "nobody: its cards go to the next trick's winner" in line.group(1)
+    assert line and "→ nobody" in line.group(1)
+    assert "Nobody won this trick" in line.group(1)
     assert '<span class="cancelled">' in line.group(1) and "(cancelled)" in line.group(1)
-    assert f"Nobody won trick {number}." in html
     waiting = re.search(r"Waiting for the next trick's winner: (.*?)</p>", html, re.S)
     assert waiting
     codes = re.findall(r'aria-hidden="true">(\w\w)</span>', waiting.group(1))
@@ -140,5 +140,5 @@ def test_domino_and_cancellation_summaries(app: Flask, client: FlaskClient) -> N
     play_to_the_end(app, cancellation)
     html = client.get(f"/games/{cancellation}/summary").get_data(as_text=True)
     assert "Widow: " in html and "(cancelled)" in html
-    assert "nobody: its cards go to the next trick's winner" in html
+    assert "→ nobody" in html and "Nobody won this trick" in html
     assert "“cancellation” &lt;test&gt;" in html and "<test>" not in html  # escaped
