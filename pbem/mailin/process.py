@@ -380,8 +380,7 @@ def what_now(state: GameState, seat: int) -> str:
         high = max(0, *state.bids)
         return f"Reply “bid {high + 1}” or more, or “pass”."
     if state.phase is Phase.NAME_SUIT:
-        return ("Reply with the suit to avoid: “avoid clubs”, “avoid diamonds”, “avoid hearts” "
-                "or “avoid spades”.")
+        return "Reply with the suit to avoid, e.g. “avoid spades”."
     if state.phase is Phase.PASS and state.rules.pass_count:
         return f"Reply “pass” and the {state.rules.pass_count} cards, e.g. “pass 2C 3D AH”."
     if state.phase is Phase.MOON_CHOICE:

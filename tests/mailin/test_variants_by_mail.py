@@ -21,7 +21,15 @@ from pbem.engine import (
     legal_cards,
 )
 from pbem.mailin.process import deliver
-from tests.mailin.support import inbox, latest_token, reply, seq_of, state_of
+from tests.mailin.support import (
+    emails,
+    inbox,
+    latest_token,
+    reply,
+    seq_of,
+    state_of,
+    two_human_game,
+)
 from tests.mailin.test_process import row
 from tests.mailin.variant_support import (
     NAMES,
@@ -30,6 +38,7 @@ from tests.mailin.variant_support import (
     bid_through_service,
     events,
     newest,
+    reason,
     variant_game,
 )
 
@@ -39,7 +48,7 @@ def test_a_bid_by_reply_is_made(engine: Engine) -> None:
     game = variant_game(engine, "auction")
     seat = state_of(engine, game).turn
     stored = answer(engine, seat, "bid 5")
-    assert row(engine, stored.id).reason.startswith("bid 5")
+    assert reason(engine, stored.id).startswith("bid 5")
     assert BidMade(seat, 5) in events(engine, game)
     assert state_of(engine, game).bids[seat] == 5
 
@@ -59,8 +68,8 @@ def test_an_illegal_bid_gets_the_error_email_and_changes_nothing(engine: Engine)
     seat, seq = state.turn, seq_of(engine, game)
     stored = answer(engine, seat, "bid 2")
     assert seq_of(engine, game) == seq
-    stored_row = row(engine, stored.id)
-    assert stored_row.reason.startswith("refused") and stored_row.raw  # the raw mail is kept
+    assert reason(engine, stored.id).startswith("refused")
+    assert row(engine, stored.id).raw  # the raw mail is kept
     error = newest(engine, seat, "error")
     assert f"{NAMES[first]} already bid 3: bid more than 3 chips, or pass." in error
     assert "Reply “bid 4” or more, or “pass”." in error
@@ -89,7 +98,7 @@ def test_the_same_bid_twice_bids_once(engine: Engine) -> None:
     repeat = deliver(inbox(engine), reply(token, "bid 4", sender=address(seat)))  # sent again
     assert seq_of(engine, game) == seq
     assert events(engine, game).count(BidMade(seat, 4)) == 1
-    assert row(engine, repeat.id).reason.startswith("duplicate")
+    assert reason(engine, repeat.id).startswith("duplicate")
     assert "Your bid of 4 was already recorded." in newest(engine, seat, "note")
 
 
@@ -277,3 +286,18 @@ def test_status_in_domino_shows_the_stock(engine: Engine) -> None:
     variant_game(engine, "domino-two")
     answer(engine, 0, "status")
     assert "The stock has 40 cards." in newest(engine, 0, "status")
+
+
+def test_a_bid_or_a_suit_in_a_standard_game_is_refused_in_words(engine: Engine) -> None:
+    game = two_human_game(engine)
+    seq = seq_of(engine, game)
+    token = latest_token(engine, "ann@example.org", "pass")
+    deliver(inbox(engine), reply(token, "bid 5"))
+    assert "There's no bidding in this game." in newest_error(engine)
+    deliver(inbox(engine), reply(token, "avoid spades"))
+    assert "hearts are the suit to avoid" in newest_error(engine)
+    assert seq_of(engine, game) == seq
+
+
+def newest_error(engine: Engine, to: str = "ann@example.org") -> str:
+    return emails(engine, to, "error")[-1].body_text

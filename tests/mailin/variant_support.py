@@ -99,11 +99,12 @@ def play_game_by_email(engine: Engine, game: int, send: Send, seed: int = 1) -> 
         mail_id = send(reply(token, f"{text}\n\nThanks, {NAMES[seat]}",
                              sender=f"{NAMES[seat]} <{address(seat)}>"),
                        f"play+{token}@pbem.test")
-        assert seq_of(engine, game) > seq, _reason(engine, mail_id)
+        assert seq_of(engine, game) > seq, reason(engine, mail_id)
     raise AssertionError(f"the game did not end in {MOVES} replies")
 
 
-def _reason(engine: Engine, mail_id: int) -> str:
+def reason(engine: Engine, mail_id: int) -> str:
+    """What processing the stored message `mail_id` came to."""
     with transaction(engine, read_only=True) as session:
         found = session.get(InboundMail, mail_id)
-        return found.reason if found is not None else "(no such message)"
+        return (found.reason or "") if found is not None else "(no such message)"
