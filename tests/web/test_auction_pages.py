@@ -183,3 +183,27 @@ def test_the_game_page_shows_bids_pot_chips_and_the_suit_to_avoid(
     html = client.get(f"/games/{auction}").get_data(as_text=True)
     assert f"♣ Clubs are the suit to avoid this hand, named by {NAMES[bidder]}" in html
     assert "The clubs score instead of the hearts: hearts count nothing this hand." in html
+
+
+def test_auction_pages_get_and_head_change_nothing(app: Flask, client: FlaskClient,
+                                                   auction: int) -> None:
+    bid(app, auction, 2)
+    seat = to_move(app, auction)
+    paths = [seat_page(app, auction, s) for s in range(4)] + [f"/games/{auction}"]
+    before = snapshot(app, auction)
+    for path in paths:
+        assert client.get(path).status_code == 200
+        assert client.head(path).status_code == 200
+    assert snapshot(app, auction) == before
+    assert state(app, auction).bids[seat] == -1
+
+
+def test_player_names_and_the_game_name_are_escaped(app: Flask, client: FlaskClient) -> None:
+    names = ("<b>Ann</b>", "Bob & Co", "Cy \"x\"", "<script>alert(1)</script>")
+    game_id = variant_game(app, "auction", names=names)
+    bid(app, game_id, 3, None)
+    for path in (f"/games/{game_id}", seat_page(app, game_id, to_move(app, game_id))):
+        html = client.get(path).get_data(as_text=True)
+        assert "<script>alert(1)</script>" not in html and "<b>Ann</b>" not in html
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+        assert "&lt;test&gt;" in html  # the game's name

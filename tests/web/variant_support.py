@@ -13,20 +13,22 @@ from pbem import service
 from pbem.app import db_engine
 from pbem.engine import Card, GameState, Phase, Suit, legal_cards
 from pbem.mail.tokens import new_token
-from pbem.mail.views import bid_code, suit_code
+from pbem.mail.variants import bid_code, suit_code
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
 from pbem.web.seat_links import seat_link
 from tests.web.support import CraftedDeal, csrf_of, state
 
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo")
 
-def players(count: int) -> list[service.Invitee]:
-    names = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo")
-    return [service.Invitee(f"{n.lower()}@example.com", n, accepted=True) for n in names[:count]]
+
+def players(count: int, names: Sequence[str] = NAMES) -> list[service.Invitee]:
+    return [service.Invitee(f"player{n}@example.com", name, accepted=True)
+            for n, name in enumerate(names[:count])]
 
 
 def variant_game(app: Flask, preset: str, *, seed: int = 5, deck: Sequence[Card] | None = None,
-                 options: dict[str, Any] | None = None) -> int:
+                 options: dict[str, Any] | None = None, names: Sequence[str] = NAMES) -> int:
     """A game of `preset` whose every seat is a human who has accepted: it starts at once.
     (`deck`: the first deal, in HandDealt order.)"""
     rules = service.make_rules(preset, options)
@@ -34,7 +36,7 @@ def variant_game(app: Flask, preset: str, *, seed: int = 5, deck: Sequence[Card]
     with app.app_context():
         ctx = service.Context(engine=db_engine(app), rng=rng)
         out = service.create_game(ctx, name=f"“{preset}” <test>", preset=preset,
-                                  options=options, players=players(rules.players))
+                                  options=options, players=players(rules.players, names))
     return out.game_id
 
 
