@@ -268,7 +268,7 @@ def auction_hand_notes(before: GameState, after: GameState, names: Sequence[str]
              f"{_who(before.bidder, seat, names)}."]
     if len(takers) == 1:
         notes.append(f"{_capital(_who(takers[0], seat, names))} took no {suit.plural} and "
-                     f"{'take' if takers[0] == seat else 'takes'} the pot: "
+                     f"{_verb(takers[0], seat)} the pot: "
                      f"{chips_words(shares[takers[0]])}.")
     elif takers:
         notes.append(f"{_capital(list_in_words([_who(s, seat, names) for s in takers]))} took "
@@ -288,7 +288,7 @@ def auction_hand_notes(before: GameState, after: GameState, names: Sequence[str]
         else:
             notes.append(f"The pot carries over ({chips_words(after.pot)}): next deal "
                          f"{_who(before.bidder, seat, names)} "
-                         f"{'name' if before.bidder == seat else 'names'} the suit again "
+                         f"{_verb(before.bidder, seat, 'name')} the suit again "
                          "without bidding.")
     return notes
 
@@ -310,7 +310,7 @@ def domino_hand_notes(before: GameState, after: GameState, last: CardPlayed,
     if len(left) == 1:
         taker = left[0]
         held = _cards_of_mask(hands[taker])
-        verb = "take" if taker == seat else "takes"
+        verb = _verb(taker, seat)
         return [f"{_capital(_who(taker, seat, names))} {'were' if taker == seat else 'was'} "
                 f"the last player left and {verb} the cards still in hand "
                 f"({card_words(held, codes=False)}){and_stock}."]
@@ -330,28 +330,34 @@ def _cards_of_mask(mask: int) -> list[Card]:
 def cancellation_trick_notes(tricks: Sequence[Trick], names: Sequence[str], seat: int | None,
                              widow: int, unwinnable_last: bool = False) -> list[tuple[str, ...]]:
     """Per completed trick: nobody won it (its cards wait), or its winner also took the cards
-    waiting (and the widow, with the first trick). `unwinnable_last`: the last trick went to
-    its leader because nobody could win it."""
+    waiting (and the widow, which goes with the first trick). `unwinnable_last`: the last
+    trick went to its leader because nobody could win it."""
     out: list[tuple[str, ...]] = []
     waiting = widow  # the widow waits for the first trick's winner
     for n, trick in enumerate(tricks, start=1):
+        with_widow = f" (the widow's {widow} included)" if widow \
+            and all(t.winner is None for t in tricks[:n - 1]) else ""
         if trick.winner is None:
             waiting += len(trick.plays)
             out.append((f"Nobody won this trick (no card of the suit led stands uncancelled): "
                         f"its cards wait for the winner of the next trick, "
-                        f"{cards_count(waiting)} in all.",))
+                        f"{cards_count(waiting)} in all{with_widow}.",))
             continue
         notes = []
-        who = _capital(_who(trick.winner, seat, names))
+        who, takes = _capital(_who(trick.winner, seat, names)), _verb(trick.winner, seat)
         if unwinnable_last and n == len(tricks):
             notes.append(f"Nobody could win this last trick, so it goes to its leader, "
                          f"{_who(trick.winner, seat, names)}.")
         if n == 1 and widow:
-            notes.append(f"{who} also {'take' if trick.winner == seat else 'takes'} the widow "
-                         f"({cards_count(widow)}).")
+            notes.append(f"{who} also {takes} the widow ({cards_count(widow)}).")
         elif waiting:
-            notes.append(f"{who} also {'take' if trick.winner == seat else 'takes'} the "
-                         f"{cards_count(waiting)} waiting from tricks nobody won.")
+            notes.append(f"{who} also {takes} the {cards_count(waiting)} waiting from tricks "
+                         f"nobody won{with_widow}.")
         waiting = 0
         out.append(tuple(notes))
     return out
+
+
+def _verb(seat: int, you: int | None, verb: str = "take") -> str:
+    """`take` for you, `takes` for anyone else."""
+    return verb if seat == you else f"{verb}s"

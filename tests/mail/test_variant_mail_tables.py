@@ -7,7 +7,8 @@ import re
 
 from sqlalchemy import Engine
 
-from pbem.engine import Phase
+from pbem.engine import Cancels, Card, Phase, Trick, preset
+from pbem.mail import views
 from tests.mail.variant_mail_support import (
     NAMES,
     VariantGame,
@@ -155,3 +156,27 @@ def test_cancellation_widow_goes_with_the_first_trick(engine: Engine) -> None:
     who = "You also take" if winner == state.turn else f"{NAMES[winner]} also takes"
     assert f"{who} the widow (5 cards)." in text
     assert "The widow (5 cards) goes with the first trick." not in text
+
+
+def test_cancellation_widow_and_tricks_nobody_won_go_to_the_next_winner_in_words() -> None:
+    rules = preset("cancellation").replace(players=9)  # a widow of 5
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida"]
+    paired = "5C 5C' 9C 9C' KC KC' 3C 3C' 2D"  # every club cancelled: nobody wins
+
+    def trick(text: str, winner: int | None) -> Trick:
+        return Trick(0, tuple(enumerate(Card.from_code(c) for c in text.split())), winner)
+
+    tricks = [trick(paired, None), trick("4C 5C 6C 7C 8C TC JC QC AC", 8),
+              trick(paired, 0)]
+    views_ = views.hand_tricks(tricks, names, 1, rules, hand_over=True)
+    assert [sum(p.cancelled for p in v.plays) for v in views_] == [8, 0, 8]
+    assert views_[0].notes == (
+        "Nobody won this trick (no card of the suit led stands uncancelled): its cards wait "
+        "for the winner of the next trick, 14 cards in all (the widow's 5 included).",)
+    assert views_[1].notes == ("Ida also takes the 14 cards waiting from tricks nobody won "
+                               "(the widow's 5 included).",)
+    assert views_[2].notes == ("Nobody could win this last trick, so it goes to its leader, "
+                               "Ann.",)
+    same_rank = rules.replace(cancels=Cancels.SAME_RANK)
+    ranks = views.trick_view(trick("9C 9D KC 2C", 2), names, None, rules=same_rank)
+    assert ranks is not None and [p.cancelled for p in ranks.plays] == [True, True, False, False]
