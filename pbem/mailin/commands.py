@@ -281,7 +281,7 @@ def _bare_cards(line: str, passing: bool) -> Command | None:
         return None  # ordinary words: not a command
     if not cards:
         return None
-    if len(cards) == 1 and not passing:
+    if len(cards) == 1:  # a card alone is a play in every phase (the fast path reads it so)
         return Command("play", cards, line=line)
     if passing:
         return Command("pass", cards, line=line)

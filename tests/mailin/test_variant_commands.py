@@ -115,3 +115,24 @@ def test_a_card_during_the_bidding_is_read_as_a_card() -> None:
 
 def test_say_lines_never_need_the_phase() -> None:
     assert not needs_phase("say spades are trouble\npass")
+
+
+SAMPLES = [
+    "QS", "play 10h", "pass 2C 3D AH", "2c 3d ah", "pass", "I pass", "no bid", "bid 5", "bid",
+    "bid -3", "avoid spades", "avoid trumps", "spades", "♠", "S", "Name: Ann Smith\nQS",
+    "claim", "moon down", "status", "help", "say spades!", "away 1-14 August", "Thanks!",
+    "Hearts please", "Diamonds", "QS\nKS", "Q", "",
+]
+
+
+@pytest.mark.parametrize("text", SAMPLES)
+def test_a_reply_needs_the_phase_whenever_the_phase_changes_its_reading(text: str) -> None:
+    """The fast path (no game loaded) must read every reply as the game would."""
+    if needs_phase(text):
+        return
+    unloaded = read_commands(text)
+    for phase in Phase:
+        for variant in Variant:
+            loaded = read_commands(text, phase, variant=variant)
+            assert (loaded.action, loaded.say, bool(loaded.problem)) == (
+                unloaded.action, unloaded.say, bool(unloaded.problem)), (phase, variant)
