@@ -2,6 +2,11 @@
 
 The service layer calls `notify(...)` after appending events, and `send_invites`,
 `send_declined`, `send_error`, `send_reminder`, `send_digest` for mail that no game event causes.
+
+Emails asking a move (one template pair each, with one-time links): `turn`, `pass`,
+`moon_choice`, and for Auction Hearts `bid` (links coded `bid:pass`, `bid:N`) and `name_suit`
+(`suit:C` ... `suit:S`); the whole variants' table notes (pbem.mail.variants) go in every game
+email. A Domino draw is named only in the drawer's email; the others learn how many cards.
 """
 
 from __future__ import annotations
@@ -556,7 +561,7 @@ def send_reminder(
     if player is None:
         return None
     what = {Phase.PASS: "your pass", Phase.MOON_CHOICE: "your moon choice",
-            Phase.BID: "your bid", Phase.NAME_SUIT: "you to name the suit to avoid"}.get(
+            Phase.BID: "your bid", Phase.NAME_SUIT: "your choice of the suit to avoid"}.get(
         state.phase, "your card")
     context = {"waiting_for": what, "deadline": views.deadline_text(deadline, player.time_zone)}
     return mail.send("reminder", seat, context, turn_seq=game.last_seq,
