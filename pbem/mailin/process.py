@@ -377,7 +377,7 @@ def what_now(state: GameState, seat: int) -> str:
     if seat not in state.to_move:
         return ""
     if state.phase is Phase.BID:
-        high = max(0, *state.bids)
+        high = max((0, *state.bids))
         return f"Reply “bid {high + 1}” or more, or “pass”."
     if state.phase is Phase.NAME_SUIT:
         return "Reply with the suit to avoid, e.g. “avoid spades”."

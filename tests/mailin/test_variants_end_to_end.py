@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sqlalchemy import Engine
 
-from pbem.engine import BidMade, SuitNamed
+from pbem.engine import BidMade, CardPlayed, Event, HandDealt, SuitNamed
 from tests.mailin.support import emails
 from tests.mailin.variant_support import (
     Send,
@@ -32,6 +32,20 @@ def test_cancellation_hearts_is_played_to_the_end_by_email(engine: Engine,
     end = play_game_by_email(engine, game, by_deliver)
     assert end.game_over
     assert all(not emails(engine, address(s), "error") for s in range(end.seats))
+    assert _both_copies_played(events(engine, game))  # "QS" twice: one copy, then the other
+
+
+def _both_copies_played(made: list[Event]) -> bool:
+    """Did a player play both copies of a card in one hand?"""
+    seen: set[tuple[int, str]] = set()
+    for event in made:
+        if isinstance(event, HandDealt):
+            seen.clear()
+        elif isinstance(event, CardPlayed):
+            if (event.seat, str(event.card)) in seen:
+                return True
+            seen.add((event.seat, str(event.card)))
+    return False
 
 
 def test_auction_hearts_is_played_to_the_end_by_email_through_lmtp(engine: Engine,

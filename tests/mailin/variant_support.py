@@ -70,7 +70,7 @@ def bid_through_service(engine: Engine, game: int, bids: list[int | None]) -> Ga
 def choose(state: GameState, seat: int, rng: random.Random) -> tuple[str, str]:
     """A legal reply for the seat to move, and what the email must show for it."""
     if state.phase is Phase.BID:
-        high = max(0, *state.bids)
+        high = max((0, *state.bids))
         if rng.random() < 0.5:
             return "pass", "“pass”"
         return f"bid {high + 1}", f"“bid {high + 1}”"
