@@ -215,6 +215,10 @@ def _phase_sentence(state: GameState, name: _Namer) -> str:
 def _decide_pass(state: GameState, command: PassCards, name: _Namer) -> tuple[Event, ...]:
     seat, cards, rules = command.seat, command.cards, state.rules
     if state.phase is not Phase.PASS:
+        if rules.pass_count == 0:
+            game = "this game" if rules.variant is Variant.STANDARD \
+                else f"{rules.variant.value.capitalize()} Hearts"
+            raise WrongPhase(f"Nobody passes cards in {game}.")
         if state.phase is Phase.PLAY and not state.pass_offset:
             raise WrongPhase("There's no pass this hand (a hold hand): play your cards.")
         raise WrongPhase(_phase_sentence(state, name))

@@ -21,6 +21,7 @@ from pbem.engine import (
     IllegalMove,
     NameSuit,
     NotYourTurn,
+    PassCards,
     Phase,
     PlayCard,
     Settlement,
@@ -242,3 +243,10 @@ def test_presets_command_lists_the_variants_under_their_own_heading() -> None:
     heading = output.index("\nWhole variants\n")
     assert output.index("auction ") > heading and output.index("domino ") > heading
     assert "Auction Hearts:" in CliRunner().invoke(presets, ["auction"]).output
+
+
+def test_there_is_no_pass_in_auction_hearts_and_a_pass_says_so() -> None:
+    state = bid(dealt(), 2, None, None, None)
+    state = apply(state, SuitNamed(0, Suit.SPADES))
+    with pytest.raises(WrongPhase, match="Nobody passes cards in Auction Hearts"):
+        decide(state, PassCards(0, state.hand(0)[:3]))
