@@ -1,6 +1,7 @@
 """Bot strength: average points per hand of the heuristic bot against three other players.
 
 Run: python benchmarks/bot_strength.py [--hands 2000] [--seed 1] [--preset standard]
+(any preset, the whole variants too: `--preset auction`, `domino`, `cancellation`)
 Targets (issue: time and bots): at most 3.0 points per hand against three random-legal players,
 and at most 5.0 against three copies of a bot that always plays its lowest legal card.
 The bot sits in seat 0; the deal, the dealer and so the pass direction rotate as in a game.
@@ -24,15 +25,22 @@ from pbem.engine import (
     MoonChosen,
     Phase,
     apply,
+    forced_events,
     legal_cards,
     preset,
     start,
 )
+from pbem.playout import random_event
 
 Opponent = Callable[[GameState, int, random.Random], Event]
 
 
+_AUCTION = (Phase.BID, Phase.NAME_SUIT)  # both opponents bid and name the suit at random
+
+
 def random_player(state: GameState, seat: int, rng: random.Random) -> Event:
+    if state.phase in _AUCTION:
+        return random_event(state, rng)
     if state.phase is Phase.PASS:
         return CardsPassed(seat, tuple(rng.sample(state.hand(seat), state.rules.pass_count)))
     if state.phase is Phase.MOON_CHOICE:
@@ -41,6 +49,8 @@ def random_player(state: GameState, seat: int, rng: random.Random) -> Event:
 
 
 def lowest_card_player(state: GameState, seat: int, rng: random.Random) -> Event:
+    if state.phase in _AUCTION:
+        return random_event(state, rng)
     if state.phase is Phase.PASS:
         return CardsPassed(seat, state.hand(seat)[-state.rules.pass_count:])  # highest cards
     if state.phase is Phase.MOON_CHOICE:
@@ -60,8 +70,10 @@ def bot_results(opponent: Opponent, hands: int, seed: int,
         if state.phase is Phase.DEAL:
             state = apply(state, deal(rules, rng))
             continue
-        seat = state.to_move[0]
-        event = choose_event(state, 0) if seat == 0 else opponent(state, seat, rng)
+        forced = forced_events(state)  # Domino's draws, forced plays
+        seat = state.to_move[0] if state.to_move else -1
+        event = forced[0] if forced else (
+            choose_event(state, 0) if seat == 0 else opponent(state, seat, rng))
         before = len(state.sheet)
         state = apply(state, event)
         if len(state.sheet) > before:
@@ -82,7 +94,8 @@ def main() -> None:
         mean = statistics.fmean(p for p, _ in results)
         shot = sum(moon == 0 for _, moon in results)
         against = sum(moon not in (None, 0) for _, moon in results)
-        print(f"bot vs three {name} players, {args.preset}, {len(results)} hands: "
+        others = preset(args.preset).players - 1
+        print(f"bot vs {others} {name} players, {args.preset}, {len(results)} hands: "
               f"{mean:.2f} points per hand (target <= {target}); moons: {shot} by the bot, "
               f"{against} by the others; {time.perf_counter() - started:.1f} s")
 
