@@ -20,11 +20,19 @@ from pbem.engine import (
 )
 from pbem.mail import views
 from pbem.mail.notify import rules_sentences, send_error, send_reminder
+from pbem.mail.outbox import drain_all
 from pbem.mail.render import render
 from pbem.playout import random_event
 from pbem.store.db import transaction
 from pbem.store.models import Game
-from tests.mail.variant_mail_support import NAMES, VariantGame, play_first_legal, variant_game
+from tests.mail.mailtest_support import SmtpServer
+from tests.mail.variant_mail_support import (
+    NAMES,
+    VariantGame,
+    address,
+    play_first_legal,
+    variant_game,
+)
 
 
 def auction(engine: Engine, seed: int = 2) -> VariantGame:
@@ -257,3 +265,18 @@ def test_bid_links_stop_at_the_largest_link_bid_and_choices_read_back() -> None:
     assert choice("suit:S").reply == "avoid spades"
     with pytest.raises(ValueError):
         choice("QS")
+
+
+def test_auction_bid_email_arrives_over_smtp_with_a_header_safe_subject(
+        engine: Engine, smtp_server: SmtpServer) -> None:
+    game = auction(engine)
+    drain_all(engine, smtp_server.settings)
+    first = address(game.seat(1))
+    got = [r.message for r in smtp_server.messages if r.rcpt_tos == [first]]
+    bid_mail = next(m for m in got if m["Message-ID"].startswith("<pbem.bid."))
+    assert bid_mail["Subject"] == "Hearts: “auction” <test>"
+    assert bid_mail["Reply-To"].startswith("Hearts <play+")
+    plain = bid_mail.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert "it's your turn to bid" in plain and "reply “bid 1”" in plain
+    html = bid_mail.get_body(("html",)).get_content()  # type: ignore[union-attr]
+    assert "&lt;test&gt;" in html and "Bid 1 chip</a>" in html
