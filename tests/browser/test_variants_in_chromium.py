@@ -1,6 +1,6 @@
 """In real Chromium, Auction Hearts through the pages: a player bids on their private view, wins
-the bidding, names the suit to avoid with its button and plays a card; a bid link from an email
-is confirmed with its button and then says it was used."""
+the bidding, names the suit to avoid with its button and plays a card; a bid link from the caught
+email is confirmed with its button and then says it was used."""
 
 from __future__ import annotations
 
@@ -13,9 +13,29 @@ from pbem import service
 from pbem.engine import Phase, Suit
 from tests.browser.conftest import LiveSite
 from tests.web.support import state
-from tests.web.variant_support import bid_link, ctx, seat_page, to_move, variant_game
+from tests.web.variant_support import ctx, seat_page, to_move, variant_game
 
 pytestmark = pytest.mark.browser
+
+
+def open_mail(page: Any, site: LiveSite, to: str, words: str) -> Any:
+    """Reload the caught mail until an email to `to` containing `words` arrives; return the
+    frame showing it."""
+    from playwright.sync_api import expect
+
+    for _attempt in range(50):
+        page.goto(f"{site.url}/mail")
+        rows = page.locator("table.grid tbody tr", has_text=to)
+        for n in range(rows.count()):
+            rows.nth(n).locator("a").first.click()
+            frame = page.frame_locator("iframe.mail")
+            try:
+                expect(frame.locator("body")).to_contain_text(words, timeout=1000)
+                return frame
+            except AssertionError:
+                page.go_back()
+        page.wait_for_timeout(200)
+    raise AssertionError(f"no email to {to} with {words!r} arrived")
 
 
 def test_bid_name_the_suit_and_play_on_the_private_view(live_site: LiveSite,
@@ -58,14 +78,17 @@ def test_bid_name_the_suit_and_play_on_the_private_view(live_site: LiveSite,
     assert str(now.current_trick.plays[0][1]) == code
 
 
-def test_a_bid_link_is_confirmed_then_used_up(live_site: LiveSite, browser_page: Any) -> None:
+def test_a_bid_link_from_the_caught_email_is_confirmed_then_used_up(
+        live_site: LiveSite, browser_page: Any) -> None:
     from playwright.sync_api import expect
 
     app, page = live_site.app, browser_page
     game_id = variant_game(app, "auction")
     seat = to_move(app, game_id)
-    link = live_site.url + bid_link(app, game_id, seat, 3)
-    page.goto(link)
+    frame = open_mail(page, live_site, f"player{seat}@example.com", "Your bid, ")
+    frame.get_by_role("link", name="Bid 3 chips").click()  # opens in the top window
+    expect(page).to_have_url(re.compile(r"/t/"))
+    link = page.url
     expect(page.get_by_role("heading", name=re.compile("Bid 3 chips for the right"))
            ).to_be_visible()
     expect(page.get_by_role("heading", name="Your hand")).to_be_visible()

@@ -168,3 +168,34 @@ def test_bid_links_need_the_csrf_token(app: Flask, client: FlaskClient, auction:
     before = snapshot(app, auction)
     assert client.post(path, data={}).status_code == 400
     assert snapshot(app, auction) == before
+
+
+def test_the_emails_bid_and_suit_links_work_end_to_end(app: Flask, client: FlaskClient,
+                                                       auction: int) -> None:
+    """The links the bid and name-the-suit emails carry: pass, bid, then name the suit."""
+    from tests.web.support import links, newest
+
+    first = to_move(app, auction)
+    mail = newest(app, "bid")
+    assert mail.to_addr == f"player{first}@example.com"
+    paths = links(mail.body_text)
+    pages = {client.get(p).get_data(as_text=True): p for p in paths}
+    bid_one = next(p for html, p in pages.items() if "<h1>Bid 1 chip for the right" in html)
+    assert "Done: you bid 1 chip." in post_link(client, bid_one).get_data(as_text=True)
+
+    for _ in range(3):  # everyone else passes with the Pass link of their own email
+        seat = to_move(app, auction)
+        mail = newest(app, "bid")
+        assert mail.to_addr == f"player{seat}@example.com"
+        passing = next(p for p in links(mail.body_text)
+                       if "<h1>Pass?</h1>" in client.get(p).get_data(as_text=True))
+        assert "Done: you passed." in post_link(client, passing).get_data(as_text=True)
+
+    mail = newest(app, "name_suit")
+    assert mail.to_addr == f"player{first}@example.com"
+    hearts = next(p for p in links(mail.body_text)
+                  if "<h1>Avoid hearts?</h1>" in client.get(p).get_data(as_text=True))
+    html = post_link(client, hearts).get_data(as_text=True)
+    assert "Done: you named hearts as the suit to avoid." in html
+    assert "The hearts score instead" not in html  # hearts named: nothing to point out
+    assert state(app, auction).named_suit is Suit.HEARTS
