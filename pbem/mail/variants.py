@@ -172,8 +172,7 @@ def auction_notes(view: SeatView, names: Sequence[str], seat: int | None) -> lis
         notes.append("Bidding for the suit to avoid: " + (
             f"the highest bid so far is {chips_words(high)}." if high else "no bids yet."))
     elif view.phase is Phase.NAME_SUIT and view.bidder is not None:
-        who = _who(view.bidder, seat, names)
-        notes.append(f"{who[:1].upper()}{who[1:]} to name the suit to avoid.")
+        notes.append(f"{_capital(_who(view.bidder, seat, names))} to name the suit to avoid.")
     notes.append(f"The pot holds {chips_words(view.pot)}.")
     return notes
 
@@ -199,8 +198,10 @@ def cancellation_notes(view: SeatView, rules: Rules) -> list[str]:
     if view.trick_number == 1 and rules.kitty_size:
         return [f"The widow ({cards_count(rules.kitty_size)}) goes with the first trick."]
     if view.carried:
-        return [f"{cards_count(len(view.carried)).capitalize()} from tricks nobody won wait "
-                "for the winner of the next trick."]
+        widow = f" (the widow's {rules.kitty_size} included)" if rules.kitty_size and all(
+            t.winner is None for t in view.tricks) else ""
+        return [f"{cards_count(len(view.carried)).capitalize()} from tricks nobody won"
+                f"{widow} wait for the winner of the next trick."]
     return []
 
 
