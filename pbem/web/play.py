@@ -4,7 +4,7 @@ Mail scanners GET (and HEAD) every link within seconds of delivery, so GET only 
 shows what the link would do and a button. The button POSTs (CSRF-protected) and the move
 goes through the service layer. Each link's token says which game, seat, turn and card (for
 the two moon-choice links the "card" is `moondown` or `moonup`; for Auction Hearts it is a bid,
-`bid:5` or `bid:pass`, or the suit to avoid, `suit:S`: see `pbem.mail.views.read_choice`).
+`bid:5` or `bid:pass`, or the suit to avoid, `suit:S`: see `pbem.mail.variants.read_choice`).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from pbem.engine import (
     parse_card,
     seat_view,
 )
-from pbem.mail import variants as words
+from pbem.mail import variants as mail_variants
 from pbem.mail import views
 from pbem.mail.tokens import consume_token, find_token
 from pbem.roster import load_roster
@@ -150,14 +150,16 @@ class Link:
     @property
     def chips(self) -> int | None:
         """For a bid link: the chips it bids (None: it passes)."""
-        choice = views.read_choice(self.token.card)
-        return choice[1] if choice and choice[0] == "bid" else None  # type: ignore[return-value]
+        choice = mail_variants.read_choice(self.token.card)
+        if choice is None or choice[0] != "bid" or isinstance(choice[1], Suit):
+            return None
+        return choice[1]
 
     @property
     def suit(self) -> Suit | None:
         """For a suit link: the suit it names to avoid."""
-        choice = views.read_choice(self.token.card)
-        return choice[1] if choice and choice[0] == "suit" else None  # type: ignore[return-value]
+        choice = mail_variants.read_choice(self.token.card)
+        return choice[1] if choice and isinstance(choice[1], Suit) else None
 
 
 def link_kind(token: Token) -> str:
@@ -166,7 +168,7 @@ def link_kind(token: Token) -> str:
     (whose card is `bid:5`, `bid:pass` or `suit:S`)."""
     if token.purpose == "card" and token.card in MOON_CODES:
         return "moon"
-    choice = views.read_choice(token.card) if token.purpose == "card" else None
+    choice = mail_variants.read_choice(token.card) if token.purpose == "card" else None
     return choice[0] if choice else token.purpose
 
 
@@ -289,10 +291,10 @@ def _bid_problem(token: Token, table: Table) -> str | None:
         return f"The bidding for this hand is over{_named(table)}."
     if seat not in state.to_move:
         return f"It's {table.waiting_for}'s turn to bid, not yours."
-    chips, high = Link(token, table, STALE).chips, words.high_bid(state.bids)
+    chips, high = Link(token, table, STALE).chips, mail_variants.high_bid(state.bids)
     if chips is not None and chips <= high:
-        return (f"The highest bid is now {words.chips_words(high)}, so a bid of "
-                f"{words.chips_words(chips)} is too low: bid more from your page, or pass.")
+        return (f"The highest bid is now {mail_variants.chips_words(high)}, so a bid of "
+                f"{mail_variants.chips_words(chips)} is too low: bid more from your page, or pass.")
     return None
 
 
@@ -436,14 +438,15 @@ def _choice_context(link: Link) -> dict[str, Any]:
         since = load_events(session, t.game_id or 0, t.turn_seq or 0)
     chips, suit = link.chips, link.suit
     if link.kind == "bid":
-        what = (f"Bid {words.chips_words(chips)} for the right to name the suit to avoid"
+        what = (f"Bid {mail_variants.chips_words(chips)} for the right to name the suit to avoid"
                 if chips is not None else "Pass")
-        button = f"Bid {words.chips_words(chips)}" if chips is not None else "Pass"
+        button = f"Bid {mail_variants.chips_words(chips)}" if chips is not None else "Pass"
     else:
         assert suit is not None
         what, button = f"Avoid {suit.plural}", f"Avoid {suit.plural}"
     made = choice_made(t, since)
-    return {"choice": words.choice(words.suit_code(suit)) if suit is not None else None,
+    suit_choice = None if suit is None else mail_variants.choice(mail_variants.suit_code(suit))
+    return {"choice": suit_choice,
             "choice_kind": link.kind, "choice_chips": chips, "choice_what": what,
             "choice_button": button, "choice_done": _choice_words(made),
             "choice_problem": choice_problem(t, link.table, since)
@@ -453,7 +456,7 @@ def _choice_context(link: Link) -> dict[str, Any]:
 def _choice_words(made: BidMade | SuitNamed | None) -> str | None:
     """What the seat chose, as "you bid 5 chips", "you passed", "you named spades"."""
     if isinstance(made, BidMade):
-        return f"you bid {words.chips_words(made.chips)}" if made.chips else "you passed"
+        return f"you bid {mail_variants.chips_words(made.chips)}" if made.chips else "you passed"
     if isinstance(made, SuitNamed):
         return f"you named {made.suit.plural} as the suit to avoid"
     return None
@@ -755,10 +758,11 @@ def seat_bid(token: str) -> ResponseReturnValue:
     chips: int | None = None
     if "pass" not in request.form:
         typed = request.form.get("chips", "").strip()
-        low = words.high_bid(page.table.state.bids) + 1
+        low = mail_variants.high_bid(page.table.state.bids) + 1
         if not typed.isdigit() or len(typed) > 6 or int(typed) < 1:
-            return render_seat(page, code=422, message=f"“{typed}” is not a bid: type a whole "
-                               f"number of chips, at least {low}, or press Pass.")
+            not_one = f" (“{typed}” is not one)" if typed else ""
+            return render_seat(page, code=422, message=f"Type a whole number of chips to bid, "
+                               f"at least {low}{not_one}, or press Pass.")
         chips = int(typed)
     t = page.token
     return _seat_choice(token, page, BidMade(t.seat_no or 0, chips), lambda ctx, seq: service.bid(
@@ -770,7 +774,7 @@ def seat_suit(token: str) -> ResponseReturnValue:
     """Auction Hearts: the winning bidder names the suit to avoid."""
     check_csrf()
     page = load_seat(token)
-    choice = views.read_choice(request.form.get("suit", ""))
+    choice = mail_variants.read_choice(request.form.get("suit", ""))
     if choice is None or not isinstance(choice[1], Suit):
         abort(400)
     t, suit = page.token, choice[1]

@@ -68,7 +68,7 @@ def drawn_this_hand(session: Session, game_id: int, state: GameState, seat: int)
     events = load_events(session, game_id, dealt_at - 1)
     deal = events[0]
     assert isinstance(deal, HandDealt)
-    top, mine = state.rules.hand_size * state.seats, []
+    top, mine = state.rules.hand_size * state.seats, list[Card]()
     for draw in (e for e in events if isinstance(e, CardsDrawn)):
         if draw.seat == seat:
             mine.extend(deal.cards[top:top + draw.count])

@@ -136,6 +136,8 @@ def test_suit_link_names_the_suit_once(app: Flask, client: FlaskClient, auction:
     before = snapshot(app, auction)
     page = client.get(spades).get_data(as_text=True)
     assert "<h1>Avoid spades?</h1>" in page and "3 chips" in page
+    clubs = client.get(suit_link(app, auction, bidder, Suit.CLUBS)).get_data(as_text=True)
+    assert "<h1>Avoid clubs?</h1>" in clubs and "♣ Clubs</strong> as the suit to avoid" in clubs
     assert snapshot(app, auction) == before
 
     html = post_link(client, spades).get_data(as_text=True)

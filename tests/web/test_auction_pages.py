@@ -91,8 +91,8 @@ def test_seat_view_bid_form_refuses_a_low_bid_in_words(app: Flask, client: Flask
     for typed in ("lots", "-2", "0", "1e9"):
         refused = client.post(f"{path}/bid", data={**form, "chips": typed})
         assert refused.status_code == 422
-        assert "type a whole number of chips, at least 4, or press Pass" in \
-            refused.get_data(as_text=True)
+        assert f"Type a whole number of chips to bid, at least 4 (“{typed}” is not one), or " \
+            "press Pass." in refused.get_data(as_text=True)
     assert snapshot(app, auction) == before
 
 
