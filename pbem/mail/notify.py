@@ -215,11 +215,13 @@ def notify(
     mail.draws = _draws(state_before, events)
     rows: list[OutboxEmail | None] = []
     rows += _confirmation(mail, state_after, events, actor)
-    rows += _results(mail, state_before, events)
+    done = _finished(state_before, events)
+    rows += _results(mail, done)
     if _game_started(state_before, state_after):
         rows += [_game_started_mail(mail, state_after, seat) for seat in mail.players]
     if state_after.game_over:
-        rows += [_summary_mail(mail, state_after, seat) for seat in mail.players]
+        last = done.hands[-1] if done.hands else None
+        rows += [_summary_mail(mail, state_after, seat, last) for seat in mail.players]
     elif state_after.phase is Phase.PASS and _pass_began(state_before, state_after):
         rows += [_ask(mail, state_after, seat, deadline, _pass) for seat in state_after.to_move]
     elif state_after.phase is Phase.PLAY:
@@ -427,22 +429,35 @@ def _waiting_words(mail: GameMail, state: GameState, seat: int) -> str | None:
     return f"Now waiting for {waiting}."
 
 
-def _results(mail: GameMail, before: GameState | None,
-             events: Sequence[Event]) -> list[OutboxEmail | None]:
-    tricks: list[tuple[GameState, int, bool]] = []  # state after the trick, its number, last?
-    hands: list[tuple[GameState, GameState, Event]] = []
+HandEnd = tuple[GameState, GameState, Event]  # before and after the event that ended a hand
+
+
+@dataclass
+class Finished:
+    """The tricks and hands the new events completed."""
+
+    tricks: list[tuple[GameState, int, bool]]  # state after the trick, its number, last?
+    hands: list[HandEnd]
+
+
+def _finished(before: GameState | None, events: Sequence[Event]) -> Finished:
+    done = Finished([], [])
     for prev, after, event in _fold(before, events):
         ended = len(after.sheet) > len(prev.sheet)
         if len(after.tricks) > len(prev.tricks) and prev.hand_number == after.hand_number:
-            tricks.append((after, len(after.tricks), ended))
+            done.tricks.append((after, len(after.tricks), ended))
         if ended:
-            hands.append((prev, after, event))
+            done.hands.append((prev, after, event))
+    return done
+
+
+def _results(mail: GameMail, done: Finished) -> list[OutboxEmail | None]:
     rows: list[OutboxEmail | None] = []
     for seat, player in mail.players.items():
-        if player.notify == "each_trick" and tricks:
-            rows.append(_trick_mail(mail, tricks, seat))
+        if player.notify == "each_trick" and done.tricks:
+            rows.append(_trick_mail(mail, done.tricks, seat))
         if player.notify in {"each_trick", "each_hand"}:
-            rows += [_hand_mail(mail, *hand, seat) for hand in hands]
+            rows += [_hand_mail(mail, *hand, seat) for hand in done.hands]
     return rows
 
 
@@ -497,7 +512,10 @@ def _game_started_mail(mail: GameMail, state: GameState, seat: int) -> OutboxEma
     return mail.send("game_started", seat, context, preheader="The game has started.")
 
 
-def _summary_mail(mail: GameMail, state: GameState, seat: int) -> OutboxEmail | None:
+def _summary_mail(mail: GameMail, state: GameState, seat: int,
+                  last: HandEnd | None) -> OutboxEmail | None:
+    """`last`: the hand that ended the game, whose variant notes (the Auction pot, the Domino
+    cards left) the summary repeats for players who get no hand results."""
     rows = views.score_rows(state.totals, state.totals, mail.names, seat, state.winners)
     standings = sorted(rows, key=lambda r: r.total)
     sheet = views.sheet_rows(state.sheet, mail.names)
@@ -508,6 +526,7 @@ def _summary_mail(mail: GameMail, state: GameState, seat: int) -> OutboxEmail | 
         "totals": list(state.totals), "winners_text": f"{winners} {won}!",
         "moons": [f"{row['hand']}: {row['moon']}" for row in sheet if row["moon"]],
         "settlement": views.settlement_lines(state, mail.names),
+        "notes": _hand_notes(mail, *last, seat) if last else [],
     }
     return mail.send("summary", seat, context, preheader=f"{winners} {won}.")
 

@@ -19,9 +19,8 @@ from pbem.engine import (
     start,
 )
 from pbem.mail import views
-from pbem.mail.notify import rules_sentences, send_error, send_reminder
+from pbem.mail.notify import notify, rules_sentences, send_error, send_reminder
 from pbem.mail.outbox import drain_all
-from pbem.mail.render import render
 from pbem.playout import random_event
 from pbem.store.db import transaction
 from pbem.store.models import Game
@@ -186,24 +185,31 @@ def test_auction_hand_result_says_who_takes_the_pot() -> None:
                                       or "split the pot" in notes[1])
 
 
-def test_auction_summary_settles_in_chips() -> None:
-    rules = preset("auction")
+def test_auction_summary_tells_the_last_pot_and_settles_in_chips(engine: Engine) -> None:
+    game = auction(engine)  # the players and seats; the game itself is played by the engine
     rng = random.Random(3)
-    state = start(GameCreated(rules, 4, 0))
+    state = start(GameCreated(game.rules, 4, 0))
     while not state.game_over:
-        state = apply(state, random_event(state, rng))
-    names = ["Ann", "Bob", "Cy", "Dee"]
+        before, event = state, random_event(state, rng)
+        state = apply(state, event)
+    with transaction(engine) as session:
+        row = session.get(Game, game.game_id)
+        assert row is not None
+        notify(session, row, before, state, [event])
+    names = list(NAMES[:4])
     lines = views.settlement_lines(state, names)
     each = {f"{name} collects {chips} chips" if chips > 0 else f"{name} pays {-chips} chips"
             if chips < 0 else f"{name} is square"
             for name, chips in zip(names, state.chips, strict=True)}
     pot = [f"{state.pot} chips stay in the pot"] if state.pot else []
     assert set(lines[:4]) == each and lines[4:] == pot
-    rendered = render("summary", game_name="Auction", winners_text="Ann wins!", standings=[],
-                      sheet=[], names=names, totals=list(state.totals), moons=[],
-                      settlement=lines, player_name="Ann", preheader="",
-                      unsubscribe_url="https://x/u/t", game_url="https://x/g/1")
-    assert "Settlement:" in rendered.text and lines[0] in rendered.text
+    summary = game.last("summary", 0)
+    text, html = summary.body_text, summary.body_html or ""
+    assert "Settlement:" in text and all(f"  - {line}" in text for line in lines)
+    last = text.split("The last hand:")[1].split("Final standings:")[0]
+    assert f"{views.SUIT_NAMES[before.named_suit]} were the suit to avoid" in last
+    assert "pot" in last
+    assert "The last hand</h2>" in html and "Settlement</h2>" in html
 
 
 def test_auction_error_and_reminder_offer_the_bid_choices(engine: Engine) -> None:
