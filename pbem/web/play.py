@@ -207,8 +207,10 @@ def link_status(token: Token, table: Table, since: Sequence[Event]) -> str:
 
 
 def _card_status(token: Token, table: Table, since: Sequence[Event]) -> str:
-    card = parse_card(token.card or "")
-    if token.used_at is not None or CardPlayed(token.seat_no or 0, card) in since:
+    code = str(parse_card(token.card or ""))  # either copy of a Cancellation card
+    if token.used_at is not None or any(
+            isinstance(e, CardPlayed) and e.seat == token.seat_no and str(e.card) == code
+            for e in since):
         return DONE
     if table.game.last_seq == token.turn_seq and token.seat_no in table.state.to_move:
         return READY

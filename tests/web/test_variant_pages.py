@@ -9,7 +9,7 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem.engine import CardsDrawn, GameCreated, GameState, apply, drawn_cards, start
+from pbem.engine import CardsDrawn, GameCreated, GameState, apply, drawn_cards, legal_cards, start
 from tests.web.support import events, state
 from tests.web.variant_support import (
     play_first_legal,
@@ -142,3 +142,31 @@ def test_domino_and_cancellation_summaries(app: Flask, client: FlaskClient) -> N
     assert "Widow: " in html and "(cancelled)" in html
     assert "→ nobody" in html and "Nobody won this trick" in html
     assert "“cancellation” &lt;test&gt;" in html and "<test>" not in html  # escaped
+
+
+def test_cancellation_a_card_held_twice_is_one_button_and_plays_one_copy(
+        app: Flask, client: FlaskClient) -> None:
+    from tests.web.test_seat_view import page_form
+    from tests.web.variant_support import to_move
+
+    game_id = variant_game(app, "cancellation", seed=4, options={"players": 7})
+    for _ in range(200):
+        now = state(app, game_id)
+        seat = to_move(app, game_id)
+        codes = [str(c) for c in legal_cards(now, seat)]
+        twice = [c for c in codes if codes.count(c) == 2]
+        if twice:
+            break
+        play_first_legal(app, game_id)
+    else:
+        raise AssertionError("nobody could play a card held twice")
+    path = seat_page(app, game_id, seat)
+    html, form = page_form(client, path)
+    code = twice[0]
+    assert html.count(f'<button type="submit" name="card" value="{code}"') == 1
+    assert client.post(f"{path}/play", data={**form, "card": code}).status_code == 303
+    after = [str(c) for c in state(app, game_id).hand(seat)]
+    assert after.count(code) == 1
+    html = client.get(path).get_data(as_text=True)
+    assert f'aria-label="{code}"' in html or f'aria-label="{code} (cannot' in html
+    assert f"{code} (you hold both copies)" not in html
