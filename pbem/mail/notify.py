@@ -474,8 +474,9 @@ def _trick_mail(mail: GameMail, tricks: list[tuple[GameState, int, bool]],
     context = {"hand_number": last.hand_number, "tricks": listed, "notes": notes,
                "scores": views.score_rows(last.hand_points, last.totals, mail.names, seat,
                                              failing=mail.failing, chips=last.chips)}
-    winner = listed[-1]["view"]
-    pre = f"Trick {tricks[-1][1]} went to {winner.winner}." if winner else ""
+    number, shown = tricks[-1][1], listed[-1]["view"]
+    pre = (f"Trick {number} went to {shown.winner}." if isinstance(shown, views.TrickView)
+           and shown.winner else f"Nobody won trick {number}.")
     return mail.send("trick_result", seat, context, preheader=pre)
 
 

@@ -31,13 +31,10 @@ from pbem.engine import (
 )
 from pbem.engine.variants.cancellation import cancellation_winner, cancelled
 from pbem.mail import variants
-from pbem.mail.variants import (  # noqa: F401  (the Auction link codes, read here by the web)
-    BID_PASS,
-    MAX_LINK_BID,
-    bid_code,
-    read_choice,
-    suit_code,
-)
+
+# The Auction link codes live in pbem.mail.variants; the web reads them from here too.
+BID_PASS, MAX_LINK_BID = variants.BID_PASS, variants.MAX_LINK_BID
+bid_code, suit_code, read_choice = variants.bid_code, variants.suit_code, variants.read_choice
 
 SUIT_NAMES = {Suit.CLUBS: "Clubs", Suit.DIAMONDS: "Diamonds", Suit.HEARTS: "Hearts",
               Suit.SPADES: "Spades"}

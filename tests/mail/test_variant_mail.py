@@ -207,6 +207,7 @@ def test_auction_summary_tells_the_last_pot_and_settles_in_chips(engine: Engine)
     text, html = summary.body_text, summary.body_html or ""
     assert "Settlement:" in text and all(f"  - {line}" in text for line in lines)
     last = text.split("The last hand:")[1].split("Final standings:")[0]
+    assert before.named_suit is not None
     assert f"{views.SUIT_NAMES[before.named_suit]} were the suit to avoid" in last
     assert "pot" in last
     assert "The last hand</h2>" in html and "Settlement</h2>" in html

@@ -133,8 +133,9 @@ def test_cancellation_trick_nobody_won_is_carried_in_the_email(engine: Engine) -
             "wait for the winner of the next trick, 8 cards in all.") in previous
     assert "8 cards from tricks nobody won wait for the winner of the next trick." in text
     assert html.count('class="cancelled"') == 8
-    first = game.mails("trick_result", game.seat(2))[0].body_text
-    assert "Trick 1:" in first and "Nobody won this trick" in first
+    first = game.mails("trick_result", game.seat(2))[0]
+    assert "Trick 1:" in first.body_text and "Nobody won this trick" in first.body_text
+    assert "Nobody won trick 1." in (first.body_html or "")  # the preheader
     for offset, card in enumerate(TRICK_2, start=1):
         play(game, offset, card)
     winner = NAMES[game.seat(8)]
