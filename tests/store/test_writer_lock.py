@@ -25,6 +25,8 @@ def _hold_then_note(url: str, held: object, release: object, order: object) -> N
         held.set()  # type: ignore[attr-defined]
         release.wait(10)  # type: ignore[attr-defined]
         order.put("first")  # type: ignore[attr-defined]
+        order.close()  # type: ignore[attr-defined]
+        order.join_thread()  # delivered before the lock is let go  # type: ignore[attr-defined]
 
 
 def test_a_writer_waits_for_the_writer_lock_of_another_process(sqlite_url: str) -> None:
