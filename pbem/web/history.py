@@ -119,7 +119,7 @@ def _new_hand(state: GameState, names: Sequence[str]) -> HandRecord:
     return HandRecord(
         number=state.hand_number, dealer=names[state.dealer],
         deal=[(names[s], views.hand_rows(state.hand(s))) for s in range(state.seats)],
-        kitty=views.card_views(kitty), pass_direction=direction,
+        kitty=views.counted(views.card_views(kitty)), pass_direction=direction,
         kitty_name="Widow" if variant is Variant.CANCELLATION else "Kitty")
 
 

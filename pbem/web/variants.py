@@ -49,7 +49,8 @@ def variant_context(state: GameState, view: SeatView, names: Sequence[str], seat
         "naming": words.name_suit_situation(view, names)
         if state.phase is Phase.NAME_SUIT and seat is not None and seat == state.bidder else "",
         "avoid": view.named_suit.plural if view.named_suit is not None else "",
-        "carried": views.card_views(view.carried) if state.phase in PLAYING else [],
+        "carried": views.counted(views.card_views(view.carried)) if state.phase in PLAYING
+        else [],
         "drawn": [views.card_view(c) for c in drawn],
     }
 
