@@ -147,7 +147,7 @@ def _end(rules: Rules) -> str:
 
 
 _AWAITED = {Phase.PASS: "your pass", Phase.MOON_CHOICE: "your moon choice",
-            Phase.BID: "your bid", Phase.NAME_SUIT: "the suit you name"}
+            Phase.BID: "your bid", Phase.NAME_SUIT: "your choice of the suit to avoid"}
 
 
 def awaited_words(phase: Phase) -> str:

@@ -39,6 +39,7 @@ from pbem.engine import (
     seat_view,
     start,
 )
+from pbem.engine.describe import awaited_words
 from pbem.mail import variants, views
 from pbem.mail.compose import MailSettings, build_headers
 from pbem.mail.outbox import enqueue
@@ -580,9 +581,7 @@ def send_reminder(
     player = mail.players.get(seat)
     if player is None:
         return None
-    what = {Phase.PASS: "your pass", Phase.MOON_CHOICE: "your moon choice",
-            Phase.BID: "your bid", Phase.NAME_SUIT: "your choice of the suit to avoid"}.get(
-        state.phase, "your card")
+    what = awaited_words(state.phase)
     context = {"waiting_for": what, "deadline": views.deadline_text(deadline, player.time_zone)}
     return mail.send("reminder", seat, context, turn_seq=game.last_seq,
                      preheader=f"Waiting for {what}.")
