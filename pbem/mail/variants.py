@@ -172,7 +172,8 @@ def auction_notes(view: SeatView, names: Sequence[str], seat: int | None) -> lis
         notes.append("Bidding for the suit to avoid: " + (
             f"the highest bid so far is {chips_words(high)}." if high else "no bids yet."))
     elif view.phase is Phase.NAME_SUIT and view.bidder is not None:
-        notes.append(f"{_capital(_who(view.bidder, seat, names))} to name the suit to avoid.")
+        notes.append("You name the suit to avoid." if view.bidder == seat
+                     else f"Waiting for {names[view.bidder]} to name the suit to avoid.")
     notes.append(f"The pot holds {chips_words(view.pot)}.")
     return notes
 
