@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -167,41 +167,46 @@ def player_for(session: Session, invitee: Invitee) -> Player:
 def accept_invite(
     ctx: Context, game_id: int, seat_no: int, *, player_id: int | None = None
 ) -> Outcome:
-    def step(g: Loaded) -> Sequence[Event] | Duplicate:
-        check_seat(g, seat_no, player_id)
-        seat = g.seat(seat_no)
-        if seat.invite_status == "accepted":
-            return Duplicate("You have already accepted this invitation.")
-        if g.game.status != "inviting":
-            raise NotAllowed("This game has already started without you.")
-        seat.invite_status = "accepted"
-        g.session.add(seat)
+    def then(g: Loaded) -> None:
         guests = _not_yet_invited(g)
         if guests:  # the organiser confirmed: now the others are invited
             g.session.flush()
             mail_hook("send_invites")(g.session, g.game, guests, rules=g.state.rules,
                                       now=ctx.clock())
         _start_if_everyone_is_in(g)
-        return []
 
-    return run(ctx, game_id, step, statuses=OPEN, actor=seat_no)
+    return _answer_invite(ctx, game_id, seat_no, player_id, "accepted",
+                          "This game has already started without you.", then)
 
 
 def decline_invite(
     ctx: Context, game_id: int, seat_no: int, *, player_id: int | None = None
 ) -> Outcome:
-    def step(g: Loaded) -> Sequence[Event] | Duplicate:
-        check_seat(g, seat_no, player_id)
-        seat = g.seat(seat_no)
-        if seat.invite_status == "declined":
-            return Duplicate("You have already declined this invitation.")
-        if g.game.status != "inviting":
-            raise NotAllowed("This game has already started; to leave it, resign.")
-        seat.invite_status = "declined"
-        g.session.add(seat)
+    def then(g: Loaded) -> None:
         g.session.flush()
         mail_hook("send_declined")(g.session, g.game, seat_no, now=ctx.clock(),
                                    unaware=_not_yet_invited(g))
+
+    return _answer_invite(ctx, game_id, seat_no, player_id, "declined",
+                          "This game has already started; to leave it, resign.", then)
+
+
+def _answer_invite(
+    ctx: Context, game_id: int, seat_no: int, player_id: int | None, answer: str,
+    too_late: str, then: Callable[[Loaded], None],
+) -> Outcome:
+    """Record a seat's answer to its invitation once, then `then` (invite the others and
+    start, or tell the organiser)."""
+    def step(g: Loaded) -> Sequence[Event] | Duplicate:
+        check_seat(g, seat_no, player_id)
+        seat = g.seat(seat_no)
+        if seat.invite_status == answer:
+            return Duplicate(f"You have already {answer} this invitation.")
+        if g.game.status != "inviting":
+            raise NotAllowed(too_late)
+        seat.invite_status = answer
+        g.session.add(seat)
+        then(g)
         return []
 
     return run(ctx, game_id, step, statuses=OPEN, actor=seat_no)
