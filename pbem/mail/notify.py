@@ -223,16 +223,36 @@ def notify(
     if state_after.game_over:
         last = done.hands[-1] if done.hands else None
         rows += [_summary_mail(mail, state_after, seat, last) for seat in mail.players]
-    elif state_after.phase is Phase.PASS and _pass_began(state_before, state_after):
-        rows += [_ask(mail, state_after, seat, deadline, _pass) for seat in state_after.to_move]
-    elif state_after.phase is Phase.PLAY:
-        rows += [_ask(mail, state_after, seat, deadline, _turn) for seat in state_after.to_move]
-    elif state_after.phase is Phase.MOON_CHOICE and _moon_began(state_before, state_after):
-        rows.append(_moon_mail(mail, state_after, state_after.moon_shooter, deadline))
-    elif state_after.phase in (Phase.BID, Phase.NAME_SUIT):
-        what = _bid if state_after.phase is Phase.BID else _name_suit
-        rows += [_ask(mail, state_after, seat, deadline, what) for seat in state_after.to_move]
+    else:
+        rows += _asks(mail, state_before, state_after, deadline)
     return [row for row in rows if row is not None]
+
+
+def resend_turns(
+    session: Session, game: Game, state: GameState, *, deadline: datetime | None = None,
+    settings: MailSettings | None = None, now: datetime | None = None,
+) -> list[OutboxEmail]:
+    """Ask every player the game waits for for their move afresh (a paused game resumed:
+    their earlier links still work, but the deadline is new)."""
+    if state.game_over:
+        return []
+    mail = GameMail.load(session, game, settings, now)
+    return [row for row in _asks(mail, None, state, deadline) if row is not None]
+
+
+def _asks(mail: GameMail, before: GameState | None, after: GameState,
+          deadline: datetime | None) -> list[OutboxEmail | None]:
+    """The emails asking for the next moves (`before` None: ask whoever is waited for)."""
+    if after.phase is Phase.PASS and _pass_began(before, after):
+        return [_ask(mail, after, seat, deadline, _pass) for seat in after.to_move]
+    if after.phase is Phase.PLAY:
+        return [_ask(mail, after, seat, deadline, _turn) for seat in after.to_move]
+    if after.phase is Phase.MOON_CHOICE and _moon_began(before, after):
+        return [_moon_mail(mail, after, after.moon_shooter, deadline)]
+    if after.phase in (Phase.BID, Phase.NAME_SUIT):
+        what = _bid if after.phase is Phase.BID else _name_suit
+        return [_ask(mail, after, seat, deadline, what) for seat in after.to_move]
+    return []
 
 
 def _game_started(before: GameState | None, after: GameState) -> bool:

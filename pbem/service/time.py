@@ -12,8 +12,8 @@ from pbem.engine import Event
 from pbem.engine.describe import awaited_words
 from pbem.mail.views import deadline_text, player_zone
 from pbem.scheduler import mails
-from pbem.scheduler.deadlines import reschedule_player
-from pbem.service.core import Context, Duplicate, Loaded, Outcome, run
+from pbem.scheduler.deadlines import reschedule_player, sync_deadlines
+from pbem.service.core import Context, Duplicate, Loaded, Outcome, mail_hook, run
 from pbem.service.errors import BadRequest, NotAllowed, NotFound
 from pbem.store.db import transaction
 from pbem.store.events import load_state
@@ -132,10 +132,15 @@ def _due(session: Session, game_id: int, seat_no: int) -> datetime | None:
 # --- a paused game --------------------------------------------------------------------------
 
 def resume_game(ctx: Context, game_id: int) -> Outcome:
-    """Start a paused game again: the players waited for get fresh deadlines."""
+    """Start a paused game again: the players waited for get fresh deadlines and, in the same
+    transaction, an email asking for their move again."""
 
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
         g.game.status = "active"
+        g.session.add(g.game)
+        opened = sync_deadlines(g.session, g.game, g.state, (), ctx.clock(), g.seats)
+        mail_hook("resend_turns")(g.session, g.game, g.state, now=ctx.clock(),
+                                  deadline=min((d.due_at for d in opened), default=None))
         return []
 
     return run(ctx, game_id, step, statuses=("paused",))

@@ -252,3 +252,22 @@ def test_a_newcomer_in_an_open_seat_plays_it_themself(make_table: MakeTable) -> 
     assert t.seat(0).bot_holding
     replace_seat(t.ctx, t.game_id, 0, Invitee("eve@example.org", "Eve"))
     assert not t.seat(0).bot_holding and t.seat(0).timeouts_in_row == 0
+
+
+def test_a_resumed_game_asks_the_waited_for_player_again_with_the_new_deadline(
+        make_table: MakeTable) -> None:
+    t = make_table(humans=2, policy={"on_timeout": "pause"})
+    pass_cards(t.ctx, t.game_id, 1, t.state().hand(1)[:3])
+    t.tick(48)
+    asked_before = len(t.mail_to("pass", 0))
+    assert t.mail_to("pass", 1) and len(t.mail_to("pass", 1)) == 1
+    t.clock.at(60)
+    resume_game(t.ctx, t.game_id)
+    again = t.mail_to("pass", 0)
+    assert len(again) == asked_before + 1  # Ann, who owes her pass, is asked again
+    assert len(t.mail_to("pass", 1)) == 1  # Bob passed already: nothing new for him
+    assert t.deadline(0).due_at == START + timedelta(hours=60 + 48)
+    assert "Sunday 6 December" in again[-1].body_text  # the new deadline (+60 h, +48 h)
+    with pytest.raises(NotAllowed):  # not paused any more: a second resume does nothing
+        resume_game(t.ctx, t.game_id)
+    assert len(t.mail_to("pass", 0)) == asked_before + 1
