@@ -12,15 +12,12 @@ from pbem.engine import (
     CardsPassed,
     Event,
     GameState,
-    HandDealt,
     MoonChosen,
     Phase,
     Rules,
     Suit,
     SuitNamed,
-    Variant,
     apply,
-    deck_cards,
     forced_events,
     legal_cards,
     start,
@@ -30,11 +27,7 @@ from pbem.engine import (
 def random_event(state: GameState, rng: random.Random) -> Event:
     """A random legal event for whatever the state waits for, the deal included."""
     if state.phase is Phase.DEAL:
-        if state.rules.variant is Variant.STANDARD:
-            return deal(state.rules, rng)
-        deck = list(deck_cards(state.rules))  # two decks for Cancellation Hearts
-        rng.shuffle(deck)
-        return HandDealt(tuple(deck))
+        return deal(state.rules, rng)  # both decks for Cancellation Hearts
     if state.phase is Phase.PASS:
         seat = rng.choice(state.to_move)
         return CardsPassed(seat, tuple(rng.sample(state.hand(seat), state.rules.pass_count)))
