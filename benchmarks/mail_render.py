@@ -29,8 +29,8 @@ from pbem.engine import (  # noqa: E402
     seat_view,
     start,
 )
-from pbem.mail import views  # noqa: E402
 from pbem.mail.render import Renderer  # noqa: E402
+from pbem.present import views  # noqa: E402
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo"]
 

@@ -5,7 +5,7 @@ The service layer calls `notify(...)` after appending events, and `send_invites`
 
 Emails asking a move (one template pair each, with one-time links): `turn`, `pass`,
 `moon_choice`, and for Auction Hearts `bid` (links coded `bid:pass`, `bid:N`) and `name_suit`
-(`suit:C` ... `suit:S`); the whole variants' table notes (pbem.mail.variants) go in every game
+(`suit:C` ... `suit:S`); the whole variants' table notes (pbem.present.variants) go in every game
 email. A Domino draw is named only in the drawer's email; the others learn how many cards.
 """
 
@@ -40,14 +40,15 @@ from pbem.engine import (
     start,
 )
 from pbem.engine.describe import awaited_words
-from pbem.mail import variants, views
 from pbem.mail.compose import MailSettings, build_headers
 from pbem.mail.outbox import enqueue
 from pbem.mail.render import Renderer, default_renderer
-from pbem.mail.tokens import insert_tokens, new_token, token_values
+from pbem.present import variants, views
+from pbem.present.tokens import insert_tokens, new_token, token_values
 from pbem.roster import Roster, load_roster
 from pbem.store.models import Game, OutboxEmail, Player, Seat
 from pbem.store.types import utcnow
+from pbem.zones import deadline_text
 
 MARKER = "--- Reply above this line ---"
 UNSUBSCRIBE_TTL = timedelta(days=365)
@@ -144,7 +145,7 @@ class GameMail:
 
         url = None
         if has_app_context() and self.game.id is not None and player.id is not None:
-            from pbem.web.seat_links import seat_link
+            from pbem.present.links import seat_link
 
             raw = seat_link(self.session, self.game.id, seat, player.id, now=self.now)
             url = self.settings.url(f"s/{raw}")
@@ -311,7 +312,7 @@ def _ask(mail: GameMail, state: GameState, seat: int, deadline: datetime | None,
     view = seat_view(state, seat)
     kind, context, pre = what(mail, state, view, seat, _ttl(mail.now, deadline))
     context = {**_table(mail, state, view, seat),
-               "deadline": views.deadline_text(deadline, player.time_zone), **context}
+               "deadline": deadline_text(deadline, player.time_zone), **context}
     return mail.send(kind, seat, context, turn_seq=mail.game.last_seq, preheader=pre)
 
 
@@ -405,7 +406,7 @@ def _moon_mail(mail: GameMail, state: GameState, seat: int,
     context = {
         "hand_number": state.hand_number, "moon_points": state.rules.moon_points,
         "options": options, "rows": views.moon_rows(state, seat, mail.names, options),
-        "deadline": views.deadline_text(deadline, player.time_zone),
+        "deadline": deadline_text(deadline, player.time_zone),
     }
     pre = f"You shot the moon in hand {state.hand_number}: go down or put the others up?"
     return mail.send("moon_choice", seat, context, turn_seq=seq, preheader=pre)
@@ -602,7 +603,7 @@ def send_reminder(
     if player is None:
         return None
     what = awaited_words(state.phase)
-    context = {"waiting_for": what, "deadline": views.deadline_text(deadline, player.time_zone)}
+    context = {"waiting_for": what, "deadline": deadline_text(deadline, player.time_zone)}
     return mail.send("reminder", seat, context, turn_seq=game.last_seq,
                      preheader=f"Waiting for {what}.")
 

@@ -36,7 +36,6 @@ from pbem.engine import (
     Variant,
     seat_view,
 )
-from pbem.mail import variants, views
 from pbem.mail.compose import MailSettings
 from pbem.mail.notify import send_error
 from pbem.mailin import replies
@@ -52,6 +51,7 @@ from pbem.mailin.loops import automatic_reason, bounce_of, sender_address
 from pbem.mailin.parse import parse_message, reply_text
 from pbem.mailin.receive import Stored, store_raw, with_recipients
 from pbem.mailin.route import Route, find_route, players_with_address, sender_is_player
+from pbem.present import variants, views
 from pbem.roster import load_roster
 from pbem.store.db import transaction
 from pbem.store.events import load_events, load_state

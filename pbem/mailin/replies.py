@@ -18,7 +18,7 @@ from pbem.mail.compose import MailSettings, build_headers
 from pbem.mail.notify import MARKER, UNSUBSCRIBE_TTL, deliverable, subject_for
 from pbem.mail.outbox import enqueue
 from pbem.mail.render import Rendered, default_renderer
-from pbem.mail.tokens import new_token
+from pbem.present.tokens import new_token
 from pbem.store.models import Game, OutboxEmail, Player
 from pbem.store.types import utcnow
 

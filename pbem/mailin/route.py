@@ -18,7 +18,7 @@ from sqlalchemy import Row, bindparam, union_all
 from sqlmodel import Session, select
 
 from pbem.mail.compose import MailSettings
-from pbem.mail.tokens import find_token, find_token_row
+from pbem.present.tokens import find_token, find_token_row
 from pbem.store.models import Player, PlayerAddress, Token, normalise_email
 
 _REF_TOKEN = re.compile(r"<pbem\.reply\.([A-Za-z0-9]+)@[^>]*>")

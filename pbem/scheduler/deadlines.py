@@ -19,9 +19,9 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from pbem.engine import Event, GameState, HandDealt, Phase
-from pbem.mail.views import player_zone
 from pbem.scheduler.policy import DeadlinePolicy
 from pbem.store.models import Away, Deadline, Game, Player, Seat
+from pbem.zones import player_zone
 
 KINDS = {Phase.PASS: "pass", Phase.PLAY: "play", Phase.MOON_CHOICE: "moon", Phase.BID: "bid",
          Phase.NAME_SUIT: "suit"}

@@ -11,11 +11,11 @@ from sqlmodel import Session, col, select
 from pbem.engine import list_in_words
 from pbem.mail.compose import MailSettings
 from pbem.mail.notify import DigestLine, send_digest
-from pbem.mail.views import player_zone
 from pbem.roster import load_roster
 from pbem.store.db import transaction
 from pbem.store.events import load_state
 from pbem.store.models import Game, OutboxEmail, Player, Seat
+from pbem.zones import player_zone
 
 DIGEST_HOUR = 8  # local time
 OPEN_GAMES = ("active", "paused")

@@ -18,12 +18,13 @@ from pbem.engine import (
     SuitNamed,
     list_in_words,
 )
-from pbem.mail import views
 from pbem.mail.compose import MailSettings
 from pbem.mail.notify import GameMail, deliverable
 from pbem.mail.render import default_renderer
-from pbem.mail.tokens import new_token
+from pbem.present import views
+from pbem.present.tokens import new_token
 from pbem.store.models import Game, OutboxEmail
+from pbem.zones import deadline_text
 
 
 def game_mail(session: Session, game: Game, now: datetime,
@@ -93,6 +94,6 @@ def send_nudge(
     if player is None or not deliverable(player):
         return None
     context = {"nudger": mail.names[from_seat], "waiting_for": waiting_for,
-               "deadline": views.deadline_text(deadline, player.time_zone)}
+               "deadline": deadline_text(deadline, player.time_zone)}
     return mail.send("nudge", seat, context, turn_seq=game.last_seq,
                      preheader=f"{mail.names[from_seat]} is waiting for {waiting_for}.")

@@ -10,7 +10,6 @@ from sqlmodel import Session, col, delete, select
 
 from pbem.engine import Event
 from pbem.engine.describe import awaited_words
-from pbem.mail.views import deadline_text, player_zone
 from pbem.scheduler import mails
 from pbem.scheduler.deadlines import reschedule_player, sync_deadlines
 from pbem.service.core import Context, Duplicate, Loaded, Outcome, mail_hook, run
@@ -18,6 +17,7 @@ from pbem.service.errors import BadRequest, NotAllowed, NotFound
 from pbem.store.db import transaction
 from pbem.store.events import load_state
 from pbem.store.models import Away, Deadline, Game, OutboxEmail, Player, Seat
+from pbem.zones import deadline_text, player_zone
 
 MAX_AWAY_DAYS = 92
 NUDGE_EVERY = timedelta(hours=12)  # at most one nudge per player waited for, per game

@@ -12,12 +12,12 @@ from sqlmodel import select
 
 from pbem.bots import choose_event
 from pbem.engine import Event
-from pbem.mail.views import player_zone
 from pbem.scheduler import mails
 from pbem.scheduler.deadlines import away_periods, is_away
 from pbem.scheduler.policy import DeadlinePolicy
 from pbem.service.core import NOBODY, Context, Duplicate, Loaded, Outcome, run
 from pbem.store.models import Deadline, Player
+from pbem.zones import player_zone
 
 
 def timeout_move(ctx: Context, game_id: int, seat_no: int, turn_seq: int) -> Outcome:

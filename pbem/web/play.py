@@ -4,7 +4,7 @@ Mail scanners GET (and HEAD) every link within seconds of delivery, so GET only 
 shows what the link would do and a button. The button POSTs (CSRF-protected) and the move
 goes through the service layer. Each link's token says which game, seat, turn and card (for
 the two moon-choice links the "card" is `moondown` or `moonup`; for Auction Hearts it is a bid,
-`bid:5` or `bid:pass`, or the suit to avoid, `suit:S`: see `pbem.mail.variants.read_choice`).
+`bid:5` or `bid:pass`, or the suit to avoid, `suit:S`: see `pbem.present.variants.read_choice`).
 """
 
 from __future__ import annotations
@@ -50,15 +50,16 @@ from pbem.engine import (
     parse_card,
     seat_view,
 )
-from pbem.mail import variants as mail_variants
-from pbem.mail import views
-from pbem.mail.tokens import consume_token, find_token
+from pbem.present import history, views
+from pbem.present import links as seat_links
+from pbem.present import pages as variants
+from pbem.present import variants as mail_variants
+from pbem.present.tokens import consume_token, find_token
 from pbem.roster import load_roster
 from pbem.store.db import transaction
 from pbem.store.events import load_events, load_state
 from pbem.store.models import Game, Seat, Token
 from pbem.store.types import utcnow
-from pbem.web import history, seat_links, variants
 
 bp = Blueprint("play", __name__)
 LINK_PURPOSES = frozenset({"card", "pass", "invite"})

@@ -18,10 +18,10 @@ from wtforms import ValidationError
 
 from pbem import service
 from pbem.app import db_engine
-from pbem.mail.tokens import consume_token, find_token
+from pbem.present.links import seat_link
+from pbem.present.tokens import consume_token, find_token
 from pbem.store.db import transaction
 from pbem.store.models import Game, Token
-from pbem.web.seat_links import seat_link
 
 bp = Blueprint("takeover", __name__)
 PURPOSES = frozenset({"seat"})

@@ -21,7 +21,7 @@ from sqlmodel import Session
 from wtforms import ValidationError
 
 from pbem.app import db_engine
-from pbem.mail.tokens import find_token
+from pbem.present.tokens import find_token
 from pbem.store.db import transaction
 from pbem.store.models import NOTIFY_CHOICES, Player
 

@@ -19,8 +19,8 @@ from pbem.engine import (
     preset,
     start,
 )
-from pbem.mail import views
 from pbem.mail.render import Renderer
+from pbem.present import views
 from tests.web.support import MOON_PASS, MOON_PLAYS, moon_deck
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]

@@ -25,7 +25,7 @@ from pbem.engine import (
 from pbem.mail.compose import MailSettings
 from pbem.mail.notify import MARKER, DigestLine, notify, send_digest, send_error, send_invite
 from pbem.mail.outbox import drain_all
-from pbem.mail.tokens import find_token, hash_token
+from pbem.present.tokens import find_token, hash_token
 from pbem.store.db import transaction
 from pbem.store.models import Player, Token
 from tests.mail.game_support import PlayedGame, create_game, deal_event

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pbem.engine import ClaimAccepted, GameCreated, apply, preset, replay
 from pbem.mail.render import render
-from pbem.mail.views import settlement_lines
+from pbem.present.views import settlement_lines
 from tests.engine.test_rules import deal_for
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]

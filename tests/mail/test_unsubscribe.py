@@ -18,7 +18,7 @@ from sqlmodel import col, select
 from pbem.engine import Event
 from pbem.mail.compose import MailSettings
 from pbem.mail.notify import notify
-from pbem.mail.tokens import hash_token
+from pbem.present.tokens import hash_token
 from pbem.store.db import transaction
 from pbem.store.models import Player, Token
 from tests.mail.game_support import PlayedGame, create_game, deal_event

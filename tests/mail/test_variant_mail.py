@@ -18,10 +18,10 @@ from pbem.engine import (
     preset,
     start,
 )
-from pbem.mail import views
 from pbem.mail.notify import notify, rules_sentences, send_error, send_reminder
 from pbem.mail.outbox import drain_all
 from pbem.playout import random_event
+from pbem.present import views
 from pbem.store.db import transaction
 from pbem.store.models import Game
 from tests.mail.mailtest_support import SmtpServer
@@ -176,7 +176,7 @@ def test_auction_hand_result_says_who_takes_the_pot() -> None:
         state = apply(state, random_event(state, rng))
         if len(state.sheet) > len(before.sheet) and before.bidder >= 0 and state.bidder < 0:
             break
-    from pbem.mail.variants import auction_hand_notes
+    from pbem.present.variants import auction_hand_notes
 
     notes = auction_hand_notes(before, state, ["Ann", "Bob", "Cy", "Dee"], 0)
     assert notes[0].endswith("were the suit to avoid, named by "
@@ -263,7 +263,7 @@ def test_hearts_without_black_lady_speaks_of_hearts_and_howell_chips(engine: Eng
 
 
 def test_bid_links_stop_at_the_largest_link_bid_and_choices_read_back() -> None:
-    from pbem.mail.variants import bid_codes, choice
+    from pbem.present.variants import bid_codes, choice
 
     assert bid_codes(9997) == ["bid:pass", "bid:9998", "bid:9999"]
     assert [views.read_choice(code) for code in bid_codes(2)[:2]] == [("bid", None), ("bid", 3)]

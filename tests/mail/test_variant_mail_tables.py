@@ -8,7 +8,7 @@ import re
 from sqlalchemy import Engine
 
 from pbem.engine import Cancels, Card, Phase, Trick, preset
-from pbem.mail import views
+from pbem.present import views
 from tests.mail.variant_mail_support import (
     NAMES,
     VariantGame,

@@ -13,7 +13,7 @@ from sqlmodel import select
 from pbem import service
 from pbem.app import db_engine
 from pbem.engine import Card, CardPlayed
-from pbem.mail.tokens import find_token
+from pbem.present.tokens import find_token
 from pbem.service import Invitee
 from pbem.store.db import transaction
 from pbem.web.play import claim_link, release_link

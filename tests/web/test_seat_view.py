@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 from pbem import service
 from pbem.app import db_engine
 from pbem.engine import CardPlayed, CardsPassed, MoonChosen, Phase, legal_cards
+from pbem.present.links import claim_turn, seat_link
 from pbem.store.db import transaction
-from pbem.web.seat_links import claim_turn, seat_link
 from tests.web.support import (
     HUMAN,
     MOON_PASS,

@@ -17,7 +17,7 @@ from sqlalchemy import Engine, delete
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from pbem.mail.tokens import find_token, hash_token
+from pbem.present.tokens import find_token, hash_token
 from pbem.store.db import transaction
 from pbem.store.models import Seat, Token
 

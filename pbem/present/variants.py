@@ -2,7 +2,7 @@
 (with the link codes of its choices), Domino Hearts' stock, draws and players out, Cancellation
 Hearts' tricks nobody won and its widow.
 
-Pure: engine values in, sentences and small values out (pbem.mail.views builds on these).
+Pure: engine values in, sentences and small values out (pbem.present.views builds on these).
 """
 
 from __future__ import annotations

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pbem.engine import (
     Cancels,
@@ -30,9 +28,9 @@ from pbem.engine import (
     sort_cards,
 )
 from pbem.engine.variants.cancellation import cancellation_winner, cancelled
-from pbem.mail import variants
+from pbem.present import variants
 
-# The Auction link codes live in pbem.mail.variants; the web reads them from here too.
+# The Auction link codes live in pbem.present.variants; the web reads them from here too.
 BID_PASS, MAX_LINK_BID = variants.BID_PASS, variants.MAX_LINK_BID
 bid_code, suit_code, read_choice = variants.bid_code, variants.suit_code, variants.read_choice
 
@@ -211,22 +209,6 @@ def sheet_rows(sheet: Sequence[HandResult], names: Sequence[str]) -> list[dict[s
         rows.append({"hand": result.hand_number, "points": list(result.points),
                      "totals": list(result.totals), "moon": moon})
     return rows
-
-
-def player_zone(time_zone: str | None) -> ZoneInfo:
-    try:
-        return ZoneInfo(time_zone or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
-
-
-def deadline_text(deadline: datetime | None, time_zone: str | None) -> str | None:
-    """`Saturday 1 March 2025, 13:00 CET (Europe/Paris)` in the player's own zone."""
-    if deadline is None:
-        return None
-    zone = player_zone(time_zone)
-    local = (deadline if deadline.tzinfo else deadline.replace(tzinfo=UTC)).astimezone(zone)
-    return f"{local:%A} {local.day} {local:%B %Y, %H:%M %Z} ({zone.key})"
 
 
 def direction_words(offset: int, seats: int) -> str:

@@ -27,8 +27,8 @@ from pbem.engine import (
     drawn_cards,
     start,
 )
-from pbem.mail import variants as words
-from pbem.mail import views
+from pbem.present import variants as words
+from pbem.present import views
 
 PALETTE = ("#1d4ed8", "#b00020", "#15803d", "#a16207", "#7c3aed", "#0f766e", "#be185d")
 

@@ -1,10 +1,9 @@
 """What the pages add for the whole variants (Auction, Domino, Cancellation).
 
-The words the emails use come from `pbem.mail.variants` and `pbem.mail.views` (the notes on the
-table, the bids, cancelled cards, a card held twice, the end of a hand); this module adds what
-only a page has: the bid form's bounds and the suit buttons, the carried cards, and the cards a
-player drew, read from the event log for their own private view. A standard game gets empty
-values and its pages are unchanged.
+The words the emails use too come from `pbem.present.variants` and `pbem.present.views`; this
+module adds what only a page has: the bid form's bounds and the suit buttons, the carried cards,
+and the cards a player drew, read from the event log for their own private view. A standard
+game gets empty values and its pages are unchanged.
 """
 
 from __future__ import annotations
@@ -25,8 +24,8 @@ from pbem.engine import (
     Variant,
     event_type,
 )
-from pbem.mail import variants as words
-from pbem.mail import views
+from pbem.present import variants as words
+from pbem.present import views
 from pbem.store.events import load_events
 from pbem.store.models import Event as EventRow
 
