@@ -14,7 +14,7 @@ from pbem.engine.cards import (
     parse_suit,
     sort_cards,
 )
-from pbem.engine.claims import claim_holds
+from pbem.engine.claims import claim_holds, claims_allowed
 from pbem.engine.decide import (
     Bid,
     ChooseMoon,
@@ -81,6 +81,7 @@ from pbem.engine.rules import (
 from pbem.engine.settlement import SettlementResult, settlement
 from pbem.engine.state import GameState, HandResult, Phase, Trick
 from pbem.engine.variants import deck_cards
+from pbem.engine.variants.cancellation import cancelled_in_trick, nobody_could_win
 from pbem.engine.views import SeatView, seat_view
 
 ENGINE_VERSION = "1"
@@ -100,4 +101,6 @@ __all__ = [
     # the whole variants
     "ALL_PRESETS", "VARIANT_PRESETS", "Bid", "BidMade", "Cancels", "CardsDrawn", "NameSuit",
     "SuitNamed", "Variant", "deck_cards", "drawn_cards",
+    # for the presenters
+    "cancelled_in_trick", "claims_allowed", "nobody_could_win",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.engine.cards import SUIT_MASKS, iter_indices
-from pbem.engine.rules import Variant
+from pbem.engine.rules import Rules, Variant
 from pbem.engine.scoring import QS_BIT
 from pbem.engine.state import GameState, Phase
 from pbem.engine.table import Table
@@ -96,3 +96,8 @@ def forced_rest(state: GameState) -> list[tuple[int, int]] | None:
         plays.append((table.turn, index))
         table.play(table.turn, index)
     return plays
+
+
+def claims_allowed(rules: Rules) -> bool:
+    """Whether these rules allow claiming the remaining tricks at all."""
+    return rules.variant not in NO_CLAIMS

@@ -4,9 +4,9 @@ The service layer calls `notify(...)` after appending events, and `send_invites`
 `send_declined`, `send_error`, `send_reminder`, `send_digest` for mail that no game event causes.
 
 Emails asking a move (one template pair each, with one-time links): `turn`, `pass`,
-`moon_choice`, and for Auction Hearts `bid` (links coded `bid:pass`, `bid:N`) and `name_suit`
-(`suit:C` ... `suit:S`); the whole variants' table notes (pbem.present.variants) go in every game
-email. A Domino draw is named only in the drawer's email; the others learn how many cards.
+`moon_choice`, `bid` (links coded `bid:pass`, `bid:N`) and `name_suit` (`suit:C` ... `suit:S`);
+the variant's words come from its presenter (pbem.present.presenters) and go in every game email.
+A draw from the stock is named only in the drawer's email; the others learn how many cards.
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from pbem.engine import (
     Rules,
     SeatView,
     SuitNamed,
-    Variant,
     apply,
     drawn_cards,
     list_in_words,
@@ -43,8 +42,10 @@ from pbem.engine.describe import awaited_words
 from pbem.mail.compose import MailSettings, build_headers
 from pbem.mail.outbox import enqueue
 from pbem.mail.render import Renderer, default_renderer
-from pbem.present import variants, views
+from pbem.present import codes, views
+from pbem.present.presenters import presenter
 from pbem.present.tokens import insert_tokens, new_token, token_values
+from pbem.present.words import chips_words, suit_title
 from pbem.roster import Roster, load_roster
 from pbem.store.models import Game, OutboxEmail, Player, Seat
 from pbem.store.types import utcnow
@@ -326,7 +327,8 @@ def _turn(mail: GameMail, state: GameState, view: SeatView, seat: int,
 def _table(mail: GameMail, state: GameState, view: SeatView, seat: int) -> dict[str, Any]:
     """The table as `seat` sees it, with what this move drew from the Domino stock."""
     context = views.table_context(view, mail.names, seat, mail.failing, rules=state.rules)
-    context["notes"] = variants.draw_notes(mail.draws, mail.names, seat) + context["notes"]
+    drawn = presenter(state.rules).draw_notes(mail.draws, mail.names, seat)
+    context["notes"] = drawn + context["notes"]
     return context
 
 
@@ -341,42 +343,35 @@ def _card_links(mail: GameMail, seat: int, cards: Sequence[Card],
 
 
 def _choice_links(mail: GameMail, state: GameState, seat: int,
-                  ttl: timedelta | None) -> list[variants.Choice]:
-    """Auction Hearts: a one-time link for each choice the seat has now (bids or suits)."""
+                  ttl: timedelta | None) -> list[codes.Choice]:
+    """A one-time link for each bid or suit choice the seat has now."""
     if state.phase is Phase.BID:
-        codes = variants.bid_codes(variants.high_bid(state.bids))
+        offered = codes.bid_codes(codes.high_bid(state.bids))
     elif state.phase is Phase.NAME_SUIT:
-        codes = variants.SUIT_CODES
+        offered = codes.SUIT_CODES
     else:
         return []
     seq = mail.game.last_seq
-    return [variants.choice(code, mail.link(mail.token("card", seat, turn_seq=seq, card=code,
-                                                       ttl=ttl)))
-            for code in codes]
+    return [codes.choice(code, mail.link(mail.token("card", seat, turn_seq=seq, card=code,
+                                                    ttl=ttl)))
+            for code in offered]
 
 
 def _bid(mail: GameMail, state: GameState, view: SeatView, seat: int,
          ttl: timedelta | None) -> Asked:
-    """Auction Hearts: to the seat whose turn it is to bid."""
-    high = variants.high_bid(view.bids)
-    dealer = "you" if view.dealer == seat else mail.names[view.dealer]
-    context = {
-        "minimum": high + 1, "bid_rule": variants.bid_rule(high),
-        "bids": variants.bid_rows(view, mail.names, seat),
-        "choices": _choice_links(mail, state, seat, ttl),
-        "dealer_words": f"If everyone passes, {dealer} (the dealer) "
-                        f"{'name' if dealer == 'you' else 'names'} the suit for nothing.",
-    }
-    return "bid", context, f"Your bid: {variants.bid_rule(high)}"
+    """To the seat whose turn it is to bid: the bids so far and a link per choice."""
+    words = presenter(state.rules).question(view, mail.names, seat)
+    pre = words.pop("preheader")
+    return "bid", {**words, "choices": _choice_links(mail, state, seat, ttl)}, pre
 
 
 def _name_suit(mail: GameMail, state: GameState, view: SeatView, seat: int,
                ttl: timedelta | None) -> Asked:
-    """Auction Hearts: to the winning bidder (or the dealer when all passed, or the same
-    bidder again when the pot carried over)."""
-    situation = variants.name_suit_situation(view, mail.names)
-    context = {"situation": situation, "choices": _choice_links(mail, state, seat, ttl)}
-    return "name_suit", context, f"Name the suit to avoid. {situation}"
+    """To the seat that names the suit to avoid (the winning bidder, the dealer when all
+    passed, or the same bidder again when the pot carried over)."""
+    words = presenter(state.rules).question(view, mail.names, seat)
+    pre = words.pop("preheader")
+    return "name_suit", {**words, "choices": _choice_links(mail, state, seat, ttl)}, pre
 
 
 def _pass(mail: GameMail, state: GameState, view: SeatView, seat: int,
@@ -401,7 +396,7 @@ def _moon_mail(mail: GameMail, state: GameState, seat: int,
     seq = mail.game.last_seq
     ttl = _ttl(mail.now, deadline)
     urls = {code: mail.link(mail.token("card", seat, turn_seq=seq, card=code, ttl=ttl))
-            for code in (views.MOON_DOWN, views.MOON_UP)}
+            for code in (codes.MOON_DOWN, codes.MOON_UP)}
     options = views.moon_options(state, seat, mail.names, urls)
     context = {
         "hand_number": state.hand_number, "moon_points": state.rules.moon_points,
@@ -434,9 +429,9 @@ def _move_words(event: CardPlayed | CardsPassed | MoonChosen | BidMade | SuitNam
         return f"you played {views.card_view(event.card).label}"
     if isinstance(event, BidMade):
         return "you passed" if event.chips is None else \
-            f"you bid {variants.chips_words(event.chips)}"
+            f"you bid {chips_words(event.chips)}"
     if isinstance(event, SuitNamed):
-        return f"you named {variants.suit_title(event.suit)} as the suit to avoid"
+        return f"you named {suit_title(event.suit)} as the suit to avoid"
     if isinstance(event, MoonChosen):
         return (f"you shot the moon and went down {moon_points}" if event.down
                 else f"you shot the moon and put everyone else up {moon_points}")
@@ -490,9 +485,10 @@ def _trick_mail(mail: GameMail, tricks: list[tuple[GameState, int, bool]],
     listed = [{"number": n, "view": views.completed_trick(s.tricks, n, mail.names, seat, rules,
                                                           ended)}
               for s, n, ended in tricks]
-    notes = variants.draw_notes(mail.draws, mail.names, seat)
+    shown = presenter(rules)
+    notes = shown.draw_notes(mail.draws, mail.names, seat)
     if last.phase is Phase.PLAY:
-        notes += variants.table_notes(seat_view(last, None), mail.names, seat, rules)
+        notes += shown.table_notes(seat_view(last, None), mail.names, seat)
     context = {"hand_number": last.hand_number, "tricks": listed, "notes": notes,
                "scores": views.score_rows(last.hand_points, last.totals, mail.names, seat,
                                              failing=mail.failing, chips=last.chips)}
@@ -516,18 +512,14 @@ def _hand_mail(mail: GameMail, before: GameState, state: GameState, last: Event,
 
 def _hand_notes(mail: GameMail, before: GameState, after: GameState, last: Event,
                 seat: int) -> list[str]:
-    """How a variant's hand ended: the Auction pot, the Domino cards left over."""
-    if after.rules.variant is Variant.AUCTION:
-        return variants.auction_hand_notes(before, after, mail.names, seat)
-    if after.rules.variant is Variant.DOMINO and isinstance(last, CardPlayed):
-        return variants.domino_hand_notes(before, after, last, mail.names, seat)
-    return []
+    """How a variant's hand ended (the pot, the cards left over)."""
+    return presenter(after.rules).hand_notes(before, after, last, mail.names, seat)
 
 
 def _game_started_mail(mail: GameMail, state: GameState, seat: int) -> OutboxEmail | None:
     seats = [{"number": s + 1, "name": mail.names[s], "is_you": s == seat,
               "is_bot": s not in mail.players} for s in range(state.seats)]
-    notes = variants.table_notes(seat_view(state, None), mail.names, seat, state.rules)
+    notes = presenter(state.rules).table_notes(seat_view(state, None), mail.names, seat)
     if state.phase is Phase.BID:
         first = "You bid" if state.turn == seat else f"{mail.names[state.turn]} bids"
         notes.append(f"{first} first, then each player in turn to the left.")
@@ -556,7 +548,7 @@ def _summary_mail(mail: GameMail, state: GameState, seat: int,
 
 def rules_sentences(rules: Rules) -> list[str]:
     """The rules in words, and what a whole variant asks of a player by email."""
-    return [*rules.describe(), *variants.rules_by_email(rules)]
+    return [*rules.describe(), *presenter(rules).email_rules]
 
 
 def _ttl(now: datetime, deadline: datetime | None) -> timedelta | None:
@@ -582,7 +574,7 @@ def send_error(
     sentence), and what is legal now (with fresh one-time links)."""
     mail = GameMail.load(session, game, settings, now)
     legal: list[views.CardView] = []
-    choices: list[variants.Choice] = []
+    choices: list[codes.Choice] = []
     if seat in state.to_move and state.phase is Phase.PLAY:
         legal = _card_links(mail, seat, seat_view(state, seat).legal, None)
     elif seat in state.to_move:

@@ -51,7 +51,8 @@ from pbem.mailin.loops import automatic_reason, bounce_of, sender_address
 from pbem.mailin.parse import parse_message, reply_text
 from pbem.mailin.receive import Stored, store_raw, with_recipients
 from pbem.mailin.route import Route, find_route, players_with_address, sender_is_player
-from pbem.present import variants, views
+from pbem.present import views
+from pbem.present.presenters import presenter
 from pbem.roster import load_roster
 from pbem.store.db import transaction
 from pbem.store.events import load_events, load_state
@@ -468,8 +469,7 @@ def status_context(session: Session, game: Game, state: GameState, seat: int) ->
             state.phase, "")
         situation = f"Waiting for {', '.join(waiting) + doing if waiting else 'the next hand'}."
     if state.phase is Phase.BID:
-        bids = [f"{row.name} {row.words}" for row in variants.bid_rows(view, roster.names, None)
-                if row.words not in ("not yet", "to bid now")]
+        bids = presenter(state.rules).bids_so_far(view, roster.names)
         situation += f" Bids so far: {'; '.join(bids)}." if bids else ""
     legal = view.legal if state.phase is Phase.PLAY and seat in state.to_move else ()
     return {**views.table_context(view, roster.names, seat, roster.failing, rules=state.rules),

@@ -13,11 +13,12 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from pbem.engine import MoonRule, Rules, Variant
+from pbem.engine import MoonRule, Rules, claims_allowed
 from pbem.mail.compose import MailSettings, build_headers
 from pbem.mail.notify import MARKER, UNSUBSCRIBE_TTL, deliverable, subject_for
 from pbem.mail.outbox import enqueue
 from pbem.mail.render import Rendered, default_renderer
+from pbem.present.presenters import presenter
 from pbem.present.tokens import new_token
 from pbem.store.models import Game, OutboxEmail, Player
 from pbem.store.types import utcnow
@@ -38,23 +39,8 @@ HELP = [
     {"example": "away 1-14 August", "meaning": "tell us you're on holiday"},
     {"example": "help", "meaning": "this list"},
 ]
-_AUCTION = [
-    {"example": "bid 5", "meaning": "bid 5 chips for naming the suit to avoid (more than the "
-                                    "highest bid so far)"},
-    {"example": "pass", "meaning": "pass in the bidding (also “no bid”)"},
-    {"example": "avoid spades", "meaning": "if you won the bidding: name the suit to avoid "
-                                           "(“avoid ♠”, or just “spades”)"},
-]
 _TWO_DECKS = {"example": "QS", "meaning": "play a queen of spades you hold (either deck's: "
                                           "the two are the same card)"}
-_NOTES = {
-    Variant.AUCTION: ["The named suit takes the place of hearts: each card of it taken is a "
-                      "point and a chip into the pot."],
-    Variant.DOMINO: ["When you can't follow suit, cards are drawn from the stock for you; "
-                     "your next email names them."],
-    Variant.CANCELLATION: ["Two decks: a card you hold twice is one command, e.g. QS plays "
-                           "one of your two queens of spades."],
-}
 
 
 def help_context(rules: Rules | None) -> dict[str, Any]:
@@ -66,14 +52,13 @@ def help_context(rules: Rules | None) -> dict[str, Any]:
         skip.add("pass 2C 3D AH")
     if rules.moon is MoonRule.NONE:
         skip |= {"moon down", "moon up"}
-    if rules.variant in (Variant.CANCELLATION, Variant.DOMINO):
-        skip.add("claim")  # the engine refuses claims in these variants
-    commands = [c for c in HELP if c["example"] not in skip]
-    if rules.variant is Variant.AUCTION:
-        commands[1:1] = _AUCTION
+    if not claims_allowed(rules):
+        skip.add("claim")
+    shown = presenter(rules)
+    commands = shown.help_commands([c for c in HELP if c["example"] not in skip])
     if rules.decks == 2:
         commands[0] = _TWO_DECKS
-    return {"commands": commands, "notes": _NOTES.get(rules.variant, [])}
+    return {"commands": commands, "notes": list(shown.help_notes)}
 
 
 def render(kind: str, **context: Any) -> Rendered:

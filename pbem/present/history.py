@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from pbem.engine import (
-    CardPlayed,
     CardsDrawn,
     CardsPassed,
     ClaimAccepted,
@@ -21,14 +20,14 @@ from pbem.engine import (
     HandResult,
     MoonChosen,
     SuitNamed,
-    Variant,
     apply,
     describe_offset,
     drawn_cards,
     start,
 )
-from pbem.present import variants as words
 from pbem.present import views
+from pbem.present.presenters import presenter
+from pbem.present.words import chips_words
 
 PALETTE = ("#1d4ed8", "#b00020", "#15803d", "#a16207", "#7c3aed", "#0f766e", "#be185d")
 
@@ -72,8 +71,8 @@ class HandRecord:
     moon: str | None = None
     points: list[int] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
-    auction: list[str] = field(default_factory=list)  # the bids, the suit named, the pot
-    ending: list[str] = field(default_factory=list)  # Domino: who took the cards left
+    opening: list[str] = field(default_factory=list)  # before the tricks: the bids, the pot
+    ending: list[str] = field(default_factory=list)  # after them: who took the cards left
     draws: list[DrawLine] = field(default_factory=list)
 
 
@@ -103,7 +102,7 @@ def replay_hands(events: Sequence[Event], names: Sequence[str]) -> list[HandReco
             record.draws.append(DrawLine(names[event.seat], before.trick_number, tuple(
                 views.card_view(c) for c in drawn_cards(before, event))))
         elif isinstance(event, SuitNamed):
-            record.auction.append(_auction_line(before, event, names))
+            record.opening.append(_auction_line(before, event, names))
         if len(state.tricks) > len(before.tricks):
             record.tricks.append(_trick(state, len(state.tricks), names))
         if len(state.sheet) > len(before.sheet):
@@ -114,13 +113,12 @@ def replay_hands(events: Sequence[Event], names: Sequence[str]) -> list[HandReco
 
 def _new_hand(state: GameState, names: Sequence[str]) -> HandRecord:
     direction = describe_offset(state.pass_offset, state.seats) if state.rules.pass_count else ""
-    variant = state.rules.variant
-    kitty = state.kitty_cards if variant is not Variant.DOMINO else ()  # the stock: see draws
+    shown = presenter(state.rules)
     return HandRecord(
         number=state.hand_number, dealer=names[state.dealer],
         deal=[(names[s], views.hand_rows(state.hand(s))) for s in range(state.seats)],
-        kitty=views.counted(views.card_views(kitty)), pass_direction=direction,
-        kitty_name="Widow" if variant is Variant.CANCELLATION else "Kitty")
+        kitty=views.counted(views.card_views(shown.kitty_shown(state))),
+        pass_direction=direction, kitty_name=shown.kitty_name)
 
 
 def _trick(state: GameState, number: int, names: Sequence[str]) -> PlayedTrick:
@@ -133,17 +131,17 @@ def _trick(state: GameState, number: int, names: Sequence[str]) -> PlayedTrick:
 
 def _variant_ending(record: HandRecord, before: GameState, after: GameState, event: Event,
                     names: Sequence[str]) -> None:
-    """What the emails say at the end of a variant's hand: the pot (Auction), who took the
-    cards left (Domino), what became of the tricks nobody won and the widow (Cancellation)."""
-    variant = after.rules.variant
-    if variant is Variant.AUCTION:
-        record.auction += words.auction_hand_notes(before, after, names, None)
-    elif variant is Variant.DOMINO and isinstance(event, CardPlayed):
-        record.ending += words.domino_hand_notes(before, after, event, names, None)
-    elif variant is Variant.CANCELLATION and len(after.tricks) == len(record.tricks):
-        shown = views.hand_tricks(after.tricks, names, None, after.rules, hand_over=True)
-        record.tricks = [replace(t, notes=v.notes) for t, v in zip(record.tricks, shown,
-                                                                    strict=True)]
+    """What the emails say at the end of a variant's hand (the pot, who took the cards left),
+    and what became of each trick (the tricks nobody won, the widow)."""
+    shown = presenter(after.rules)
+    ending = shown.hand_notes(before, after, event, names, None)
+    if shown.hand_notes_open:
+        record.opening += ending
+    else:
+        record.ending += ending
+    if len(after.tricks) == len(record.tricks):
+        notes = shown.trick_notes(after.tricks, names, None, hand_over=True)
+        record.tricks = [replace(t, notes=n) for t, n in zip(record.tricks, notes, strict=True)]
 
 
 def _auction_line(before: GameState, event: SuitNamed, names: Sequence[str]) -> str:
@@ -153,12 +151,12 @@ def _auction_line(before: GameState, event: SuitNamed, names: Sequence[str]) -> 
         return (f"The pot carried over, so {names[event.seat]} named {event.suit.plural} "
                 "again without bidding.")
     high = max(0, *bids)
-    said = ", ".join(f"{names[s]} {words.chips_words(b) if b else 'passed'}"
+    said = ", ".join(f"{names[s]} {chips_words(b) if b else 'passed'}"
                      for s, b in _in_bidding_order(before) if s != event.seat)
     if not high:
         return f"Everyone passed, so {names[event.seat]} (the dealer) named " \
             f"{event.suit.plural} for nothing."
-    return (f"{names[event.seat]} won the bidding with {words.chips_words(high)} "
+    return (f"{names[event.seat]} won the bidding with {chips_words(high)} "
             f"({said}) and named {event.suit.plural} as the suit to avoid.")
 
 

@@ -6,10 +6,10 @@ import base64
 import hashlib
 import secrets
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, insert, update
-from sqlmodel import Session, select
+from sqlalchemy import CursorResult, bindparam, insert, update
+from sqlmodel import Session, col, select
 
 from pbem.store.models import Token
 
@@ -137,12 +137,12 @@ def consume_token(session: Session, token: Token, *, now: datetime | None = None
     Call it only from a POST (mail scanners GET every link; GET must only render).
     """
     now = now or datetime.now(UTC)
-    result = session.execute(
+    result = cast(CursorResult[Any], session.execute(
         update(Token)
-        .where(Token.id == token.id, Token.used_at.is_(None))  # type: ignore[union-attr]
+        .where(col(Token.id) == token.id, col(Token.used_at).is_(None))
         .values(used_at=now)
         .execution_options(synchronize_session=False)
-    )
+    ))
     if result.rowcount == 1:
         token.used_at = now
         return True

@@ -1,7 +1,8 @@
-"""Template-ready values for emails: cards with symbols and letter forms, hands, tricks, scores.
+"""Template-ready values for emails and pages: cards with symbols and letter forms, hands,
+tricks, scores, the moon choice, the settlement.
 
-Built from an engine `SeatView` (what one seat may see) plus the seat names; templates never
-touch the engine.
+Built from an engine `SeatView` (what one seat may see) plus the seat names, with the variant's
+words from its presenter; templates never touch the engine.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pbem.engine import (
-    Cancels,
     Card,
     GameState,
     HandResult,
@@ -20,19 +20,15 @@ from pbem.engine import (
     SeatView,
     Suit,
     Trick,
-    Variant,
     apply,
+    cancelled_in_trick,
     describe_offset,
     list_in_words,
     settlement,
     sort_cards,
 )
-from pbem.engine.variants.cancellation import cancellation_winner, cancelled
-from pbem.present import variants
-
-# The Auction link codes live in pbem.present.variants; the web reads them from here too.
-BID_PASS, MAX_LINK_BID = variants.BID_PASS, variants.MAX_LINK_BID
-bid_code, suit_code, read_choice = variants.bid_code, variants.suit_code, variants.read_choice
+from pbem.present.codes import MOON_DOWN, MOON_UP
+from pbem.present.presenters import presenter
 
 SUIT_NAMES = {Suit.CLUBS: "Clubs", Suit.DIAMONDS: "Diamonds", Suit.HEARTS: "Hearts",
               Suit.SPADES: "Spades"}
@@ -135,10 +131,10 @@ def hand_rows(cards: Sequence[Card], urls: Mapping[str, str] | None = None) -> l
 
 def trick_view(trick: Trick | None, names: Sequence[str], seat: int | None, *,
                rules: Rules | None = None, notes: Sequence[str] = ()) -> TrickView | None:
-    """`rules`: Cancellation Hearts' rules mark the cards that cancel each other."""
+    """`rules`: the game's, to mark the cards that cancel each other (Cancellation Hearts)."""
     if trick is None:
         return None
-    gone = _cancelled_mask(trick, rules)
+    gone = cancelled_in_trick(rules, trick) if rules is not None else 0
     plays = tuple(PlayView(names[s], card_view(c), s == seat, bool(gone & c.bit))
                   for s, c in trick.plays)
     winner = names[trick.winner] if trick.winner is not None else None
@@ -148,42 +144,21 @@ def trick_view(trick: Trick | None, names: Sequence[str], seat: int | None, *,
 
 def hand_tricks(tricks: Sequence[Trick], names: Sequence[str], seat: int | None,
                 rules: Rules, hand_over: bool = False) -> list[TrickView]:
-    """The completed tricks of a hand; in Cancellation Hearts with the cancelled cards marked
-    and what became of tricks nobody won (and of the widow). `hand_over`: the last of
-    `tricks` ended the hand."""
-    notes: list[tuple[str, ...]] = [()] * len(tricks)
-    if rules.variant is Variant.CANCELLATION:
-        last = tricks[-1] if tricks and hand_over else None
-        unwinnable = last is not None and _unwon(last, rules)
-        notes = variants.cancellation_trick_notes(tricks, names, seat, rules.kitty_size,
-                                                  unwinnable)
+    """The completed tricks of a hand, with what the variant says became of each (Cancellation
+    Hearts: tricks nobody won, the widow). `hand_over`: the last of `tricks` ended the hand."""
+    notes = presenter(rules).trick_notes(tricks, names, seat, hand_over)
     return [view for t, n in zip(tricks, notes, strict=True)
             if (view := trick_view(t, names, seat, rules=rules, notes=n)) is not None]
 
 
 def completed_trick(tricks: Sequence[Trick], number: int, names: Sequence[str],
-                    seat: int | None, rules: Rules | None,
+                    seat: int | None, rules: Rules,
                     hand_over: bool = False) -> TrickView | None:
     """Trick `number` (from 1) of `tricks`, as `hand_tricks` shows it (None before any)."""
     if number < 1:
         return None
-    if rules is not None and rules.variant is Variant.CANCELLATION:
-        return hand_tricks(tricks[:number], names, seat, rules, hand_over)[-1]
-    return trick_view(tricks[number - 1], names, seat, rules=rules)
-
-
-def _plays(trick: Trick) -> list[tuple[int, int]]:
-    return [(s, c.index) for s, c in trick.plays]
-
-
-def _cancelled_mask(trick: Trick, rules: Rules | None) -> int:
-    if rules is None or rules.variant is not Variant.CANCELLATION or not trick.plays:
-        return 0
-    return cancelled(_plays(trick), rules.cancels is Cancels.SAME_RANK)
-
-
-def _unwon(trick: Trick, rules: Rules) -> bool:
-    return cancellation_winner(_plays(trick), rules.cancels is Cancels.SAME_RANK) < 0
+    notes = presenter(rules).trick_notes(tricks[:number], names, seat, hand_over)[-1]
+    return trick_view(tricks[number - 1], names, seat, rules=rules, notes=notes)
 
 
 def score_rows(points: Sequence[int], totals: Sequence[int], names: Sequence[str],
@@ -218,11 +193,10 @@ def direction_words(offset: int, seats: int) -> str:
 
 
 def table_context(view: SeatView, names: Sequence[str], seat: int | None,
-                  failing: Collection[int] = (), *, rules: Rules | None = None,
-                  ) -> dict[str, Any]:
-    """What every game email may show: the table from this seat's side. `rules`: the game's,
-    for what a variant adds (cancelled cards, the stock, players out); without them only
-    Auction Hearts' suit, pot and chips show, which the view carries itself."""
+                  failing: Collection[int] = (), *, rules: Rules) -> dict[str, Any]:
+    """What every game email and page may show: the table from this seat's side, with what
+    the game's variant adds (its presenter's notes)."""
+    shown = presenter(rules)
     previous = completed_trick(view.tricks, len(view.tricks), names, seat, rules)
     return {
         "hand_number": view.hand_number,
@@ -233,14 +207,12 @@ def table_context(view: SeatView, names: Sequence[str], seat: int | None,
         "scores": score_rows(view.hand_points, view.totals, names, seat, view.winners, failing,
                              view.chips),
         "hearts_broken": view.hearts_broken,
-        "broken_text": variants.broken_text(view),
-        "notes": variants.table_notes(view, names, seat, rules),
+        "broken_text": shown.broken_text(view),
+        "notes": shown.table_notes(view, names, seat),
     }
 
 
 # --- the moon choice -----------------------------------------------------------------------
-
-MOON_DOWN, MOON_UP = "moondown", "moonup"  # a moon link's token `card` (fits its 8 characters)
 
 @dataclass(frozen=True)
 class MoonOption:

@@ -35,8 +35,8 @@ from pbem.engine import (
     Rules,
     Settlement,
     Ties,
-    Variant,
 )
+from pbem.present.presenters import presenter
 from pbem.roster import load_roster
 from pbem.scheduler import policy
 from pbem.store.db import transaction
@@ -119,22 +119,6 @@ OPTIONS: tuple[Option, ...] = (
         Cancels.IDENTICAL: "two identical cards (the same rank and suit)",
         Cancels.SAME_RANK: "any two cards of the same rank"})),
 )
-# The whole variants fix some options (RULES.md): those are not offered, so never read. The
-# engine's rules.problems() still refuses them in words should they come another way.
-_FIXED_IN_VARIANTS = frozenset({"pass_count", "bonus_card", "forced_queen", "opening_lead",
-                                "kitty_to"})
-NOT_OFFERED: dict[Variant, frozenset[str]] = {
-    Variant.STANDARD: frozenset({"cancels"}),
-    Variant.CANCELLATION: _FIXED_IN_VARIANTS,
-    Variant.DOMINO: _FIXED_IN_VARIANTS | {"cancels"},
-    Variant.AUCTION: _FIXED_IN_VARIANTS | {
-        "cancels", "moon", "queen_scores", "queen_breaks_hearts", "first_trick_fallback",
-        "only_hearts_and_queen_lead", "settlement"},
-}
-# In Auction Hearts the named suit takes the place of hearts.
-LABELS: dict[Variant, dict[str, str]] = {Variant.AUCTION: {
-    "hearts_must_be_broken": "The named suit can't be led until broken",
-    "points_on_first_trick": "The named suit may be played on the first trick"}}
 DEADLINE_DEFAULTS: dict[str, Any] = {"move_hours": 48, "reminders": 2, "skip_weekends": False,
                                      "grace_minutes": 0, "on_timeout": "bot"}
 
@@ -166,8 +150,8 @@ class Form:
     @property
     def options(self) -> list[Option]:
         """The rule options this preset's game may change, worded for its variant."""
-        variant = self.rules.variant
-        hidden, labels = NOT_OFFERED[variant], LABELS.get(variant, {})
+        shown_for = presenter(self.rules)
+        hidden, labels = shown_for.hidden_options, shown_for.option_labels
         shown = [o for o in OPTIONS if o.name not in hidden
                  and (o.name != "kitty_to" or self.rules.kitty)]
         return [replace(o, label=labels[o.name]) if o.name in labels else o for o in shown]
@@ -319,7 +303,7 @@ def render_form(form: Form, code: int = 200) -> ResponseReturnValue:
     return render_template("web/new.html", form=form, preset_groups=PRESET_GROUPS,
                            csrf=generate_csrf(), preset=ALL_PRESETS[form.preset],
                            on_timeout=ON_TIMEOUT, describe=form.rules.describe(),
-                           fixed=form.rules.variant is not Variant.STANDARD), code
+                           fixed=presenter(form.rules).fixes_options), code
 
 
 @bp.get("/new")

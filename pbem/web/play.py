@@ -3,8 +3,8 @@
 Mail scanners GET (and HEAD) every link within seconds of delivery, so GET only renders: it
 shows what the link would do and a button. The button POSTs (CSRF-protected) and the move
 goes through the service layer. Each link's token says which game, seat, turn and card (for
-the two moon-choice links the "card" is `moondown` or `moonup`; for Auction Hearts it is a bid,
-`bid:5` or `bid:pass`, or the suit to avoid, `suit:S`: see `pbem.present.variants.read_choice`).
+the two moon-choice links the "card" is `moondown` or `moonup`; for a bid it is
+`bid:5` or `bid:pass`, or the suit to avoid, `suit:S`: see `pbem.present.codes.read_choice`).
 """
 
 from __future__ import annotations
@@ -50,11 +50,12 @@ from pbem.engine import (
     parse_card,
     seat_view,
 )
-from pbem.present import history, views
+from pbem.present import codes, history, views
 from pbem.present import links as seat_links
 from pbem.present import pages as variants
-from pbem.present import variants as mail_variants
+from pbem.present.presenters import presenter
 from pbem.present.tokens import consume_token, find_token
+from pbem.present.words import chips_words
 from pbem.roster import load_roster
 from pbem.store.db import transaction
 from pbem.store.events import load_events, load_state
@@ -114,8 +115,7 @@ class Table:
                 "to_move": n in view.to_move and self.game.status == "active",
                 "failing": n in self.failing, "cards": view.hand_sizes[n],
                 "dealer": n == view.dealer and self.state.phase is not Phase.GAME_OVER,
-                "out": self.state.rules.variant is Variant.DOMINO and not view.hand_sizes[n]
-                and self.state.phase in variants.PLAYING,
+                "out": presenter(self.state.rules).is_out(view, n),
             })
         return rows
 
@@ -151,7 +151,7 @@ class Link:
     @property
     def chips(self) -> int | None:
         """For a bid link: the chips it bids (None: it passes)."""
-        choice = mail_variants.read_choice(self.token.card)
+        choice = codes.read_choice(self.token.card)
         if choice is None or choice[0] != "bid" or isinstance(choice[1], Suit):
             return None
         return choice[1]
@@ -159,7 +159,7 @@ class Link:
     @property
     def suit(self) -> Suit | None:
         """For a suit link: the suit it names to avoid."""
-        choice = mail_variants.read_choice(self.token.card)
+        choice = codes.read_choice(self.token.card)
         return choice[1] if choice and isinstance(choice[1], Suit) else None
 
 
@@ -169,7 +169,7 @@ def link_kind(token: Token) -> str:
     (whose card is `bid:5`, `bid:pass` or `suit:S`)."""
     if token.purpose == "card" and token.card in MOON_CODES:
         return "moon"
-    choice = mail_variants.read_choice(token.card) if token.purpose == "card" else None
+    choice = codes.read_choice(token.card) if token.purpose == "card" else None
     return choice[0] if choice else token.purpose
 
 
@@ -294,10 +294,10 @@ def _bid_problem(token: Token, table: Table) -> str | None:
         return f"The bidding for this hand is over{_named(table)}."
     if seat not in state.to_move:
         return f"It's {table.waiting_for}'s turn to bid, not yours."
-    chips, high = Link(token, table, STALE).chips, mail_variants.high_bid(state.bids)
+    chips, high = Link(token, table, STALE).chips, codes.high_bid(state.bids)
     if chips is not None and chips <= high:
-        return (f"The highest bid is now {mail_variants.chips_words(high)}, so a bid of "
-                f"{mail_variants.chips_words(chips)} is too low: bid more from your page, or pass.")
+        return (f"The highest bid is now {chips_words(high)}, so a bid of "
+                f"{chips_words(chips)} is too low: bid more from your page, or pass.")
     return None
 
 
@@ -441,14 +441,14 @@ def _choice_context(link: Link) -> dict[str, Any]:
         since = load_events(session, t.game_id or 0, t.turn_seq or 0)
     chips, suit = link.chips, link.suit
     if link.kind == "bid":
-        what = (f"Bid {mail_variants.chips_words(chips)} for the right to name the suit to avoid"
+        what = (f"Bid {chips_words(chips)} for the right to name the suit to avoid"
                 if chips is not None else "Pass")
-        button = f"Bid {mail_variants.chips_words(chips)}" if chips is not None else "Pass"
+        button = f"Bid {chips_words(chips)}" if chips is not None else "Pass"
     else:
         assert suit is not None
         what, button = f"Avoid {suit.plural}", f"Avoid {suit.plural}"
     made = choice_made(t, since)
-    suit_choice = None if suit is None else mail_variants.choice(mail_variants.suit_code(suit))
+    suit_choice = None if suit is None else codes.choice(codes.suit_code(suit))
     return {"choice": suit_choice,
             "choice_kind": link.kind, "choice_chips": chips, "choice_what": what,
             "choice_button": button, "choice_done": _choice_words(made),
@@ -459,7 +459,7 @@ def _choice_context(link: Link) -> dict[str, Any]:
 def _choice_words(made: BidMade | SuitNamed | None) -> str | None:
     """What the seat chose, as "you bid 5 chips", "you passed", "you named spades"."""
     if isinstance(made, BidMade):
-        return f"you bid {mail_variants.chips_words(made.chips)}" if made.chips else "you passed"
+        return f"you bid {chips_words(made.chips)}" if made.chips else "you passed"
     if isinstance(made, SuitNamed):
         return f"you named {made.suit.plural} as the suit to avoid"
     return None
@@ -761,7 +761,7 @@ def seat_bid(token: str) -> ResponseReturnValue:
     chips: int | None = None
     if "pass" not in request.form:
         typed = request.form.get("chips", "").strip()
-        low = mail_variants.high_bid(page.table.state.bids) + 1
+        low = codes.high_bid(page.table.state.bids) + 1
         if not typed.isdigit() or len(typed) > 6 or int(typed) < 1:
             not_one = f" (“{typed}” is not one)" if typed else ""
             return render_seat(page, code=422, message=f"Type a whole number of chips to bid, "
@@ -777,7 +777,7 @@ def seat_suit(token: str) -> ResponseReturnValue:
     """Auction Hearts: the winning bidder names the suit to avoid."""
     check_csrf()
     page = load_seat(token)
-    choice = mail_variants.read_choice(request.form.get("suit", ""))
+    choice = codes.read_choice(request.form.get("suit", ""))
     if choice is None or not isinstance(choice[1], Suit):
         abort(400)
     t, suit = page.token, choice[1]

@@ -22,6 +22,7 @@ from pbem.mail.notify import notify, rules_sentences, send_error, send_reminder
 from pbem.mail.outbox import drain_all
 from pbem.playout import random_event
 from pbem.present import views
+from pbem.present.presenters import presenter
 from pbem.store.db import transaction
 from pbem.store.models import Game
 from tests.mail.mailtest_support import SmtpServer
@@ -172,13 +173,11 @@ def test_auction_hand_result_says_who_takes_the_pot() -> None:
     rng = random.Random(4)
     state = start(GameCreated(rules, 4, 0))
     while True:  # random legal play until a hand ends with the pot won
-        before = state
-        state = apply(state, random_event(state, rng))
+        before, last = state, random_event(state, rng)
+        state = apply(state, last)
         if len(state.sheet) > len(before.sheet) and before.bidder >= 0 and state.bidder < 0:
             break
-    from pbem.present.variants import auction_hand_notes
-
-    notes = auction_hand_notes(before, state, ["Ann", "Bob", "Cy", "Dee"], 0)
+    notes = presenter(rules).hand_notes(before, state, last, ["Ann", "Bob", "Cy", "Dee"], 0)
     assert notes[0].endswith("were the suit to avoid, named by "
                              f"{['you', 'Bob', 'Cy', 'Dee'][before.bidder]}.")
     assert "the pot" in notes[1] and ("takes the pot" in notes[1] or "take the pot" in notes[1]
@@ -263,10 +262,10 @@ def test_hearts_without_black_lady_speaks_of_hearts_and_howell_chips(engine: Eng
 
 
 def test_bid_links_stop_at_the_largest_link_bid_and_choices_read_back() -> None:
-    from pbem.present.variants import bid_codes, choice
+    from pbem.present.codes import bid_codes, choice, read_choice
 
     assert bid_codes(9997) == ["bid:pass", "bid:9998", "bid:9999"]
-    assert [views.read_choice(code) for code in bid_codes(2)[:2]] == [("bid", None), ("bid", 3)]
+    assert [read_choice(code) for code in bid_codes(2)[:2]] == [("bid", None), ("bid", 3)]
     assert choice("bid:pass").reply == "pass" and choice("bid:3").label == "Bid 3 chips"
     assert choice("suit:D").label == "♦ Diamonds" and choice("suit:D").red
     assert choice("suit:S").reply == "avoid spades"

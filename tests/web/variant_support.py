@@ -12,9 +12,9 @@ from sqlmodel import Session, select
 from pbem import service
 from pbem.app import db_engine
 from pbem.engine import Card, GameState, Phase, Suit, legal_cards
+from pbem.present.codes import bid_code, suit_code
 from pbem.present.links import seat_link
 from pbem.present.tokens import new_token
-from pbem.present.variants import bid_code, suit_code
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
 from tests.web.support import CraftedDeal, csrf_of, state

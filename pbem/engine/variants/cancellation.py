@@ -13,7 +13,7 @@ from dataclasses import replace
 from pbem.engine.cards import DECK_SIZE, Card
 from pbem.engine.errors import IllegalMove
 from pbem.engine.events import GameCreated
-from pbem.engine.rules import Cancels
+from pbem.engine.rules import Cancels, Rules, Variant
 from pbem.engine.state import GameState, Trick
 from pbem.engine.table import Table
 
@@ -92,3 +92,23 @@ def cancellation_winner(plays: list[tuple[int, int]], same_rank: bool) -> int:
             best_seat, best = seat, base
     return best_seat
 
+
+
+# --- for the views (pbem.engine exports these: adapters don't reach into this module) --------
+
+def cancelled_in_trick(rules: Rules, trick: Trick) -> int:
+    """The mask of the cards of `trick` that cancel each other (0 outside Cancellation)."""
+    if rules.variant is not Variant.CANCELLATION or not trick.plays:
+        return 0
+    return cancelled(_indexes(trick), rules.cancels is Cancels.SAME_RANK)
+
+
+def nobody_could_win(rules: Rules, trick: Trick) -> bool:
+    """Whether no card of `trick` stood uncancelled in the suit led (Cancellation only): such a
+    trick is carried, or, the hand's last, goes to its leader."""
+    return (rules.variant is Variant.CANCELLATION and bool(trick.plays)
+            and cancellation_winner(_indexes(trick), rules.cancels is Cancels.SAME_RANK) < 0)
+
+
+def _indexes(trick: Trick) -> list[tuple[int, int]]:
+    return [(s, c.index) for s, c in trick.plays]
