@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 
 from mailparser_reply import EmailReplyParser
 
-MARKER = "--- Reply above this line ---"  # pbem.mail.notify.MARKER, kept in step by a test
+MARKER = "--- Reply above this line ---"  # pbem.mail.sending.MARKER, kept in step by a test
 # Languages whose quote headers ("Am ... schrieb", "De : ...") the trimmer should know.
 LANGUAGES = ["en", "de", "fr", "es", "it", "nl"]
 # compat32: headers come back as the strings they are, not parsed into header objects on every

@@ -37,7 +37,7 @@ from pbem.engine import (
     seat_view,
 )
 from pbem.mail.compose import MailSettings
-from pbem.mail.notify import send_error
+from pbem.mail.errors import send_error
 from pbem.mailin import replies
 from pbem.mailin.commands import (
     AWAY_OFF,

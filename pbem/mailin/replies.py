@@ -2,7 +2,7 @@
 rendered from templates/email/ and queued in the caller's transaction like notify's mail.
 
 Answers to a sender are rate-limited: at most ANSWER_LIMIT an hour to one address, counted
-from the outbox (error emails from pbem.mail.notify.send_error included).
+from the outbox (error emails from pbem.mail.errors.send_error included).
 """
 
 from __future__ import annotations
@@ -14,10 +14,9 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from pbem.engine import MoonRule, Rules, claims_allowed
-from pbem.mail.compose import MailSettings, build_headers
-from pbem.mail.notify import MARKER, UNSUBSCRIBE_TTL, deliverable, subject_for
-from pbem.mail.outbox import enqueue
-from pbem.mail.render import Rendered, default_renderer
+from pbem.mail.compose import MailSettings
+from pbem.mail.render import default_renderer
+from pbem.mail.sending import deliverable, queue_mail
 from pbem.present.presenters import presenter
 from pbem.present.tokens import new_token
 from pbem.store.models import Game, OutboxEmail, Player
@@ -61,12 +60,6 @@ def help_context(rules: Rules | None) -> dict[str, Any]:
     return {"commands": commands, "notes": list(shown.help_notes)}
 
 
-def render(kind: str, **context: Any) -> Rendered:
-    if kind not in KINDS:
-        raise ValueError(f"unknown mail-in email kind {kind!r}")
-    return default_renderer().render(kind, **context)
-
-
 def answers_recently(session: Session, to_addr: str, now: datetime | None = None) -> int:
     since = (now or utcnow()) - ANSWER_WINDOW
     query = select(func.count()).select_from(OutboxEmail).where(
@@ -84,28 +77,16 @@ def queue_reply(
     context: dict[str, Any], game: Game | None = None, seat: int | None = None,
     now: datetime | None = None,
 ) -> OutboxEmail | None:
-    """Render `kind` for `player` and add the outbox row; with `seat`, the email carries a
-    fresh reply token for that seat, so it can be answered too."""
+    """Render `kind` for `player` and add the outbox row (pbem.mail.sending.queue_mail); with
+    `seat`, the email carries a fresh reply token for that seat, so it can be answered too."""
     if not deliverable(player):
         return None
+    if kind not in KINDS:
+        raise ValueError(f"unknown mail-in email kind {kind!r}")
     now = now or utcnow()
-    game_id = game.id if game else None
     reply = None
     if game is not None and seat is not None:
-        reply = new_token(session, "reply", game_id=game_id, seat_no=seat,
+        reply = new_token(session, "reply", game_id=game.id, seat_no=seat,
                           player_id=player.id, turn_seq=game.last_seq, now=now)
-    unsubscribe = new_token(session, "unsubscribe", player_id=player.id, now=now,
-                            ttl=UNSUBSCRIBE_TTL)
-    full = {
-        "player_name": player.name, "game_name": game.name if game else None,
-        "game_url": settings.url(f"games/{game_id}") if game_id else None,
-        "unsubscribe_url": settings.url(f"u/{unsubscribe}"), "marker": MARKER,
-        "preheader": "", **context,
-    }
-    rendered = render(kind, **full)
-    headers = build_headers(settings, kind=kind, to_name=player.name, to_addr=player.email,
-                            game_id=game_id, player_id=player.id, reply_token=reply,
-                            unsubscribe_token=unsubscribe)
-    return enqueue(session, kind=kind, to_addr=player.email, subject=subject_for(game),
-                   body_text=rendered.text, body_html=rendered.html, headers=headers,
-                   game_id=game_id, player_id=player.id, now=now)
+    return queue_mail(session, settings, default_renderer(), kind, player, context=context,
+                      game=game, reply_token=reply, now=now)

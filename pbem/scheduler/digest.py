@@ -10,7 +10,7 @@ from sqlmodel import Session, col, select
 
 from pbem.engine import list_in_words
 from pbem.mail.compose import MailSettings
-from pbem.mail.notify import DigestLine, send_digest
+from pbem.mail.digest import DigestLine, send_digest
 from pbem.roster import load_roster
 from pbem.store.db import transaction
 from pbem.store.events import load_state

@@ -1,7 +1,7 @@
 """Mail about time: a timeout (the bot moved, the game paused, the seat is open) and nudges.
 
-Rendered and queued like every other email (pbem.mail.notify.GameMail / queue_mail), in the
-caller's transaction."""
+Rendered and queued like every other email (pbem.mail.gamemail.GameMail and
+pbem.mail.sending.queue_mail), in the caller's transaction."""
 
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ from pbem.engine import (
     list_in_words,
 )
 from pbem.mail.compose import MailSettings
-from pbem.mail.notify import GameMail, deliverable
+from pbem.mail.gamemail import GameMail
 from pbem.mail.render import default_renderer
+from pbem.mail.sending import deliverable
 from pbem.present import views
 from pbem.present.tokens import new_token
 from pbem.store.models import Game, OutboxEmail

@@ -30,8 +30,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
 from pbem.app import db_engine
+from pbem.mail.asks import send_reminder
 from pbem.mail.compose import MailSettings
-from pbem.mail.notify import send_reminder
 from pbem.mail.outbox import DrainResult, SmtpSettings, drain_all
 from pbem.scheduler.deadlines import reminder_points
 from pbem.scheduler.digest import send_digests

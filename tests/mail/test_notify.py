@@ -23,8 +23,12 @@ from pbem.engine import (
     legal_cards,
 )
 from pbem.mail.compose import MailSettings
-from pbem.mail.notify import MARKER, DigestLine, notify, send_digest, send_error, send_invite
+from pbem.mail.digest import DigestLine, send_digest
+from pbem.mail.errors import send_error
+from pbem.mail.invites import send_invite
+from pbem.mail.notify import notify
 from pbem.mail.outbox import drain_all
+from pbem.mail.sending import MARKER
 from pbem.present.tokens import find_token, hash_token
 from pbem.store.db import transaction
 from pbem.store.models import Player, Token

@@ -18,8 +18,11 @@ from pbem.engine import (
     preset,
     start,
 )
-from pbem.mail.notify import notify, rules_sentences, send_error, send_reminder
+from pbem.mail.asks import send_reminder
+from pbem.mail.errors import send_error
+from pbem.mail.notify import notify
 from pbem.mail.outbox import drain_all
+from pbem.mail.results import rules_sentences
 from pbem.playout import random_event
 from pbem.present import views
 from pbem.present.presenters import presenter

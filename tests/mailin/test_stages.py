@@ -8,7 +8,7 @@ from email.message import EmailMessage
 import pytest
 
 from pbem.engine import Phase
-from pbem.mail.notify import MARKER as SENT_MARKER
+from pbem.mail.sending import MARKER as SENT_MARKER
 from pbem.mailin.commands import away_dates, read_commands
 from pbem.mailin.loops import automatic_reason
 from pbem.mailin.parse import MARKER, html_to_text, trim

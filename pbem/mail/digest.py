@@ -1,0 +1,33 @@
+"""The daily digest: one email listing a player's games."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlmodel import Session
+
+from pbem.mail.compose import MailSettings
+from pbem.mail.render import default_renderer
+from pbem.mail.sending import default_settings, deliverable, queue_mail
+from pbem.store.models import OutboxEmail, Player
+
+
+@dataclass(frozen=True)
+class DigestLine:
+    name: str
+    status: str  # e.g. "your turn", "waiting for Bob", "finished: Ann won"
+    url: str
+
+
+def send_digest(
+    session: Session, player: Player, games: Sequence[DigestLine], *,
+    settings: MailSettings | None = None, now: datetime | None = None,
+) -> OutboxEmail | None:
+    """The daily digest for a player with `digest` on (the scheduler picks the games)."""
+    if not games or not deliverable(player):
+        return None
+    context = {"games": list(games), "preheader": f"{len(games)} games."}
+    return queue_mail(session, settings or default_settings(), default_renderer(), "digest",
+                      player, context=context, now=now)

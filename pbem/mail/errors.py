@@ -1,0 +1,37 @@
+"""The answer to a move that couldn't be made: what was read, why not, and what is legal now."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import Session
+
+from pbem.engine import (
+    GameState,
+    Phase,
+    seat_view,
+)
+from pbem.mail.asks import card_links, choice_links
+from pbem.mail.compose import MailSettings
+from pbem.mail.gamemail import GameMail
+from pbem.present import codes, views
+from pbem.store.models import Game, OutboxEmail
+
+
+def send_error(
+    session: Session, game: Game, state: GameState, seat: int, *, what_was_read: str,
+    reason: str, settings: MailSettings | None = None, now: datetime | None = None,
+) -> OutboxEmail | None:
+    """Answer a move that couldn't be made: what we read, why not (the engine error's
+    sentence), and what is legal now (with fresh one-time links)."""
+    mail = GameMail.load(session, game, settings, now)
+    legal: list[views.CardView] = []
+    choices: list[codes.Choice] = []
+    if seat in state.to_move and state.phase is Phase.PLAY:
+        legal = card_links(mail, seat, seat_view(state, seat).legal, None)
+    elif seat in state.to_move:
+        choices = choice_links(mail, state, seat, None)
+    context = {"what_was_read": what_was_read, "reason": reason, "legal": legal,
+               "choices": choices}
+    return mail.send("error", seat, context, turn_seq=game.last_seq,
+                     preheader=f"That move can't be made: {reason}")

@@ -1,0 +1,86 @@
+"""Invitations (accept and decline links) and the news that someone declined."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from datetime import datetime
+
+from sqlmodel import Session, select
+
+from pbem.engine import (
+    Rules,
+    list_in_words,
+)
+from pbem.mail.compose import MailSettings
+from pbem.mail.gamemail import GameMail
+from pbem.mail.render import default_renderer
+from pbem.mail.results import rules_sentences
+from pbem.mail.sending import default_settings, deliverable, queue_mail
+from pbem.present.tokens import new_token
+from pbem.store.models import Game, OutboxEmail, Player, Seat
+
+
+def send_invite(
+    session: Session, game: Game, seat: int, player: Player, *, inviter: str,
+    rules: Rules, players: Sequence[str], settings: MailSettings | None = None,
+    now: datetime | None = None, organiser: bool = False,
+) -> OutboxEmail | None:
+    """An invitation with accept and decline links (one "invite" token; the web acts on POST).
+    `organiser`: the person who set the game up, asked to confirm it before anyone else is
+    emailed."""
+    if not deliverable(player):
+        return None
+    settings = settings or default_settings()
+    raw = new_token(session, "invite", game_id=game.id, seat_no=seat, player_id=player.id,
+                    now=now)
+    context = {"inviter": inviter, "rules": rules_sentences(rules), "players": list(players),
+               "accept_url": settings.url(f"t/{raw}?a=accept"),
+               "decline_url": settings.url(f"t/{raw}?a=decline"),
+               "organiser": organiser,
+               "preheader": "Confirm your game of Hearts." if organiser
+               else f"{inviter} invites you to play Hearts."}
+    return queue_mail(session, settings, default_renderer(), "invite", player,
+                      context=context, game=game, now=now)
+
+
+def send_invites(
+    session: Session, game: Game, seats: Sequence[int], *, rules: Rules,
+    settings: MailSettings | None = None, now: datetime | None = None, organiser: bool = False,
+) -> list[OutboxEmail]:
+    """Invitations to the human players of `seats` (the service calls this when it creates a
+    game, or gives a seat to someone new, in the same transaction)."""
+    mail = GameMail.load(session, game, settings, now)
+    statuses = _invite_statuses(session, game)
+    inviter = next((mail.names[s] for s in sorted(mail.players)
+                    if statuses.get(s) == "accepted"), "The organiser")
+    rows = [send_invite(session, game, seat, mail.players[seat], inviter=inviter, rules=rules,
+                        players=mail.names, settings=mail.settings, now=mail.now,
+                        organiser=organiser)
+            for seat in seats if seat in mail.players]
+    return [row for row in rows if row is not None]
+
+
+def send_declined(
+    session: Session, game: Game, seat: int, *, settings: MailSettings | None = None,
+    now: datetime | None = None, unaware: Collection[int] = (),
+) -> list[OutboxEmail]:
+    """Tell the other human players that `seat` declined its invitation: the seat is open.
+    `unaware`: seats never told of the game (its organiser did not confirm it): no mail."""
+    mail = GameMail.load(session, game, settings, now)
+    statuses = _invite_statuses(session, game)
+    waiting = list_in_words([mail.names[s] for s in sorted(mail.players)
+                             if s != seat and statuses.get(s) == "invited"])
+    context = {"decliner": mail.names[seat], "seat_number": seat + 1, "waiting": waiting,
+               "preheader": f"{mail.names[seat]} declined the invitation."}
+    rows = []
+    for other, player in sorted(mail.players.items()):
+        if other != seat and other not in unaware and statuses.get(other) != "declined" \
+                and deliverable(player):
+            rows.append(queue_mail(session, mail.settings, mail.renderer, "invite_declined",
+                                   player, context=context, game=game, now=mail.now))
+    return rows
+
+
+def _invite_statuses(session: Session, game: Game) -> dict[int, str]:
+    seats = session.exec(select(Seat).where(Seat.game_id == game.id))
+    return {s.seat_no: s.invite_status for s in seats}

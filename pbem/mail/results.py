@@ -1,0 +1,139 @@
+"""The emails that tell what happened: the confirmation of a move, a trick's or a hand's result,
+the start of the game and its summary."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pbem.engine import (
+    BidMade,
+    CardPlayed,
+    CardsPassed,
+    Event,
+    GameState,
+    MoonChosen,
+    Phase,
+    Rules,
+    SuitNamed,
+    list_in_words,
+    seat_view,
+)
+from pbem.mail.gamemail import GameMail
+from pbem.present import views
+from pbem.present.presenters import presenter
+from pbem.present.words import chips_words, suit_title
+from pbem.store.models import OutboxEmail
+
+HandEnd = tuple[GameState, GameState, Event]  # before and after the event that ended a hand
+
+
+def confirmation(mail: GameMail, after: GameState, events: Sequence[Event],
+                 actor: int | None) -> list[OutboxEmail | None]:
+    moves = [e for e in events
+             if isinstance(e, CardPlayed | CardsPassed | MoonChosen | BidMade | SuitNamed)]
+    if actor is None and moves:
+        actor = moves[0].seat
+    mine = [e for e in moves if e.seat == actor]
+    if actor is None or not mine:
+        return []
+    understood = "; ".join(_move_words(e, after.rules.moon_points) for e in mine) + "."
+    next_step = _waiting_words(mail, after, actor)
+    return [mail.send("move_confirmed", actor, {"understood": understood,
+                                                 "next_step": next_step},
+                      preheader=understood)]
+
+
+def _move_words(event: CardPlayed | CardsPassed | MoonChosen | BidMade | SuitNamed,
+                moon_points: int = 26) -> str:
+    if isinstance(event, CardPlayed):
+        return f"you played {views.card_view(event.card).label}"
+    if isinstance(event, BidMade):
+        return "you passed" if event.chips is None else \
+            f"you bid {chips_words(event.chips)}"
+    if isinstance(event, SuitNamed):
+        return f"you named {suit_title(event.suit)} as the suit to avoid"
+    if isinstance(event, MoonChosen):
+        return (f"you shot the moon and went down {moon_points}" if event.down
+                else f"you shot the moon and put everyone else up {moon_points}")
+    cards = list_in_words([views.card_view(c).label for c in sorted(event.cards)])
+    return f"you passed {cards}"
+
+
+def _waiting_words(mail: GameMail, state: GameState, seat: int) -> str | None:
+    if state.game_over or not state.to_move or seat in state.to_move:
+        return None
+    waiting = list_in_words([mail.names[s] for s in state.to_move])
+    return f"Now waiting for {waiting}."
+
+
+def trick_mail(mail: GameMail, tricks: list[tuple[GameState, int, bool]],
+               seat: int) -> OutboxEmail | None:
+    last = tricks[-1][0]
+    rules = last.rules
+    listed = [{"number": n, "view": views.completed_trick(s.tricks, n, mail.names, seat, rules,
+                                                          ended)}
+              for s, n, ended in tricks]
+    variant = presenter(rules)
+    notes = variant.draw_notes(mail.draws, mail.names, seat)
+    if last.phase is Phase.PLAY:
+        notes += variant.table_notes(seat_view(last, None), mail.names, seat)
+    context = {"hand_number": last.hand_number, "tricks": listed, "notes": notes,
+               "scores": views.score_rows(last.hand_points, last.totals, mail.names, seat,
+                                             failing=mail.failing, chips=last.chips)}
+    number, shown = tricks[-1][1], listed[-1]["view"]
+    pre = (f"Trick {number} went to {shown.winner}." if isinstance(shown, views.TrickView)
+           and shown.winner else f"Nobody won trick {number}.")
+    return mail.send("trick_result", seat, context, preheader=pre)
+
+
+def hand_mail(mail: GameMail, before: GameState, state: GameState, last: Event,
+              seat: int) -> OutboxEmail | None:
+    result = state.sheet[-1]
+    rows = views.sheet_rows([result], mail.names)
+    context = {"hand_number": result.hand_number, "moon": rows[0]["moon"],
+               "notes": hand_notes(mail, before, state, last, seat),
+               "scores": views.score_rows(result.points, result.totals, mail.names, seat,
+                                          chips=state.chips)}
+    return mail.send("hand_result", seat, context,
+                     preheader=f"Hand {result.hand_number} is over.")
+
+
+def hand_notes(mail: GameMail, before: GameState, after: GameState, last: Event,
+               seat: int) -> list[str]:
+    """How a variant's hand ended (the pot, the cards left over)."""
+    return presenter(after.rules).hand_notes(before, after, last, mail.names, seat)
+
+
+def game_started_mail(mail: GameMail, state: GameState, seat: int) -> OutboxEmail | None:
+    seats = [{"number": s + 1, "name": mail.names[s], "is_you": s == seat,
+              "is_bot": s not in mail.players} for s in range(state.seats)]
+    notes = presenter(state.rules).table_notes(seat_view(state, None), mail.names, seat)
+    if state.phase is Phase.BID:
+        first = "You bid" if state.turn == seat else f"{mail.names[state.turn]} bids"
+        notes.append(f"{first} first, then each player in turn to the left.")
+    context = {"seats": seats, "rules": rules_sentences(state.rules), "notes": notes}
+    return mail.send("game_started", seat, context, preheader="The game has started.")
+
+
+def summary_mail(mail: GameMail, state: GameState, seat: int,
+                 last: HandEnd | None) -> OutboxEmail | None:
+    """`last`: the hand that ended the game, whose variant notes (the Auction pot, the Domino
+    cards left) the summary repeats for players who get no hand results."""
+    rows = views.score_rows(state.totals, state.totals, mail.names, seat, state.winners)
+    standings = sorted(rows, key=lambda r: r.total)
+    sheet = views.sheet_rows(state.sheet, mail.names)
+    winners = list_in_words([mail.names[s] for s in state.winners])
+    won = "wins" if len(state.winners) == 1 else "win"
+    context = {
+        "standings": standings, "sheet": sheet, "names": mail.names,
+        "totals": list(state.totals), "winners_text": f"{winners} {won}!",
+        "moons": [f"{row['hand']}: {row['moon']}" for row in sheet if row["moon"]],
+        "settlement": views.settlement_lines(state, mail.names),
+        "notes": hand_notes(mail, *last, seat) if last else [],
+    }
+    return mail.send("summary", seat, context, preheader=f"{winners} {won}.")
+
+
+def rules_sentences(rules: Rules) -> list[str]:
+    """The rules in words, and what a whole variant asks of a player by email."""
+    return [*rules.describe(), *presenter(rules).email_rules]
