@@ -3,6 +3,7 @@
 No I/O and no randomness: the service records chance (the deal) as events. See docs/engine.md.
 """
 
+from pbem.engine.asked import Ask, Asked, asked, command_kind, decision_seat
 from pbem.engine.cards import (
     ALL_CARDS,
     Card,
@@ -103,4 +104,6 @@ __all__ = [
     "SuitNamed", "Variant", "deck_cards", "drawn_cards",
     # for the presenters
     "cancelled_in_trick", "claims_allowed", "nobody_could_win",
+    # what a seat is asked now
+    "Ask", "Asked", "asked", "command_kind", "decision_seat",
 ]

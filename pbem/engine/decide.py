@@ -13,7 +13,7 @@ from pbem.engine.cards import (
     list_in_words,
     sort_cards,
 )
-from pbem.engine.claims import claim_holds, forced_rest
+from pbem.engine.claims import NO_CLAIMS, claim_holds, forced_rest
 from pbem.engine.errors import IllegalMove, NotYourTurn, WrongPhase
 from pbem.engine.events import (
     BidMade,
@@ -190,6 +190,15 @@ def _require_phase(state: GameState, seat: int, phase: Phase, name: _Namer) -> N
     raise WrongPhase(_phase_sentence(state, name))
 
 
+def phase_sentence(state: GameState, names: Sequence[str] = ()) -> str:
+    """What the game is at, for a seat that has nothing to decide now (or chose wrongly)."""
+    if state.phase is Phase.PASS:
+        return f"We're waiting for {_Namer(names).waiting(state.to_move)} to pass."
+    if state.phase is Phase.PLAY:
+        return f"We're waiting for {_Namer(names)(state.turn)} to play."
+    return _phase_sentence(state, _Namer(names))
+
+
 def _phase_sentence(state: GameState, name: _Namer) -> str:
     if state.phase is Phase.GAME_OVER:
         return "This game is over."
@@ -250,7 +259,7 @@ def pass_direction_words(state: GameState) -> str:
 # --- claim and moon ----------------------------------------------------------------------
 
 def _decide_claim(state: GameState, command: Claim) -> tuple[Event, ...]:
-    if state.rules.variant in (Variant.CANCELLATION, Variant.DOMINO):
+    if state.rules.variant in NO_CLAIMS:
         variant = state.rules.variant.value.capitalize()
         raise IllegalMove(f"Claims aren't part of {variant} Hearts here: please play on.")
     if state.phase is not Phase.PLAY:

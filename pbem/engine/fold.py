@@ -12,7 +12,7 @@ from pbem.engine.rules import Rules, Variant
 from pbem.engine.state import GameState, HandResult, Phase, Trick
 from pbem.engine.variants import new_table, thaw
 
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2  # 2: with the per-seat decision counts (older ones are replayed)
 # Ties in a draw for first dealer go to the higher suit: spades > hearts > diamonds > clubs.
 _DRAW_SUIT_ORDER = {Suit.SPADES: 3, Suit.HEARTS: 2, Suit.DIAMONDS: 1, Suit.CLUBS: 0}
 
@@ -85,7 +85,7 @@ def snapshot(state: GameState) -> dict[str, Any]:
         "hearts_broken": state.hearts_broken, "kitty": state.kitty, "in_play": state.in_play,
         "totals": list(state.totals), "sheet": [_result_json(r) for r in state.sheet],
         "moon_shooter": state.moon_shooter, "winners": list(state.winners),
-        "claimed_by": state.claimed_by,
+        "claimed_by": state.claimed_by, "turns": list(state.turns),
     }
     if state.rules.variant is not Variant.STANDARD:  # a standard snapshot keeps its old form
         for name in _VARIANT_FIELDS:
@@ -108,7 +108,8 @@ def restore(data: dict[str, Any]) -> GameState:
             data["turn"], tuple(_trick_from(t) for t in data["tricks"]), tuple(data["won"]),
             data["hearts_broken"], data["kitty"], data["in_play"], tuple(data["totals"]),
             tuple(_result_from(r) for r in data["sheet"]), data["moon_shooter"],
-            tuple(data["winners"]), data["claimed_by"], **extra)
+            tuple(data["winners"]), data["claimed_by"], turns=tuple(data["turns"]),
+            **extra)
     except (KeyError, TypeError, ValueError) as exc:
         raise EventDecodeError(f"malformed snapshot: {exc}") from exc
 

@@ -82,6 +82,10 @@ class GameState:
     avoid: int = -1               # Auction: the named suit (a Suit value), -1 before it is named
     pot: int = 0                  # Auction: chips in the pot
     chips: tuple[int, ...] = ()   # Auction: each seat's net chips (paid in negative, won positive)
+    # Per seat: its turn number, what a link, page or reply was issued for. It moves on with
+    # each of the seat's decisions (pass, play, bid, named suit, moon choice, claim) and with
+    # every deal, so nothing issued in an earlier hand can act in a later one.
+    turns: tuple[int, ...] = ()
 
     # --- questions ---------------------------------------------------------------------
     @property

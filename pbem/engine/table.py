@@ -20,6 +20,7 @@ from pbem.engine.cards import (
 )
 from pbem.engine.errors import IllegalMove, NotYourTurn, WrongPhase
 from pbem.engine.events import (
+    BidMade,
     CardPlayed,
     CardsPassed,
     ClaimAccepted,
@@ -27,6 +28,7 @@ from pbem.engine.events import (
     GameCreated,
     HandDealt,
     MoonChosen,
+    SuitNamed,
 )
 from pbem.engine.rules import (
     FirstTrickFallback,
@@ -52,6 +54,8 @@ from pbem.engine.scoring import (
 )
 from pbem.engine.state import GameState, HandResult, Phase, Trick
 
+# The events that record a seat's own decision (a draw is the engine's, not the seat's).
+DECISION_EVENTS = (CardPlayed, CardsPassed, BidMade, SuitNamed, MoonChosen, ClaimAccepted)
 CLUBS_MASK = SUIT_MASKS[Suit.CLUBS]
 # Suit masks by `index // 13`: entries 4..7 serve the second deck of Cancellation Hearts, and
 # every entry holds both copies of its suit.
@@ -67,14 +71,15 @@ class Table:
     __slots__ = (
         "rules", "seats", "first_dealer", "hand_number", "dealer", "phase", "hands", "passed",
         "trick", "leader", "turn", "tricks", "won", "hearts_broken", "kitty", "in_play",
-        "totals", "sheet", "moon_shooter", "winners", "claimed_by", "penalty", "simulating",
+        "totals", "sheet", "moon_shooter", "winners", "claimed_by", "turns", "penalty",
+        "simulating",
     )
     # The GameState fields this table mirrors; a variant's table (pbem/engine/variants/) adds
     # its own slots and fields and overrides what its rules change.
     STATE_FIELDS: tuple[str, ...] = (
         "rules", "seats", "first_dealer", "hand_number", "dealer", "phase", "hands", "passed",
         "trick", "leader", "turn", "tricks", "won", "hearts_broken", "kitty", "in_play",
-        "totals", "sheet", "moon_shooter", "winners", "claimed_by",
+        "totals", "sheet", "moon_shooter", "winners", "claimed_by", "turns",
     )
     ALL_SLOTS: tuple[str, ...] = __slots__
 
@@ -99,6 +104,7 @@ class Table:
         self.moon_shooter = -1
         self.winners: tuple[int, ...] = ()
         self.claimed_by = -1
+        self.turns = [0] * n
         self.penalty = penalty_mask(self.rules)
         self.simulating = False
 
@@ -110,6 +116,8 @@ class Table:
             value = getattr(state, name)
             setattr(table, name, list(value) if isinstance(value, tuple) and name != "winners"
                     else value)
+        if not table.turns:  # a state built by hand, not by the fold
+            table.turns = [0] * state.seats
         table.penalty = penalty_mask(state.rules)
         table.simulating = False
         return table
@@ -120,7 +128,7 @@ class Table:
             tuple(self.hands), tuple(self.passed), tuple(self.trick), self.leader, self.turn,
             tuple(self.tricks), tuple(self.won), self.hearts_broken, self.kitty, self.in_play,
             tuple(self.totals), tuple(self.sheet), self.moon_shooter, self.winners,
-            self.claimed_by)
+            self.claimed_by, turns=tuple(self.turns))
 
     def clone(self) -> Table:
         copy = type(self).__new__(type(self))
@@ -149,6 +157,10 @@ class Table:
             raise WrongPhase("This game has already been created.")
         else:
             self.apply_variant(event)
+        if kind in DECISION_EVENTS:  # applied without error: the seat's turn moves on
+            self.turns[seat] += 1
+        elif kind is HandDealt:  # a new hand: every seat's turn moves on
+            self.turns = [t + 1 for t in self.turns]
 
     def apply_variant(self, event: Event) -> None:
         """The events only a whole variant knows (draws, bids, the named suit)."""

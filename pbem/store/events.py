@@ -137,15 +137,20 @@ class LoadedState:
 
 def load_state(session: Session, game_id: int) -> LoadedState:
     """The game's state: the latest snapshot, then only the events after it."""
-    from pbem.engine import apply_all, decode_event, replay, restore
+    from pbem.engine import EventDecodeError, apply_all, decode_event, replay, restore
 
     if session.autoflush:
         session.flush()  # as an ORM query would; load_payloads below finds nothing to flush
     snap = session.connection().execute(_LATEST_SNAPSHOT, {"game_id": game_id}).first()
+    if snap is not None:
+        try:
+            restored = restore(snap[1])
+        except EventDecodeError:  # a snapshot of an older form: replay the whole log
+            snap = None
     base_seq = snap[0] if snap else 0
     rows = load_payloads(session, game_id, base_seq)
     events = [decode_event(payload) for _seq, payload in rows]
-    state = replay(events) if snap is None else apply_all(restore(snap[1]), events)
+    state = replay(events) if snap is None else apply_all(restored, events)
     seq = rows[-1][0] if rows else base_seq
     return LoadedState(state=state, seq=seq, snapshot_seq=base_seq)
 

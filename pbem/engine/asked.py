@@ -1,0 +1,158 @@
+"""What is this seat asked now: the one answer every email, page, reply reader, reminder and
+robot takes its choices and words from.
+
+`asked(state, seat)` is a frozen value: the kind of decision, the legal choices, the seat's
+turn number, and the sentences (taken from the engine's own wording in decide.py and
+describe.py) that explain the question and why a given choice is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from pbem.engine.cards import Card, Suit, list_in_words
+from pbem.engine.claims import claims_allowed
+from pbem.engine.decide import (
+    Bid,
+    ChooseMoon,
+    Claim,
+    Command,
+    NameSuit,
+    PassCards,
+    PlayCard,
+    decide,
+    pass_direction_words,
+    phase_sentence,
+)
+from pbem.engine.describe import awaited_words
+from pbem.engine.errors import EngineError
+from pbem.engine.events import Event
+from pbem.engine.fold import legal_cards
+from pbem.engine.state import GameState, Phase
+from pbem.engine.table import DECISION_EVENTS
+
+
+class Ask(StrEnum):
+    """The kinds of decision a seat can be asked for. Domino's draw is never asked: the
+    engine makes it (`forced_events`), so a drawing seat is asked NOTHING meanwhile."""
+
+    PASS = "pass"
+    PLAY = "play"
+    BID = "bid"
+    NAME_SUIT = "name_suit"
+    MOON = "moon"
+    NOTHING = "nothing"
+
+
+_KIND = {Phase.PASS: Ask.PASS, Phase.PLAY: Ask.PLAY, Phase.BID: Ask.BID,
+         Phase.NAME_SUIT: Ask.NAME_SUIT, Phase.MOON_CHOICE: Ask.MOON}
+# The moon choice's two options, as ChooseMoon's `down`: the shooter down, or the others up.
+MOON_OPTIONS: tuple[bool, ...] = (True, False)
+
+
+def decision_seat(event: Event) -> int | None:
+    """The seat whose decision `event` records, moving its turn number on (None for deals,
+    draws and the creation)."""
+    return event.seat if isinstance(event, DECISION_EVENTS) else None
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """One seat's question now. Empty choices unless `kind` asks for them."""
+
+    seat: int
+    kind: Ask
+    turn: int  # the seat's turns so far: this question is for its turn `turn`
+    cards: tuple[Card, ...] = ()  # PLAY: the legal cards; PASS: the hand to pass from
+    pass_count: int = 0  # PASS: how many cards
+    pass_to: int = -1  # PASS: the seat that receives them
+    min_bid: int = 0  # BID: the lowest bid allowed (passing is always allowed)
+    suits: tuple[Suit, ...] = ()  # NAME_SUIT: the suits that may be named
+    moon_options: tuple[bool, ...] = ()  # MOON: ChooseMoon.down values on offer
+    can_claim: bool = False  # PLAY: whether a claim may be made at all (the rules allow it)
+    waiting_for: tuple[int, ...] = ()  # the seats the game waits for now (maybe this one)
+    state: GameState | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def must_act(self) -> bool:
+        return self.kind is not Ask.NOTHING
+
+    @property
+    def awaited(self) -> str:
+        """What the game waits for from this seat, e.g. "your card" (reminders, nudges)."""
+        return awaited_words(self.state.phase) if self.state is not None else "your card"
+
+    def words(self, names: Sequence[str] = ()) -> str:
+        """One sentence saying what the seat is asked, or what the game waits for."""
+        state = self.state
+        assert state is not None
+        if self.kind is Ask.PASS:
+            return (f"Pass {self.pass_count} cards to {_name(names, self.pass_to)} "
+                    f"({pass_direction_words(state)}).")
+        if self.kind is Ask.PLAY:
+            return f"It's your turn to play: you can play {_cards(self.cards)}."
+        if self.kind is Ask.BID:
+            return (f"It's your turn to bid for the suit to avoid: {self.min_bid} chips or "
+                    "more, or pass.")
+        if self.kind is Ask.NAME_SUIT:
+            return "You won the bidding: name the suit to avoid."
+        if self.kind is Ask.MOON:
+            return "You shot the moon: choose to go down or to put everyone else up."
+        return phase_sentence(state, names)
+
+    def why_not(self, command: Command, names: Sequence[str] = ()) -> str | None:
+        """None when `command` is legal now; else the engine's sentence saying why not."""
+        assert self.state is not None
+        try:
+            decide(self.state, command, names)
+        except EngineError as exc:
+            return str(exc)
+        return None
+
+    def allows(self, command: Command) -> bool:
+        return self.why_not(command) is None
+
+
+def asked(state: GameState, seat: int) -> Asked:
+    """What `seat` is asked now: the kind of decision, its legal choices, and its turn."""
+    turn = state.turns[seat] if seat < len(state.turns) else 0
+    waiting = state.to_move
+    kind = _KIND.get(state.phase, Ask.NOTHING) if seat in waiting else Ask.NOTHING
+    base = Asked(seat, kind, turn, waiting_for=waiting, state=state)
+    if kind is Ask.PLAY:
+        return replace(base, cards=legal_cards(state, seat),
+                       can_claim=claims_allowed(state.rules))
+    if kind is Ask.PASS:
+        return replace(base, cards=state.hand(seat), pass_count=state.rules.pass_count,
+                       pass_to=state.pass_target(seat))
+    if kind is Ask.BID:
+        return replace(base, min_bid=max(0, *state.bids) + 1)
+    if kind is Ask.NAME_SUIT:
+        return replace(base, suits=tuple(Suit))
+    if kind is Ask.MOON:
+        return replace(base, moon_options=MOON_OPTIONS)
+    return base
+
+
+def command_kind(command: Command) -> Ask:
+    """The kind of question `command` answers (a claim answers a PLAY question)."""
+    if isinstance(command, PassCards):
+        return Ask.PASS
+    if isinstance(command, PlayCard | Claim):
+        return Ask.PLAY
+    if isinstance(command, Bid):
+        return Ask.BID
+    if isinstance(command, NameSuit):
+        return Ask.NAME_SUIT
+    assert isinstance(command, ChooseMoon)
+    return Ask.MOON
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return list_in_words([str(c) for c in cards])
