@@ -25,7 +25,7 @@ from sqlalchemy import Connection, Engine, bindparam, insert, or_, update
 from sqlmodel import Session, col, select
 
 from pbem.mail.compose import to_bytes
-from pbem.store.db import transaction, writing
+from pbem.store.db import inserted_id, transaction, writing
 from pbem.store.models import OutboxEmail, Player
 from pbem.store.types import utcnow
 
@@ -86,7 +86,7 @@ def enqueue(
     per move). The row is written at once, so rows keep the order they were queued in; the
     returned object is a detached copy of it, with its id."""
     now = now or utcnow()
-    values = {
+    values: dict[str, Any] = {
         "game_id": game_id, "player_id": player_id, "to_addr": to_addr, "kind": kind,
         "subject": subject, "body_text": body_text, "body_html": body_html,
         "headers": dict(headers), "message_id": headers.get("Message-ID"), "status": "pending",
@@ -94,12 +94,13 @@ def enqueue(
         "last_error": None, "created_at": now, "sent_at": None,
     }
     result = session.connection().execute(_INSERT, values)
-    return OutboxEmail(id=result.inserted_primary_key[0], **values)
+    return OutboxEmail(id=inserted_id(result), **values)
 
 
 def backoff(attempts: int) -> timedelta:
     """Delay before retry number `attempts` (1, 2, 4, 8... minutes, at most an hour)."""
-    return min(BACKOFF_BASE * (2 ** min(max(attempts - 1, 0), 16)), BACKOFF_CAP)
+    delay: timedelta = BACKOFF_BASE * (2 ** min(max(attempts - 1, 0), 16))
+    return min(delay, BACKOFF_CAP)
 
 
 def default_worker_id() -> str:
@@ -109,7 +110,7 @@ def default_worker_id() -> str:
 def reclaim_stale(engine: Engine, now: datetime, stale_after: timedelta = STALE_AFTER) -> int:
     """Put rows left in "sending" by a crashed sender back to pending."""
     with transaction(engine) as session:
-        result = session.execute(
+        result = session.exec(
             update(OutboxEmail)
             .where(col(OutboxEmail.status) == "sending",
                    col(OutboxEmail.claimed_at) < now - stale_after)

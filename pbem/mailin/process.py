@@ -136,7 +136,7 @@ def _process_claimed(inbox: Inbox, mail_id: int, raw: bytes) -> Decision:
 def _claim(inbox: Inbox, mail_id: int) -> bytes | None:
     now = inbox.clock()
     with transaction(inbox.engine) as session:
-        claimed = session.execute(
+        claimed = session.exec(
             update(InboundMail)
             .where(col(InboundMail.id) == mail_id, col(InboundMail.status) == "pending",
                    or_(col(InboundMail.processed_at).is_(None),
@@ -435,7 +435,7 @@ def _away(inbox: Inbox, route: Route, text: str) -> str:
     ctx = inbox.context()
     try:
         if text.strip().lower() in AWAY_OFF:
-            service.clear_away(ctx, route.player_id)  # type: ignore[attr-defined]
+            service.clear_away(ctx, route.player_id)
             return "Welcome back: your away dates are cleared."
         dates = away_dates(text, inbox.clock().date())
         if dates is None:

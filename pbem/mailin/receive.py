@@ -16,7 +16,7 @@ from sqlalchemy import Engine, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
-from pbem.store.db import transaction
+from pbem.store.db import inserted_id, transaction
 from pbem.store.models import InboundMail
 from pbem.store.types import utcnow
 
@@ -69,7 +69,7 @@ def store_raw(engine: Engine, raw: bytes, *, now: datetime | None = None,
                 "message_id": message_id, "content_hash": digest, "raw": raw,
                 "status": "pending", "reason": None, "received_at": now,
                 "processed_at": now if claim else None})
-            return Stored(inserted.inserted_primary_key[0], True)
+            return Stored(inserted_id(inserted), True)
     except IntegrityError:
         with transaction(engine, read_only=True) as session:
             found = session.exec(select(InboundMail.id).where(
@@ -86,10 +86,10 @@ def purge_raw_mail(engine: Engine, older_than: timedelta, *, now: datetime | Non
     Returns how many were purged. Run daily (see PBEM_INBOUND_KEEP_DAYS)."""
     cutoff = (now or utcnow()) - older_than
     with transaction(engine) as session:
-        result = session.execute(
+        result = session.exec(
             update(InboundMail)
             .where(col(InboundMail.received_at) < cutoff,
-                   col(InboundMail.status) != "pending", InboundMail.raw != b"")
+                   col(InboundMail.status) != "pending", col(InboundMail.raw) != b"")
             .values(raw=b"")
             .execution_options(synchronize_session=False)
         )

@@ -20,6 +20,7 @@ from sqlmodel import Session, col, select
 
 from pbem.engine import Event, GameState, HandDealt, Phase
 from pbem.scheduler.policy import DeadlinePolicy
+from pbem.store.db import inserted_id
 from pbem.store.models import Away, Deadline, Game, Player, Seat
 from pbem.zones import player_zone
 
@@ -185,7 +186,7 @@ def _open(session: Session, game: Game, seat: Seat, kind: str, policy: DeadlineP
                    started_at=now, due_at=now, grace_until=now)
     schedule(row, policy, zone, _away_rows(session, seat.player_id), now)
     values = {column: getattr(row, column) for column in _DEADLINE_COLUMNS}
-    row.id = session.connection().execute(_INSERT, values).inserted_primary_key[0]
+    row.id = inserted_id(session.connection().execute(_INSERT, values))
     return row
 
 

@@ -13,7 +13,7 @@ try:
 except ImportError:  # not on Windows: SQLite's busy handler alone serialises writers there
     fcntl = None  # type: ignore[assignment]
 
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, CursorResult, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
 
@@ -61,6 +61,13 @@ def _sqlite_engine(url: str, **kwargs: Any) -> Engine:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
+
+
+def inserted_id(result: CursorResult[Any]) -> int:
+    """The primary key of the one row a single-row Core INSERT wrote."""
+    key = result.inserted_primary_key
+    assert key is not None, "not a single-row INSERT"
+    return int(key[0])
 
 
 def is_sqlite(engine: Engine) -> bool:
