@@ -7,13 +7,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app
-from sqlalchemy import Engine
+from flask import Flask
 
 from pbem import config as pbem_config
+from pbem.store.app_engine import ENGINE_EXTENSION
+from pbem.store.app_engine import db_engine as db_engine  # re-exported: pbem.app.db_engine
 from pbem.store.db import make_engine
 
-ENGINE_EXTENSION = "pbem.db_engine"
 TEMPLATE_FOLDER = Path(__file__).resolve().parent.parent / "templates"
 
 
@@ -48,10 +48,3 @@ def register_blueprints(app: Flask) -> None:
         from pbem.devmail import register as register_devmail
 
         register_devmail(app)
-
-
-def db_engine(app: Flask | None = None) -> Engine:
-    """The app's SQLAlchemy engine (one per app; shared by requests and CLI commands)."""
-    app = app or current_app
-    engine: Engine = app.extensions[ENGINE_EXTENSION]
-    return engine

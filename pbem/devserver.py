@@ -21,10 +21,10 @@ from sqlmodel import col, select
 from werkzeug.serving import run_simple
 
 from pbem import service
-from pbem.app import db_engine
 from pbem.devmail import mail_folder
 from pbem.devmail.server import start_catcher
 from pbem.mail.outbox import SmtpSettings, drain_all
+from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.migrate import upgrade
 from pbem.store.models import Game

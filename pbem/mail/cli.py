@@ -6,8 +6,8 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from pbem.app import db_engine
 from pbem.mail.outbox import DrainResult, SmtpSettings, drain_all
+from pbem.store.app_engine import db_engine
 
 
 @click.group("mail", help="Outgoing mail.")

@@ -75,7 +75,7 @@ class Inbox:
 
     @classmethod
     def from_app(cls, app: Flask) -> Inbox:
-        from pbem.app import db_engine
+        from pbem.store.app_engine import db_engine
 
         return cls(db_engine(app), MailSettings.from_config(app.config), app)
 

@@ -8,8 +8,8 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from pbem.app import db_engine
 from pbem.scheduler.worker import build_scheduler, default_holder, release_lease
+from pbem.store.app_engine import db_engine
 
 
 @click.command("worker", help="Run the worker: sends the outbox, checks deadlines (reminders, "

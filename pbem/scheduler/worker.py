@@ -29,7 +29,6 @@ from sqlalchemy import Engine, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
-from pbem.app import db_engine
 from pbem.mail.asks import send_reminder
 from pbem.mail.compose import MailSettings
 from pbem.mail.outbox import DrainResult, SmtpSettings, drain_all
@@ -37,6 +36,7 @@ from pbem.scheduler.deadlines import reminder_points
 from pbem.scheduler.digest import send_digests
 from pbem.scheduler.policy import DeadlinePolicy
 from pbem.service import Context, PlayerMistake, timeout_move
+from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.events import load_state
 from pbem.store.models import Deadline, Game, WorkerLease

@@ -19,7 +19,6 @@ from sqlmodel import col, select
 from wtforms import ValidationError
 
 from pbem import service
-from pbem.app import db_engine
 from pbem.engine import (
     ALL_PRESETS,
     PRESETS,
@@ -39,6 +38,7 @@ from pbem.engine import (
 from pbem.present.presenters import presenter
 from pbem.roster import load_roster
 from pbem.scheduler import policy
+from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
 

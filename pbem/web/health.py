@@ -6,7 +6,7 @@ from flask import Blueprint, jsonify
 from flask.typing import ResponseReturnValue
 from sqlalchemy import text
 
-from pbem.app import db_engine
+from pbem.store.app_engine import db_engine
 
 bp = Blueprint("health", __name__)
 

@@ -30,7 +30,6 @@ from sqlmodel import Session, col, select
 from wtforms import ValidationError
 
 from pbem import service
-from pbem.app import db_engine
 from pbem.engine import (
     BidMade,
     Card,
@@ -57,6 +56,7 @@ from pbem.present.presenters import presenter
 from pbem.present.tokens import consume_token, find_token
 from pbem.present.words import chips_words
 from pbem.roster import load_roster
+from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.events import load_events, load_state
 from pbem.store.models import Game, Seat, Token

@@ -11,8 +11,8 @@ from flask import Blueprint, flash, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from pbem import service
-from pbem.app import db_engine
 from pbem.engine import list_in_words
+from pbem.store.app_engine import db_engine
 from pbem.web.play import check_csrf, load_seat
 
 bp = Blueprint("seat_actions", __name__)

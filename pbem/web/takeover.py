@@ -17,9 +17,9 @@ from sqlmodel import Session
 from wtforms import ValidationError
 
 from pbem import service
-from pbem.app import db_engine
 from pbem.present.links import seat_link
 from pbem.present.tokens import consume_token, find_token
+from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game, Token
 

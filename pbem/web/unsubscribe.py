@@ -20,8 +20,8 @@ from flask_wtf.csrf import generate_csrf, validate_csrf
 from sqlmodel import Session
 from wtforms import ValidationError
 
-from pbem.app import db_engine
 from pbem.present.tokens import find_token
+from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import NOTIFY_CHOICES, Player
 
