@@ -16,7 +16,6 @@ from pbem.engine import (
     VARIANT_PRESETS,
     Bid,
     Card,
-    CardPlayed,
     GameCreated,
     GameState,
     HandDealt,
@@ -35,6 +34,7 @@ from pbem.engine import (
 )
 from pbem.engine.cards import mask_of
 from pbem.playout import random_event
+from tests.helpers import play
 
 
 def rules_of(name: str) -> Rules:
@@ -47,12 +47,6 @@ def dealt(rules: Rules, hands: dict[int, str], **changes: object) -> GameState:
     state = replay([GameCreated(rules, n, n - 1), HandDealt(deck_cards(rules))])
     masks = tuple(mask_of(Card.from_code(c) for c in hands.get(s, "").split()) for s in range(n))
     return replace(state, hands=masks, **changes)  # type: ignore[arg-type]
-
-
-def play(state: GameState, *cards: str) -> GameState:
-    for code in cards:
-        state = apply(state, CardPlayed(state.turn, Card.from_code(code)))
-    return state
 
 
 @pytest.mark.parametrize("name", sorted(VARIANT_PRESETS))

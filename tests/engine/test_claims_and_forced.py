@@ -39,6 +39,7 @@ from pbem.engine import (
     replay,
 )
 from pbem.playout import random_game
+from tests.helpers import play
 
 NO_PASS = preset("standard").replace(pass_count=0, pass_cycle=(0,))
 
@@ -93,19 +94,17 @@ def new_hand(rules: Rules = NO_PASS, hands: dict[int, str] = HANDS, dealer: int 
     return replay([created, deal_for(hands, dealer)])
 
 
-def play(state: GameState, seat: int, card: str) -> GameState:
-    """One play through decide (which must accept it) and apply."""
-    (event,) = decide(state, PlayCard(seat, parse_cards(card)[0]))
-    assert event == CardPlayed(seat, parse_cards(card)[0])
-    return apply(state, event)
+def play_as(state: GameState, seat: int, card: str) -> GameState:
+    """`seat` plays `card`, and it must be its turn (`play` plays for the seat to move)."""
+    assert state.turn == seat
+    return play(state, card)
 
 
 def position(plays: int) -> GameState:
     """The main hand after the first `plays` scripted plays."""
     state = new_hand()
     for seat, card in scripted_plays()[:plays]:
-        assert state.turn == seat
-        state = play(state, seat, card)
+        state = play_as(state, seat, card)
     return state
 
 
@@ -227,9 +226,9 @@ def test_claim_that_takes_every_point_is_a_moon() -> None:
     state = new_hand(hands=hands)
     clubs = parse_cards(hands[0])
     for trick in range(7):  # seat 0 leads its clubs; the others throw their lowest legal card
-        state = play(state, 0, str(clubs[trick]))
+        state = play_as(state, 0, str(clubs[trick]))
         for seat in (1, 2, 3):
-            state = play(state, seat, str(legal_cards(state, seat)[0]))
+            state = play_as(state, seat, str(legal_cards(state, seat)[0]))
     assert state.trick_number == 8 and state.turn == 0
     assert claim_holds(state, 0) is True
     after = apply(state, decide(state, Claim(0))[0])

@@ -170,16 +170,29 @@ def check_views(state: GameState) -> None:
 
 def check_hand_result(rules: Rules, book: HandBook, result: HandResult,
                       before: tuple[int, ...], state_after: GameState) -> None:
-    n = rules.players
-    deck = set(book.deck)
-    # Every card of the deck is played exactly once (or claimed), plus the kitty.
+    """A finished hand against the bookkeeping: one named check per rule."""
+    check_every_card_once(rules, book)
+    taken = check_tricks(rules, book, state_after)
+    raw = check_raw_points(rules, book, result, taken, state_after)
+    check_moon(rules, book, result, before, taken, raw)
+    check_totals(rules, result, before)
+
+
+def check_every_card_once(rules: Rules, book: HandBook) -> None:
+    """Every card of the deck is played exactly once (or claimed), plus the kitty."""
     played = [c for _, c in book.plays]
     assert len(played) == len(set(played))
     if book.claimed_by is None:
-        assert len(played) == rules.hand_size * n
-        assert set(played) | book.kitty == deck
+        assert len(played) == rules.hand_size * rules.players
+        assert set(played) | book.kitty == set(book.deck)
         assert not set(played) & book.kitty
-    # The tricks: seat order from the leader, winner leads next, the right number of tricks.
+
+
+def check_tricks(rules: Rules, book: HandBook, state_after: GameState) -> list[set[Card]]:
+    """Seat order from the leader, the winner leads next, the right number of tricks; the kitty
+    and a claim's cards go where the rules say. Returns the cards each seat took."""
+    n = rules.players
+    deck = set(book.deck)
     taken: list[set[Card]] = [set() for _ in range(n)]
     leader = book.leader
     tricks = [book.plays[i:i + n] for i in range(0, len(book.plays), n)]
@@ -202,17 +215,31 @@ def check_hand_result(rules: Rules, book: HandBook, result: HandResult,
     assert set().union(*taken) == deck
     assert len(state_after.tricks) == len(complete)
     assert [t.winner for t in state_after.tricks] == [trick_winner(t) for t in complete]
+    return taken
 
+
+def check_raw_points(rules: Rules, book: HandBook, result: HandResult, taken: list[set[Card]],
+                     state_after: GameState) -> list[int]:
+    """Each heart 1, the QS 13 when it scores, the bonus card -10; the deck's points add up.
+    Returns each seat's points before the moon."""
+    n = rules.players
     raw = [raw_points(rules, taken[s]) for s in range(n)]
-    bonus = [-10 if bonus_card(rules) in taken[s] else 0 for s in range(n)]
     assert list(state_after.hand_points) == raw
-    deck_total = rules.moon_points + (-10 if bonus_card(rules) in deck else 0)
+    deck_total = rules.moon_points + (-10 if bonus_card(rules) in set(book.deck) else 0)
     assert sum(raw) == deck_total
     assert result.hearts == tuple(sum(c.suit is Suit.HEARTS for c in t) for t in taken)
     assert result.claimed_by == book.claimed_by
     assert result.dealer == book.dealer
+    return raw
 
-    needed = penalty_cards(rules, deck)
+
+def check_moon(rules: Rules, book: HandBook, result: HandResult, before: tuple[int, ...],
+               taken: list[set[Card]], raw: list[int]) -> None:
+    """Without a moon the raw points stand. Whoever takes every penalty card shoots the moon
+    (with the TD: a slam); the moon goes down or up as the moon rule says."""
+    n = rules.players
+    bonus = [-10 if bonus_card(rules) in taken[s] else 0 for s in range(n)]
+    needed = penalty_cards(rules, set(book.deck))
     shooters = [s for s in range(n) if needed <= taken[s]] if rules.moon is not MoonRule.NONE \
         else []
     mp = rules.moon_points
@@ -220,24 +247,26 @@ def check_hand_result(rules: Rules, book: HandBook, result: HandResult,
     if not shooters:
         assert result.moon is None and result.moon_down is None and not result.slam
         assert points == raw
+        return
+    (shooter,) = shooters
+    assert result.moon == shooter
+    if rules.bonus_card is BonusCard.TEN_OF_DIAMONDS and TD in taken[shooter]:
+        assert result.slam
+        assert points == [-mp if s == shooter else 0 for s in range(n)]
+        return
+    assert not result.slam
+    down = result.moon_down
+    assert down is not None
+    if down:
+        assert points == [(-mp if s == shooter else 0) + bonus[s] for s in range(n)]
     else:
-        (shooter,) = shooters
-        assert result.moon == shooter
-        if rules.bonus_card is BonusCard.TEN_OF_DIAMONDS and TD in taken[shooter]:
-            assert result.slam
-            assert points == [-mp if s == shooter else 0 for s in range(n)]
-        else:
-            assert not result.slam
-            down = result.moon_down
-            assert down is not None
-            if down:
-                assert points == [(-mp if s == shooter else 0) + bonus[s] for s in range(n)]
-            else:
-                assert points == [(0 if s == shooter else mp) + bonus[s] for s in range(n)]
-            expected_down = expected_moon_down(rules, shooter, before, bonus, book.moon_choice)
-            assert down == expected_down
-    # Totals follow the sheet (the 99-sinkhole drops exactly 99 to 0).
-    totals = [b + p for b, p in zip(before, points, strict=True)]
+        assert points == [(0 if s == shooter else mp) + bonus[s] for s in range(n)]
+    assert down == expected_moon_down(rules, shooter, before, bonus, book.moon_choice)
+
+
+def check_totals(rules: Rules, result: HandResult, before: tuple[int, ...]) -> None:
+    """Totals follow the sheet (the 99-sinkhole drops exactly 99 to 0)."""
+    totals = [b + p for b, p in zip(before, result.points, strict=True)]
     if rules.sinkhole_99:
         totals = [0 if t == 99 else t for t in totals]
     assert list(result.totals) == totals
@@ -268,15 +297,11 @@ def expected_moon_down(rules: Rules, shooter: int, before: tuple[int, ...], bonu
 
 def check_game(rules: Rules, events: list[Event], final: GameState, *,
                views_every_event: bool) -> int:
-    """Walk the log with apply(), checking every hand. Returns the number of hands finished."""
-    n = rules.players
+    """Walk the log with apply(), checking every event and every hand. Returns the number of
+    hands finished."""
     created = events[0]
     assert isinstance(created, GameCreated)
-    assert created.rules == rules and created.seats == n
-    if rules.first_dealer is FirstDealer.DRAW:
-        assert len(created.dealer_draw) == n
-        best = max(created.dealer_draw, key=lambda c: (c.rank, int(c.suit)))
-        assert created.dealer_draw.index(best) == created.first_dealer
+    check_created(rules, created)
     state = start(created)
     book: HandBook | None = None
     hands_done = 0
@@ -284,59 +309,8 @@ def check_game(rules: Rules, events: list[Event], final: GameState, *,
         before = state
         state = apply(state, event)
         assert before.phase is not Phase.GAME_OVER
-        if isinstance(event, HandDealt):
-            assert before.phase is Phase.DEAL
-            dealer = before.dealer
-            assert dealer == (created.first_dealer + before.hand_number - 1) % n
-            deck = list(event.cards)
-            assert len(deck) == rules.deck_size and not set(deck) & set(rules.removed)
-            held: list[set[Card]] = [set() for _ in range(n)]
-            for k in range(rules.hand_size * n):
-                held[(dealer + 1 + k) % n].add(deck[k])
-            book = HandBook(dealer, deck, held, set(deck[rules.hand_size * n:]))
-            assert [set(state.hand(s)) for s in range(n)] == held
-            assert set(state.kitty_cards) == book.kitty
-            offset = rules.pass_offset(before.hand_number)
-            assert state.phase is (Phase.PASS if offset else Phase.PLAY)
-        elif isinstance(event, CardsPassed):
-            assert book is not None and before.phase is Phase.PASS
-            assert event.seat in before.to_move
-            assert len(event.cards) == rules.pass_count
-            book.passed[event.seat] = set(event.cards)
-            if len(book.passed) == n:
-                offset = before.pass_offset
-                assert offset
-                book.held = [(book.held[s] - book.passed[s]) | book.passed[(s - offset) % n]
-                             for s in range(n)]
-                assert [set(state.hand(s)) for s in range(n)] == book.held
-                for s in range(n):
-                    assert set(state.received_cards(s)) == book.passed[(s - offset) % n]
-        elif isinstance(event, CardPlayed):
-            assert book is not None and before.phase is Phase.PLAY
-            if not book.plays:
-                book.leader = opening_leader(rules, book.dealer, book.held)
-                assert before.turn == book.leader
-            assert event.card in legal_cards(before, event.seat)
-            assert event.card in book.held[event.seat]
-            book.held[event.seat].discard(event.card)
-            book.plays.append((event.seat, event.card))
-        elif isinstance(event, MoonChosen):
-            assert book is not None and before.phase is Phase.MOON_CHOICE
-            assert before.to_move == (event.seat,) == (before.moon_shooter,)
-            assert rules.moon in (MoonRule.SHOOTER_CHOICE, MoonRule.CHOICE_AT_74)
-            book.moon_choice = event.down
-        elif isinstance(event, ClaimAccepted):
-            assert book is not None
-            book.claimed_by = event.seat
-        if state.phase is Phase.MOON_CHOICE:
-            assert len(state.sheet) == len(before.sheet)
-        if len(state.sheet) > len(before.sheet):
-            assert book is not None
-            assert len(state.sheet) == len(before.sheet) + 1
-            result = state.sheet[-1]
-            assert result.hand_number == len(state.sheet)
-            check_hand_result(rules, book, result, before.totals, state)
-            check_game_end(rules, state)
+        book = check_event(rules, created, book, event, before, state)
+        if check_hand_end(rules, book, before, state):
             hands_done += 1
             book = None
         hand_starts = isinstance(event, (HandDealt, CardsPassed)) and state.phase is Phase.PLAY
@@ -345,6 +319,113 @@ def check_game(rules: Rules, events: list[Event], final: GameState, *,
             check_views(state)
     assert state == final
     return hands_done
+
+
+def check_created(rules: Rules, created: GameCreated) -> None:
+    """The game has its rules and seats; a drawn first dealer is the highest card drawn."""
+    n = rules.players
+    assert created.rules == rules and created.seats == n
+    if rules.first_dealer is FirstDealer.DRAW:
+        assert len(created.dealer_draw) == n
+        best = max(created.dealer_draw, key=lambda c: (c.rank, int(c.suit)))
+        assert created.dealer_draw.index(best) == created.first_dealer
+
+
+def check_event(rules: Rules, created: GameCreated, book: HandBook | None, event: Event,
+                before: GameState, state: GameState) -> HandBook | None:
+    """The check for this kind of event; returns the hand's bookkeeping after it."""
+    if isinstance(event, HandDealt):
+        return check_deal(rules, created, event, before, state)
+    if isinstance(event, CardsPassed):
+        assert book is not None
+        check_pass(rules, book, event, before, state)
+    elif isinstance(event, CardPlayed):
+        assert book is not None
+        check_play(rules, book, event, before)
+    elif isinstance(event, MoonChosen):
+        assert book is not None
+        check_moon_choice(rules, book, event, before)
+    elif isinstance(event, ClaimAccepted):
+        assert book is not None
+        book.claimed_by = event.seat
+    return book
+
+
+def check_deal(rules: Rules, created: GameCreated, event: HandDealt, before: GameState,
+               state: GameState) -> HandBook:
+    """The dealer turns left each hand; the cards go round from the dealer's left, the rest to
+    the kitty; the hand opens with the pass, or with play on a hold hand."""
+    n = rules.players
+    assert before.phase is Phase.DEAL
+    dealer = before.dealer
+    assert dealer == (created.first_dealer + before.hand_number - 1) % n
+    deck = list(event.cards)
+    assert len(deck) == rules.deck_size and not set(deck) & set(rules.removed)
+    held: list[set[Card]] = [set() for _ in range(n)]
+    for k in range(rules.hand_size * n):
+        held[(dealer + 1 + k) % n].add(deck[k])
+    book = HandBook(dealer, deck, held, set(deck[rules.hand_size * n:]))
+    assert [set(state.hand(s)) for s in range(n)] == held
+    assert set(state.kitty_cards) == book.kitty
+    offset = rules.pass_offset(before.hand_number)
+    assert state.phase is (Phase.PASS if offset else Phase.PLAY)
+    return book
+
+
+def check_pass(rules: Rules, book: HandBook, event: CardsPassed, before: GameState,
+               state: GameState) -> None:
+    """Each seat passes `pass_count` cards once; when all have, each holds what it received."""
+    n = rules.players
+    assert before.phase is Phase.PASS
+    assert event.seat in before.to_move
+    assert len(event.cards) == rules.pass_count
+    book.passed[event.seat] = set(event.cards)
+    if len(book.passed) == n:
+        offset = before.pass_offset
+        assert offset
+        book.held = [(book.held[s] - book.passed[s]) | book.passed[(s - offset) % n]
+                     for s in range(n)]
+        assert [set(state.hand(s)) for s in range(n)] == book.held
+        for s in range(n):
+            assert set(state.received_cards(s)) == book.passed[(s - offset) % n]
+
+
+def check_play(rules: Rules, book: HandBook, event: CardPlayed, before: GameState) -> None:
+    """The opening leader leads; every card played is legal and held."""
+    assert before.phase is Phase.PLAY
+    if not book.plays:
+        book.leader = opening_leader(rules, book.dealer, book.held)
+        assert before.turn == book.leader
+    assert event.card in legal_cards(before, event.seat)
+    assert event.card in book.held[event.seat]
+    book.held[event.seat].discard(event.card)
+    book.plays.append((event.seat, event.card))
+
+
+def check_moon_choice(rules: Rules, book: HandBook, event: MoonChosen,
+                      before: GameState) -> None:
+    """Only the shooter chooses, and only under a moon rule that offers the choice."""
+    assert before.phase is Phase.MOON_CHOICE
+    assert before.to_move == (event.seat,) == (before.moon_shooter,)
+    assert rules.moon in (MoonRule.SHOOTER_CHOICE, MoonRule.CHOICE_AT_74)
+    book.moon_choice = event.down
+
+
+def check_hand_end(rules: Rules, book: HandBook | None, before: GameState,
+                   state: GameState) -> bool:
+    """A hand ends with one new line on the sheet (not while the shooter chooses); the line and
+    the game's end are checked. True when this event finished a hand."""
+    if state.phase is Phase.MOON_CHOICE:
+        assert len(state.sheet) == len(before.sheet)
+    if len(state.sheet) == len(before.sheet):
+        return False
+    assert book is not None
+    assert len(state.sheet) == len(before.sheet) + 1
+    result = state.sheet[-1]
+    assert result.hand_number == len(state.sheet)
+    check_hand_result(rules, book, result, before.totals, state)
+    check_game_end(rules, state)
+    return True
 
 
 def check_game_end(rules: Rules, state: GameState) -> None:

@@ -41,6 +41,7 @@ from pbem.engine import (
     settlement,
     start,
 )
+from tests.helpers import play
 
 NO_PASS = {"pass_count": 0, "pass_cycle": (0,)}
 
@@ -76,14 +77,6 @@ def _with_totals(state: GameState, totals: tuple[int, ...]) -> GameState:
     from dataclasses import replace
 
     return replace(state, totals=totals)
-
-
-def play(state: GameState, *moves: str) -> GameState:
-    """Play cards in turn order, each through `decide` so every move is checked."""
-    for text in moves:
-        (event,) = decide(state, PlayCard(state.turn, Card.parse(text)))
-        state = apply(state, event)
-    return state
 
 
 def legal(state: GameState, seat: int | None = None) -> str:

@@ -36,6 +36,7 @@ from pbem.engine import (
 )
 from pbem.engine.cards import DOUBLE_DECK, mask_of
 from pbem.playout import random_event
+from tests.helpers import play
 
 RULES = VARIANT_PRESETS["cancellation"].rules  # 8 players, identical cards cancel
 FREE = RULES.replace(points_on_first_trick=True)  # so that hand-made first tricks may hold points
@@ -52,13 +53,6 @@ def situation(rules: Rules, hands: dict[int, str], kitty: str = "", **changes: o
     state = replay([GameCreated(rules, n, n - 1), HandDealt(deck_cards(rules))])
     masks = tuple(mask_of(codes(hands.get(s, ""))) for s in range(n))
     return replace(state, hands=masks, kitty=mask_of(codes(kitty)), **changes)  # type: ignore
-
-
-def play(state: GameState, *plays: str) -> GameState:
-    for text in plays:
-        seat = state.turn
-        state = apply(state, decide(state, PlayCard(seat, Card.parse(text)))[0])
-    return state
 
 
 def test_cancellation_needs_7_to_10_players() -> None:

@@ -38,6 +38,7 @@ from pbem.engine import (
 )
 from pbem.engine.cards import mask_of
 from pbem.playout import random_event
+from tests.helpers import play
 
 RULES = VARIANT_PRESETS["domino"].rules  # 4 players, QS not scored
 
@@ -50,14 +51,6 @@ def situation(rules: Rules, hands: dict[int, str], stock: str = "", **changes: o
     masks = tuple(mask_of(parse_cards(hands.get(s, ""))) for s in range(n))
     return replace(state, hands=masks, stock=tuple(c.index for c in parse_cards(stock)),
                    **changes)  # type: ignore[arg-type]
-
-
-def play(state: GameState, *plays: str) -> GameState:
-    for text in plays:
-        if state.phase is Phase.DRAW:
-            state = apply(state, forced_events(state)[0])
-        state = apply(state, decide(state, PlayCard(state.turn, Card.parse(text)))[0])
-    return state
 
 
 def test_domino_needs_2_to_7_players() -> None:

@@ -10,6 +10,7 @@ from sqlalchemy import Engine
 import pbem.store.models  # noqa: F401  (registers the tables)
 from pbem.mail.compose import MailSettings
 from pbem.store.db import make_engine
+from tests.mail.game_support import PlayedGame, create_game
 from tests.mail.mailtest_support import SmtpServer, free_port
 
 
@@ -32,6 +33,12 @@ def stopped_smtp_server() -> Iterator[SmtpServer]:
 @pytest.fixture
 def mail_settings() -> MailSettings:
     return MailSettings(domain="hearts.test", base_url="https://hearts.test")
+
+
+@pytest.fixture
+def game(engine: Engine) -> PlayedGame:
+    """A four-player game stepped by hand (tests/mail/game_support.py), not yet dealt."""
+    return create_game(engine)
 
 
 @pytest.fixture

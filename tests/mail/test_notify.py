@@ -8,7 +8,6 @@ from collections import defaultdict
 from datetime import UTC, datetime
 from email.message import EmailMessage
 
-import pytest
 from sqlalchemy import Engine
 from sqlmodel import select
 
@@ -32,7 +31,7 @@ from pbem.mail.sending import MARKER
 from pbem.present.tokens import find_token, hash_token
 from pbem.store.db import transaction
 from pbem.store.models import Player, Token
-from tests.mail.game_support import PlayedGame, create_game, deal_event
+from tests.mail.game_support import PlayedGame, deal_event
 from tests.mail.mailtest_support import SmtpServer
 
 DEADLINE = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
@@ -67,11 +66,6 @@ def run(engine: Engine, game: PlayedGame, settings: MailSettings, *events: objec
         row, before, after = game.step(session, *events)  # type: ignore[arg-type]
         notify(session, row, before, after, list(events), settings=settings,  # type: ignore[arg-type]
                deadline=DEADLINE, now=DEADLINE.replace(hour=8), **kwargs)  # type: ignore[arg-type]
-
-
-@pytest.fixture
-def game(engine: Engine) -> PlayedGame:
-    return create_game(engine)
 
 
 def to_first_play(engine: Engine, server: SmtpServer, game: PlayedGame,

@@ -21,17 +21,12 @@ from pbem.mail.notify import notify
 from pbem.present.tokens import hash_token
 from pbem.store.db import transaction
 from pbem.store.models import Player, Token
-from tests.mail.game_support import PlayedGame, create_game, deal_event
+from tests.mail.game_support import PlayedGame, deal_event
 from tests.mail.mailtest_support import SmtpServer
 from tests.mail.test_notify import deliver
 
 ANN = "ann@example.org"
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
-
-
-@pytest.fixture
-def game(engine: Engine) -> PlayedGame:
-    return create_game(engine)
 
 
 @pytest.fixture

@@ -38,16 +38,12 @@ from tests.mail.variant_mail_support import (
 )
 
 
-def auction(engine: Engine, seed: int = 2) -> VariantGame:
-    return variant_game(engine, "auction", seed=seed)
-
-
 def bid(game: VariantGame, offset: int, chips: int | None) -> None:
     service.bid(game.ctx, game.game_id, game.seat(offset), chips)
 
 
 def test_auction_bid_email_lists_legal_bids_and_links(engine: Engine) -> None:
-    game = auction(engine)
+    game = variant_game(engine, "auction")
     first = game.last("bid", game.seat(1))
     assert "it's your turn to bid" in first.body_text
     assert "Bid 1 chip or more, or pass." in first.body_text
@@ -73,7 +69,7 @@ def test_auction_bid_email_lists_legal_bids_and_links(engine: Engine) -> None:
 
 
 def test_auction_emails_escape_player_names(engine: Engine) -> None:
-    game = auction(engine)
+    game = variant_game(engine, "auction")
     cy = NAMES.index("Cy <b>")
     asked = game.seat(1) if game.seat(1) != cy else game.seat(2)
     if asked != game.seat(1):
@@ -84,7 +80,7 @@ def test_auction_emails_escape_player_names(engine: Engine) -> None:
 
 
 def test_auction_name_suit_email_offers_each_suit_and_the_reply_words(engine: Engine) -> None:
-    game = auction(engine)
+    game = variant_game(engine, "auction")
     bid(game, 1, 2)
     bid(game, 2, None)
     bid(game, 3, 5)
@@ -105,7 +101,7 @@ def test_auction_name_suit_email_offers_each_suit_and_the_reply_words(engine: En
 
 def test_auction_everyone_passing_lets_the_dealer_name_the_suit_for_nothing(
         engine: Engine) -> None:
-    game = auction(engine)
+    game = variant_game(engine, "auction")
     assert "If everyone passes, " in game.last("bid", game.seat(1)).body_text
     for offset in range(1, 5):
         bid(game, offset, None)
@@ -115,7 +111,7 @@ def test_auction_everyone_passing_lets_the_dealer_name_the_suit_for_nothing(
 
 
 def test_auction_turn_email_shows_the_suit_to_avoid_the_pot_and_chips(engine: Engine) -> None:
-    game = auction(engine)
+    game = variant_game(engine, "auction")
     bid(game, 1, 4)
     for offset in (2, 3, 4):
         bid(game, offset, None)
@@ -140,7 +136,7 @@ def test_auction_turn_email_shows_the_suit_to_avoid_the_pot_and_chips(engine: En
 def carried_pot(engine: Engine) -> VariantGame:
     """Seed 2: the first bidder buys diamonds for 1 chip; played lowest card first, everyone
     takes some diamonds, so the pot carries over to hand 2."""
-    game = auction(engine)
+    game = variant_game(engine, "auction")
     bid(game, 1, 1)
     for offset in (2, 3, 4):
         bid(game, offset, None)
@@ -188,7 +184,8 @@ def test_auction_hand_result_says_who_takes_the_pot() -> None:
 
 
 def test_auction_summary_tells_the_last_pot_and_settles_in_chips(engine: Engine) -> None:
-    game = auction(engine)  # the players and seats; the game itself is played by the engine
+    # the players and seats; the game itself is played by the engine
+    game = variant_game(engine, "auction")
     rng = random.Random(3)
     state = start(GameCreated(game.rules, 4, 0))
     while not state.game_over:
@@ -216,7 +213,7 @@ def test_auction_summary_tells_the_last_pot_and_settles_in_chips(engine: Engine)
 
 
 def test_auction_error_and_reminder_offer_the_bid_choices(engine: Engine) -> None:
-    game = auction(engine)
+    game = variant_game(engine, "auction")
     seat = game.seat(1)
     with transaction(engine) as session:
         row = session.get(Game, game.game_id)
@@ -231,7 +228,7 @@ def test_auction_error_and_reminder_offer_the_bid_choices(engine: Engine) -> Non
 
 
 def test_auction_game_started_email_says_who_bids_first(engine: Engine) -> None:
-    game = auction(engine)
+    game = variant_game(engine, "auction")
     text = game.last("game_started", game.seat(2)).body_text
     assert f"{NAMES[game.seat(1)]} bids first, then each player in turn to the left." in text
     assert "You bid first" in game.last("game_started", game.seat(1)).body_text
@@ -278,7 +275,7 @@ def test_bid_links_stop_at_the_largest_link_bid_and_choices_read_back() -> None:
 
 def test_auction_bid_email_arrives_over_smtp_with_a_header_safe_subject(
         engine: Engine, smtp_server: SmtpServer) -> None:
-    game = auction(engine)
+    game = variant_game(engine, "auction")
     drain_all(engine, smtp_server.settings)
     first = address(game.seat(1))
     got = [r.message for r in smtp_server.messages if r.rcpt_tos == [first]]

@@ -16,6 +16,7 @@ from pbem.engine import Card, GameState, Rules, deck_cards
 from pbem.store.db import transaction
 from pbem.store.events import load_state
 from pbem.store.models import Game, OutboxEmail, Player, Seat, Token
+from tests import helpers
 from tests.web.support import CraftedDeal
 
 NAMES = ("Ann", "Bob", "Cy <b>", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo")
@@ -124,9 +125,4 @@ def play(game: VariantGame, offset: int, card: str) -> None:
 
 
 def play_first_legal(game: VariantGame) -> GameState:
-    from pbem.engine import legal_cards
-
-    state = game.state
-    seat = state.to_move[0]
-    service.play_card(game.ctx, game.game_id, seat, str(legal_cards(state, seat)[0]))
-    return game.state
+    return helpers.play_first_legal(game.ctx, game.game_id)

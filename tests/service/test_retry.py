@@ -8,9 +8,10 @@ import pytest
 from sqlalchemy import Engine
 
 from pbem.engine import CardsPassed, Event
-from pbem.service import Context, Invitee, SomeoneMovedFirst, create_game, make_rng
+from pbem.service import Context, SomeoneMovedFirst, make_rng
 from pbem.service.core import Duplicate, Loaded, run
 from pbem.store.models import Event as EventRow
+from tests.helpers import service_game
 
 
 def sneak_in_an_event(g: Loaded) -> None:
@@ -22,8 +23,7 @@ def sneak_in_an_event(g: Loaded) -> None:
 @pytest.fixture
 def game(engine: Engine) -> tuple[Context, int]:
     ctx = Context(engine=engine, rng=make_rng(seed=1))
-    players = [Invitee(f"p{n}@x.org", f"P{n}", accepted=True) for n in range(4)]
-    return ctx, create_game(ctx, name="g", players=players).game_id
+    return ctx, service_game(ctx)
 
 
 def test_a_lost_race_is_retried_on_a_fresh_state(game: tuple[Context, int]) -> None:

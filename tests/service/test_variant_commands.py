@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import Engine
 
-from pbem.engine import BidMade, GameState, Phase, Suit, SuitNamed
+from pbem.engine import BidMade, Phase, Suit, SuitNamed
 from pbem.service import (
     CommandRejected,
     Context,
@@ -18,9 +18,8 @@ from pbem.service import (
     name_suit,
 )
 from pbem.store.db import transaction
-from pbem.store.events import load_events, load_state
-
-PLAYERS = [Invitee(f"p{n}@example.org", f"Player {n}", accepted=True) for n in range(4)]
+from pbem.store.events import load_events
+from tests.helpers import service_game, state_of
 
 
 @pytest.fixture
@@ -28,56 +27,51 @@ def ctx(engine: Engine) -> Context:
     return Context(engine=engine, rng=make_rng(seed=11))
 
 
-def state_of(ctx: Context, game_id: int) -> GameState:
-    with transaction(ctx.engine, read_only=True) as s:
-        return load_state(s, game_id).state
-
-
-def auction(ctx: Context) -> tuple[int, GameState]:
-    game_id = create_game(ctx, name="Auction", preset="auction", players=PLAYERS).game_id
-    return game_id, state_of(ctx, game_id)
-
-
 def test_auction_game_is_dealt_and_asks_left_of_dealer_to_bid(ctx: Context) -> None:
-    _game_id, state = auction(ctx)
+    _game_id = service_game(ctx, "auction")
+    state = state_of(ctx.engine, _game_id)
     assert state.phase is Phase.BID
     assert state.to_move == ((state.dealer + 1) % 4,)
 
 
 def test_auction_bids_in_turn_then_the_winner_names_the_suit(ctx: Context) -> None:
-    game_id, state = auction(ctx)
+    game_id = service_game(ctx, "auction")
+    state = state_of(ctx.engine, game_id)
     first = (state.dealer + 1) % 4
     order = [(first + k) % 4 for k in range(4)]
     bid(ctx, game_id, order[0], 2)
     bid(ctx, game_id, order[1], None)
     bid(ctx, game_id, order[2], 5)
     bid(ctx, game_id, order[3], None)
-    state = state_of(ctx, game_id)
+    state = state_of(ctx.engine, game_id)
     assert state.phase is Phase.NAME_SUIT and state.to_move == (order[2],)
     assert state.pot == 5 and state.chips[order[2]] == -5
     name_suit(ctx, game_id, order[2], "spades")
-    state = state_of(ctx, game_id)
+    state = state_of(ctx.engine, game_id)
     assert state.phase is Phase.PLAY and state.avoid == Suit.SPADES
     assert state.to_move == (order[2],)
 
 
 def test_auction_bid_not_above_the_last_is_refused_and_nothing_changes(ctx: Context) -> None:
-    game_id, state = auction(ctx)
+    game_id = service_game(ctx, "auction")
+    state = state_of(ctx.engine, game_id)
     first = (state.dealer + 1) % 4
     bid(ctx, game_id, first, 3)
     with pytest.raises(CommandRejected, match="more than 3 chips"):
         bid(ctx, game_id, (first + 1) % 4, 3)
-    assert state_of(ctx, game_id).bids[(first + 1) % 4] == -1
+    assert state_of(ctx.engine, game_id).bids[(first + 1) % 4] == -1
 
 
 def test_auction_bid_out_of_turn_is_refused(ctx: Context) -> None:
-    game_id, state = auction(ctx)
+    game_id = service_game(ctx, "auction")
+    state = state_of(ctx.engine, game_id)
     with pytest.raises(CommandRejected, match="not your turn to bid"):
         bid(ctx, game_id, (state.dealer + 2) % 4, 1)
 
 
 def test_auction_the_same_bid_twice_is_carried_out_once(ctx: Context) -> None:
-    game_id, state = auction(ctx)
+    game_id = service_game(ctx, "auction")
+    state = state_of(ctx.engine, game_id)
     first = (state.dealer + 1) % 4
     assert not bid(ctx, game_id, first, 4).duplicate
     again = bid(ctx, game_id, first, 4)
@@ -88,7 +82,8 @@ def test_auction_the_same_bid_twice_is_carried_out_once(ctx: Context) -> None:
 
 
 def test_auction_naming_the_suit_twice_is_carried_out_once(ctx: Context) -> None:
-    game_id, state = auction(ctx)
+    game_id = service_game(ctx, "auction")
+    state = state_of(ctx.engine, game_id)
     first = (state.dealer + 1) % 4
     for k in range(4):
         bid(ctx, game_id, (first + k) % 4, 1 if k == 0 else None)
@@ -100,7 +95,8 @@ def test_auction_naming_the_suit_twice_is_carried_out_once(ctx: Context) -> None
 
 
 def test_auction_only_the_winning_bidder_names_the_suit(ctx: Context) -> None:
-    game_id, state = auction(ctx)
+    game_id = service_game(ctx, "auction")
+    state = state_of(ctx.engine, game_id)
     first = (state.dealer + 1) % 4
     for k in range(4):
         bid(ctx, game_id, (first + k) % 4, 1 if k == 0 else None)
@@ -109,13 +105,15 @@ def test_auction_only_the_winning_bidder_names_the_suit(ctx: Context) -> None:
 
 
 def test_auction_an_unreadable_suit_is_refused_in_words(ctx: Context) -> None:
-    game_id, _state = auction(ctx)
+    game_id = service_game(ctx, "auction")
+    _state = state_of(ctx.engine, game_id)
     with pytest.raises(CommandRejected, match="as a suit"):
         name_suit(ctx, game_id, 0, "trumps")
 
 
 def test_auction_a_seat_of_someone_else_is_refused(ctx: Context) -> None:
-    game_id, state = auction(ctx)
+    game_id = service_game(ctx, "auction")
+    state = state_of(ctx.engine, game_id)
     first = (state.dealer + 1) % 4
     with pytest.raises(NotAllowed):
         bid(ctx, game_id, first, 1, player_id=-5)
@@ -129,5 +127,5 @@ def test_variant_games_are_created_and_dealt(ctx: Context, preset: str) -> None:
     game_id = create_game(ctx, name=preset, preset=preset, players=[
         Invitee(f"v{n}@example.org", f"V {n}", accepted=True) for n in range(players)
     ]).game_id
-    state = state_of(ctx, game_id)
+    state = state_of(ctx.engine, game_id)
     assert state.phase is Phase.PLAY and len(state.to_move) == 1

@@ -9,7 +9,17 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.web.support import card_links, links, newest, pass_cards, post_link, start_game
+from pbem.engine import Phase
+from tests.web.support import (
+    card_links,
+    links,
+    newest,
+    pass_cards,
+    post_link,
+    start_game,
+    state,
+)
+from tests.web.variant_support import variant_game
 
 
 @dataclass
@@ -44,3 +54,11 @@ def choice(app: Flask, client: FlaskClient, turn: Turn) -> Turn:
         assert post_link(client, next(iter(turn.cards.values()))).status_code == 200
         turn = Turn(turn.game_id, card_links(newest(app, "turn").body_text))
     return turn
+
+
+@pytest.fixture
+def auction(app: Flask) -> int:
+    """A four-player Auction game of humans, at its first bid."""
+    game_id = variant_game(app, "auction")
+    assert state(app, game_id).phase is Phase.BID
+    return game_id

@@ -4,11 +4,11 @@ the button POSTs (CSRF) through the service; a link acts once; late links say wh
 
 from __future__ import annotations
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from pbem.engine import BidMade, Phase, Suit, SuitNamed
+from tests.helpers import bid_in_turn
 from tests.web.support import csrf_of, events, post_link, snapshot, state
 from tests.web.variant_support import (
     bid_link,
@@ -16,23 +16,7 @@ from tests.web.variant_support import (
     fresh_csrf,
     suit_link,
     to_move,
-    variant_game,
 )
-
-
-@pytest.fixture
-def auction(app: Flask) -> int:
-    """A four-player Auction game of humans, at its first bid."""
-    game_id = variant_game(app, "auction")
-    assert state(app, game_id).phase is Phase.BID
-    return game_id
-
-
-def bid_round(app: Flask, game_id: int, bids: list[int | None]) -> None:
-    from pbem import service
-
-    for chips in bids:
-        service.bid(ctx(app), game_id, to_move(app, game_id), chips)
 
 
 def test_bid_link_get_changes_nothing(app: Flask, client: FlaskClient, auction: int) -> None:
@@ -99,7 +83,7 @@ def test_stale_bid_link_explains(app: Flask, client: FlaskClient, auction: int) 
     first = to_move(app, auction)
     late = bid_link(app, auction, first, 3)
     csrf = csrf_of(client.get(late).get_data(as_text=True))  # pages opened in time
-    bid_round(app, auction, [4])  # the first bidder bid 4 by email
+    bid_in_turn(ctx(app), auction, 4)  # the first bidder bid 4 by email
     html = client.get(late).get_data(as_text=True)
     assert "Already done" in html and "you bid 4 chips" in html  # the seat did bid
 
@@ -115,7 +99,7 @@ def test_stale_bid_link_explains(app: Flask, client: FlaskClient, auction: int) 
     assert f"It&#39;s {['Ann', 'Bob', 'Cy', 'Dee'][second]}&#39;s turn to bid, not yours." \
         in not_yet
 
-    bid_round(app, auction, [None, None, None])
+    bid_in_turn(ctx(app), auction, None, None, None)
     assert "Already done" in client.get(early).get_data(as_text=True)  # they passed
     late_comer = bid_link(app, auction, third, 9)  # a link made after the bidding
     over = client.get(late_comer).get_data(as_text=True)
@@ -127,7 +111,7 @@ def test_stale_bid_link_explains(app: Flask, client: FlaskClient, auction: int) 
 
 
 def test_suit_link_names_the_suit_once(app: Flask, client: FlaskClient, auction: int) -> None:
-    bid_round(app, auction, [3, None, None, None])
+    bid_in_turn(ctx(app), auction, 3, None, None, None)
     now = state(app, auction)
     assert now.phase is Phase.NAME_SUIT
     bidder = now.bidder
@@ -153,7 +137,7 @@ def test_suit_link_names_the_suit_once(app: Flask, client: FlaskClient, auction:
 def test_suit_link_of_someone_who_lost_the_bidding_explains(
         app: Flask, client: FlaskClient, auction: int) -> None:
     first = to_move(app, auction)
-    bid_round(app, auction, [None, 2, None, None])
+    bid_in_turn(ctx(app), auction, None, 2, None, None)
     winner = state(app, auction).bidder
     assert winner != first
     path = suit_link(app, auction, first, Suit.CLUBS)

@@ -5,22 +5,17 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from pbem import service
 from pbem.engine import Phase, Suit
+from tests.helpers import bid_in_turn
 from tests.web.support import csrf_of, snapshot, state
 from tests.web.variant_support import ctx, seat_page, to_move, variant_game
 
 _SEQ = re.compile(r'name="turn_seq" value="(\d+)"')
 NAMES = ("Ann", "Bob", "Cy", "Dee")
-
-
-@pytest.fixture
-def auction(app: Flask) -> int:
-    return variant_game(app, "auction")
 
 
 def form_of(client: FlaskClient, path: str) -> tuple[str, dict[str, str]]:
@@ -29,14 +24,9 @@ def form_of(client: FlaskClient, path: str) -> tuple[str, dict[str, str]]:
     return html, {"csrf_token": csrf_of(html), "turn_seq": seq.group(1) if seq else ""}
 
 
-def bid(app: Flask, game_id: int, *bids: int | None) -> None:
-    for chips in bids:
-        service.bid(ctx(app), game_id, to_move(app, game_id), chips)
-
-
 def test_seat_view_shows_the_bid_form_on_your_turn(app: Flask, client: FlaskClient,
                                                    auction: int) -> None:
-    bid(app, auction, 3)
+    bid_in_turn(ctx(app), auction, 3)
     seat = to_move(app, auction)
     html = client.get(seat_page(app, auction, seat)).get_data(as_text=True)
     assert "Your hand" in html and "Your move" in html
@@ -76,7 +66,7 @@ def test_seat_view_pass_button_passes(app: Flask, client: FlaskClient, auction: 
 
 def test_seat_view_bid_form_refuses_a_low_bid_in_words(app: Flask, client: FlaskClient,
                                                        auction: int) -> None:
-    bid(app, auction, 3)
+    bid_in_turn(ctx(app), auction, 3)
     seat = to_move(app, auction)
     path = seat_page(app, auction, seat)
     _html, form = form_of(client, path)
@@ -124,7 +114,7 @@ def test_seat_view_bid_needs_the_csrf_token(app: Flask, client: FlaskClient,
 
 def test_seat_view_names_the_suit_with_four_buttons(app: Flask, client: FlaskClient,
                                                     auction: int) -> None:
-    bid(app, auction, 2, None, None, None)
+    bid_in_turn(ctx(app), auction, 2, None, None, None)
     bidder = state(app, auction).bidder
     path = seat_page(app, auction, bidder)
     html, form = form_of(client, path)
@@ -148,7 +138,7 @@ def test_seat_view_names_the_suit_with_four_buttons(app: Flask, client: FlaskCli
 
 def test_only_the_winning_bidder_names_the_suit(app: Flask, client: FlaskClient,
                                                 auction: int) -> None:
-    bid(app, auction, 2, None, None, None)
+    bid_in_turn(ctx(app), auction, 2, None, None, None)
     bidder = state(app, auction).bidder
     loser = (bidder + 1) % 4
     path = seat_page(app, auction, loser)
@@ -164,14 +154,14 @@ def test_only_the_winning_bidder_names_the_suit(app: Flask, client: FlaskClient,
 def test_the_game_page_shows_bids_pot_chips_and_the_suit_to_avoid(
         app: Flask, client: FlaskClient, auction: int) -> None:
     first = to_move(app, auction)
-    bid(app, auction, 2)
+    bid_in_turn(ctx(app), auction, 2)
     html = client.get(f"/games/{auction}").get_data(as_text=True)
     assert "the players are bidding for the right to name the suit to avoid" in html
     assert "Bidding for the suit to avoid: the highest bid so far is 2 chips." in html
     assert f"<td>{NAMES[first]}</td><td>2 chips</td>" in html
     assert "Your hand" not in html
 
-    bid(app, auction, 5, None, None)
+    bid_in_turn(ctx(app), auction, 5, None, None)
     bidder = state(app, auction).bidder
     html = client.get(f"/games/{auction}").get_data(as_text=True)
     assert f"{NAMES[bidder]} to name the suit to avoid." in html
@@ -187,7 +177,7 @@ def test_the_game_page_shows_bids_pot_chips_and_the_suit_to_avoid(
 
 def test_auction_pages_get_and_head_change_nothing(app: Flask, client: FlaskClient,
                                                    auction: int) -> None:
-    bid(app, auction, 2)
+    bid_in_turn(ctx(app), auction, 2)
     seat = to_move(app, auction)
     paths = [seat_page(app, auction, s) for s in range(4)] + [f"/games/{auction}"]
     before = snapshot(app, auction)
@@ -201,7 +191,7 @@ def test_auction_pages_get_and_head_change_nothing(app: Flask, client: FlaskClie
 def test_player_names_and_the_game_name_are_escaped(app: Flask, client: FlaskClient) -> None:
     names = ("<b>Ann</b>", "Bob & Co", "Cy \"x\"", "<script>alert(1)</script>")
     game_id = variant_game(app, "auction", names=names)
-    bid(app, game_id, 3, None)
+    bid_in_turn(ctx(app), game_id, 3, None)
     for path in (f"/games/{game_id}", seat_page(app, game_id, to_move(app, game_id))):
         html = client.get(path).get_data(as_text=True)
         assert "<script>alert(1)</script>" not in html and "<b>Ann</b>" not in html

@@ -17,6 +17,7 @@ from pbem.present.links import seat_link
 from pbem.present.tokens import new_token
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
+from tests import helpers
 from tests.web.support import CraftedDeal, csrf_of, state
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo")
@@ -83,10 +84,7 @@ def to_move(app: Flask, game_id: int) -> int:
 
 def play_first_legal(app: Flask, game_id: int) -> GameState:
     """The player to move plays their first legal card (through the service)."""
-    now = state(app, game_id)
-    seat = to_move(app, game_id)
-    service.play_card(ctx(app), game_id, seat, legal_cards(now, seat)[0])
-    return state(app, game_id)
+    return helpers.play_first_legal(ctx(app), game_id)
 
 
 def fresh_csrf(app: Flask, client: FlaskClient, game_id: int) -> str:
