@@ -16,7 +16,8 @@ from sqlmodel import Session, select
 from pbem.engine import Card, CardsDrawn, GameState, HandDealt, SeatView, event_type
 from pbem.present import views
 from pbem.present.codes import SUIT_CHOICES
-from pbem.present.presenters import PLAYING, presenter
+from pbem.present.presenters import PLAYING as PLAYING  # re-exported for the pages
+from pbem.present.presenters import presenter
 from pbem.store.events import load_events
 from pbem.store.models import Event as EventRow
 

@@ -27,7 +27,8 @@ from pbem.engine import (
     settlement,
     sort_cards,
 )
-from pbem.present.codes import MOON_DOWN, MOON_UP
+from pbem.present.codes import MOON_DOWN as MOON_DOWN  # re-exported for the pages
+from pbem.present.codes import MOON_UP as MOON_UP
 from pbem.present.presenters import presenter
 
 SUIT_NAMES = {Suit.CLUBS: "Clubs", Suit.DIAMONDS: "Diamonds", Suit.HEARTS: "Hearts",
