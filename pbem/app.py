@@ -40,10 +40,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 
 def register_blueprints(app: Flask) -> None:
+    from pbem.mailin.webhook import bp as inbound_webhook
     from pbem.web import blueprints
 
     for bp in blueprints():
         app.register_blueprint(bp)
+    app.register_blueprint(inbound_webhook)  # mail in by a provider's webhook: POST /inbound
     if app.config["PBEM_ENV"] == "development":  # the mail catcher's pages: never in production
         from pbem.devmail import register as register_devmail
 

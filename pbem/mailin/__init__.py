@@ -2,6 +2,6 @@
 
     receive (store raw bytes, dedupe) → loops (auto-replies, bounces) → parse (MIME → reply text)
     → commands (the command language) → route (token → game, seat, player) → process (service,
-    replies). The ways in: smtp_receiver (SMTP/LMTP), imap (IDLE poller), pbem.web.inbound
+    replies). The ways in: smtp_receiver (SMTP/LMTP), imap (IDLE poller), pbem.mailin.webhook
     (signed webhook) and `pbem ingest` (an MTA pipe).
 """

@@ -9,7 +9,7 @@ from flask import Blueprint
 # Each module defines `bp`; add a module here to add an area.
 BLUEPRINT_MODULES: tuple[str, ...] = ("pbem.web.health", "pbem.web.play",
                                       "pbem.web.unsubscribe", "pbem.web.create",
-                                      "pbem.web.inbound", "pbem.web.takeover",
+                                      "pbem.web.takeover",
                                       "pbem.web.seat_actions")
 
 

@@ -14,9 +14,9 @@ from pbem.app import db_engine
 from pbem.engine import CardPlayed
 from pbem.mailin.process import Inbox
 from pbem.mailin.smtp_receiver import ReplyController
+from pbem.mailin.webhook import sign
 from pbem.store.db import transaction
 from pbem.store.events import load_events
-from pbem.web.inbound import sign
 from tests.mail.mailtest_support import free_port
 from tests.mailin.support import (
     emails,

@@ -1,5 +1,7 @@
 """`POST /inbound`: a raw MIME message from a mail provider's inbound webhook, signed.
 
+A way in for mail, so it lives with mail in; the app factory registers its blueprint.
+
 Headers: `X-PBEM-Timestamp` (Unix seconds) and `X-PBEM-Signature` (hex HMAC-SHA256 with
 PBEM_INBOUND_SECRET over `TIMESTAMP.` followed by the body; a `sha256=` prefix is allowed).
 Requests older (or newer) than five minutes are refused, so a captured request can't be
