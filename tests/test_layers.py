@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LINT = "from importlinter.cli import lint_imports_command; lint_imports_command()"
 
 
-@pytest.mark.parametrize("contract", ["layers", "pure-engine"])
+@pytest.mark.parametrize("contract", ["layers", "pure-engine", "engine-api"])
 def test_import_contract_is_kept(contract: str) -> None:
     run = subprocess.run(
         [sys.executable, "-c", LINT, "--no-cache", "--config", str(ROOT / "pyproject.toml"),
