@@ -8,8 +8,10 @@ layer, or, while a move is under way, list the import in `ignore_imports` saying
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -26,3 +28,16 @@ def test_import_contract_is_kept(contract: str) -> None:
          "--contract", contract],
         cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_architecture_map_names_every_layer_of_the_contract() -> None:
+    """docs/architecture.md draws the contract: every module placed in it (that exists yet) must
+    be on the map."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    (layers,) = [c["layers"] for c in config["contracts"] if c["id"] == "layers"]
+    names = {name.strip(" ()") for layer in layers for name in re.split(r"[|:]", layer)}
+    pbem = ROOT / "pbem"
+    names = {n for n in names if (pbem / n).is_dir() or (pbem / f"{n}.py").exists()}
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    missing = sorted(n for n in names if not re.search(rf"\b{re.escape(n)}\b", doc))
+    assert not missing, f"docs/architecture.md does not place {missing}"
