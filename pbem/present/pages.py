@@ -26,9 +26,8 @@ def variant_context(state: GameState, view: SeatView, names: Sequence[str], seat
                     drawn: Sequence[Card] = ()) -> dict[str, Any]:
     """The template values of the game's variant (empty in a standard game)."""
     return {
-        "bids": [], "min_bid": 1, "bid_rule": "", "naming": "",
+        "bids": [], "min_bid": 1, "bid_rule": "", "naming": "", "avoid_note": "",
         "suit_choices": SUIT_CHOICES,
-        "avoid": view.named_suit.plural if view.named_suit is not None else "",
         "carried": views.counted(views.card_views(view.carried)) if state.phase in PLAYING
         else [],
         "drawn": [views.card_view(c) for c in drawn],

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.engine import Event, GameState, Phase, SeatView, list_in_words
+from pbem.engine import Event, GameState, Phase, SeatView, Suit, list_in_words
 from pbem.present.codes import high_bid
 from pbem.present.presenters.base import FIXED_IN_VARIANTS, Command, Presenter
 from pbem.present.words import capital, chips_words, suit_title, verb, who
@@ -98,7 +98,11 @@ class AuctionPresenter(Presenter):
         high = high_bid(state.bids)
         bidding = state.phase in AUCTION_PHASES and any(b >= 0 for b in state.bids)
         naming = state.phase is Phase.NAME_SUIT and seat is not None and seat == state.bidder
+        avoid = view.named_suit
+        instead = avoid is not None and avoid is not Suit.HEARTS
         return {"bids": bid_rows(view, names, seat) if bidding else [],
+                "avoid_note": f"The {avoid.plural} score instead of the hearts: hearts count "
+                              "nothing this hand." if avoid is not None and instead else "",
                 "min_bid": high + 1, "bid_rule": bid_rule(high),
                 "naming": name_suit_situation(view, names) if naming else ""}
 
