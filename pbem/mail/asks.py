@@ -10,13 +10,13 @@ from typing import Any
 from sqlmodel import Session
 
 from pbem.engine import (
+    Ask,
     Card,
     GameState,
-    Phase,
     SeatView,
+    asked,
     seat_view,
 )
-from pbem.engine.describe import awaited_words
 from pbem.mail.compose import MailSettings
 from pbem.mail.gamemail import GameMail
 from pbem.mail.sending import deliverable
@@ -45,7 +45,7 @@ def ask(mail: GameMail, state: GameState, seat: int, deadline: datetime | None,
 
 def ask_turn(mail: GameMail, state: GameState, view: SeatView, seat: int,
              ttl: timedelta | None) -> Asked:
-    legal = card_links(mail, seat, view.legal, ttl)
+    legal = card_links(mail, seat, asked(state, seat).cards, ttl)
     pre = f"Your turn: hand {view.hand_number}, trick {view.trick_number}."
     return "turn", {"legal": legal, "example": legal[0].code if legal else "QS"}, pre
 
@@ -71,10 +71,11 @@ def card_links(mail: GameMail, seat: int, cards: Sequence[Card],
 def choice_links(mail: GameMail, state: GameState, seat: int,
                  ttl: timedelta | None) -> list[codes.Choice]:
     """A one-time link for each bid or suit choice the seat has now."""
-    if state.phase is Phase.BID:
-        offered = codes.bid_codes(codes.high_bid(state.bids))
-    elif state.phase is Phase.NAME_SUIT:
-        offered = codes.SUIT_CODES
+    question = asked(state, seat)
+    if question.kind is Ask.BID:
+        offered = codes.bid_codes(question.min_bid - 1)
+    elif question.kind is Ask.NAME_SUIT:
+        offered = [codes.suit_code(suit) for suit in question.suits]
     else:
         return []
     seq = mail.game.last_seq
@@ -147,7 +148,7 @@ def send_reminder(
     player = mail.players.get(seat)
     if player is None:
         return None
-    what = awaited_words(state.phase)
+    what = asked(state, seat).awaited
     context = {"waiting_for": what, "deadline": deadline_text(deadline, player.time_zone)}
     return mail.send("reminder", seat, context, turn_seq=game.last_seq,
                      preheader=f"Waiting for {what}.")

@@ -7,9 +7,9 @@ from datetime import datetime
 from sqlmodel import Session
 
 from pbem.engine import (
+    Ask,
     GameState,
-    Phase,
-    seat_view,
+    asked,
 )
 from pbem.mail.asks import card_links, choice_links
 from pbem.mail.compose import MailSettings
@@ -27,9 +27,10 @@ def send_error(
     mail = GameMail.load(session, game, settings, now)
     legal: list[views.CardView] = []
     choices: list[codes.Choice] = []
-    if seat in state.to_move and state.phase is Phase.PLAY:
-        legal = card_links(mail, seat, seat_view(state, seat).legal, None)
-    elif seat in state.to_move:
+    question = asked(state, seat)
+    if question.kind is Ask.PLAY:
+        legal = card_links(mail, seat, question.cards, None)
+    elif question.must_act:
         choices = choice_links(mail, state, seat, None)
     context = {"what_was_read": what_was_read, "reason": reason, "legal": legal,
                "choices": choices}

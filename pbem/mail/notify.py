@@ -16,6 +16,7 @@ from datetime import datetime
 from sqlmodel import Session
 
 from pbem.engine import (
+    Ask,
     Card,
     CardsDrawn,
     Event,
@@ -23,6 +24,7 @@ from pbem.engine import (
     GameState,
     Phase,
     apply,
+    asked,
     drawn_cards,
     start,
 )
@@ -91,19 +93,22 @@ def resend_turns(
     return [row for row in _asks(mail, None, state, deadline) if row is not None]
 
 
+_ASKS = {Ask.PLAY: ask_turn, Ask.PASS: ask_pass, Ask.BID: ask_bid, Ask.NAME_SUIT: ask_name_suit}
+
+
 def _asks(mail: GameMail, before: GameState | None, after: GameState,
           deadline: datetime | None) -> list[OutboxEmail | None]:
-    """The emails asking for the next moves (`before` None: ask whoever is waited for)."""
-    if after.phase is Phase.PASS and _pass_began(before, after):
-        return [ask(mail, after, seat, deadline, ask_pass) for seat in after.to_move]
-    if after.phase is Phase.PLAY:
-        return [ask(mail, after, seat, deadline, ask_turn) for seat in after.to_move]
-    if after.phase is Phase.MOON_CHOICE and _moon_began(before, after):
-        return [ask_moon(mail, after, after.moon_shooter, deadline)]
-    if after.phase in (Phase.BID, Phase.NAME_SUIT):
-        what = ask_bid if after.phase is Phase.BID else ask_name_suit
-        return [ask(mail, after, seat, deadline, what) for seat in after.to_move]
-    return []
+    """The emails asking for the next moves, one per seat by what the engine asks it
+    (`before` None: ask whoever is waited for). The pass and the moon choice are asked once,
+    when they begin; a card, a bid or the suit after every move."""
+    rows: list[OutboxEmail | None] = []
+    for seat in after.to_move:
+        kind = asked(after, seat).kind
+        if kind is Ask.MOON and _moon_began(before, after):
+            rows.append(ask_moon(mail, after, seat, deadline))
+        elif kind in _ASKS and (kind is not Ask.PASS or _pass_began(before, after)):
+            rows.append(ask(mail, after, seat, deadline, _ASKS[kind]))
+    return rows
 
 
 def _game_started(before: GameState | None, after: GameState) -> bool:
