@@ -22,7 +22,7 @@ def presets(name: str | None) -> None:
         raise click.BadParameter(f"unknown preset; known: {', '.join(ALL_PRESETS)}",
                                  param_hint="NAME")
     preset = ALL_PRESETS[name]
-    click.echo(f"{preset.title}\nSource: {preset.source}\n")
+    click.echo(f"{preset.title}\nSource: {preset.source}\nIn short: {preset.summary}\n")
     for sentence in preset.rules.describe():
         click.echo(f"- {sentence}")
     click.echo("\nOptions:")

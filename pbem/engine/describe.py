@@ -6,6 +6,7 @@ from pbem.engine.rules import (
     BonusCard,
     Cancels,
     FirstDealer,
+    KittyTo,
     MoonRule,
     OnlyHeartsAndQueenLead,
     OpeningLead,
@@ -90,7 +91,8 @@ def _deck(rules: Rules) -> str:
         return f"{text} ({removed_in_words(rules)} taken out)."
     if rules.kitty_size:
         trick = "first" if rules.kitty_to.value == "first_trick" else "last"
-        return f"{text}; {rules.kitty_size} cards form a kitty for the {trick} trick's winner."
+        kitty = "1 card forms" if rules.kitty_size == 1 else f"{rules.kitty_size} cards form"
+        return f"{text}; {kitty} a kitty for the {trick} trick's winner."
     return text + "."
 
 
@@ -116,14 +118,21 @@ def _first_trick(rules: Rules) -> str:
         return "Points may be played on the first trick."
     if rules.variant is Variant.AUCTION:
         return "No cards of the named suit on the first trick, unless you hold nothing else."
-    return ("No hearts or queen of spades on the first trick, unless you hold nothing else.")
+    # The QS is a point card only when it scores (Hearts Without Black Lady, Domino: it's free).
+    cards = "hearts or queen of spades" if rules.queen_scores else "hearts (the queen of spades " \
+        "is free and may be played)"
+    return f"No {cards} on the first trick, unless you hold nothing else."
 
 
 def _hearts(rules: Rules) -> str:
     if not rules.hearts_must_be_broken:
         return "Hearts may be led at any time."
     breaker = "a heart or the queen of spades" if rules.queen_breaks_hearts else "a heart"
-    text = f"Hearts can't be led until {breaker} has been played (or you hold only hearts)."
+    if rules.hearts_break_on_discard:
+        text = (f"Hearts can't be led until {breaker} has been discarded, that is played "
+                "on another suit's lead (or you hold only hearts).")
+    else:
+        text = f"Hearts can't be led until {breaker} has been played (or you hold only hearts)."
     if rules.only_hearts_and_queen_lead is OnlyHeartsAndQueenLead.MAY_LEAD_HEART:
         text += " Holding only hearts and the queen of spades, you may lead a heart."
     return text
@@ -153,3 +162,94 @@ _AWAITED = {Phase.PASS: "your pass", Phase.MOON_CHOICE: "your moon choice",
 def awaited_words(phase: Phase) -> str:
     """What the game waits for from a player in `phase`, for reminders and nudges."""
     return _AWAITED.get(phase, "your card")
+
+
+# --- a preset's summary: what differs from the standard game, generated from its options ----
+
+_SHORT_MOON = {
+    MoonRule.NONE: "no moon", MoonRule.SHOOTER_MINUS: "moon: shooter -{v}",
+    MoonRule.SHOOTER_CHOICE: "moon: the shooter chooses", MoonRule.OTHERS_PLUS: "moon: others +{v}",
+    MoonRule.CHOICE_AT_74: "the 74 rule for the moon", MoonRule.PROTECTION: "shooter protection",
+}
+_SHORT_SETTLE = {
+    Settlement.SCORE_SHEET: "", Settlement.PAIRWISE: "pairwise settlement, below zero paid double",
+    Settlement.CHIPS: "chips: the deal's lowest score takes the pot",
+    Settlement.SWEEPSTAKES: "sweepstakes: only a zero score takes the pot",
+    Settlement.HOWELL: "Howell settlement",
+    Settlement.AUCTION: "bid chips to name the suit to avoid",
+}
+
+
+def differences(rules: Rules) -> list[str]:
+    """Short phrases for each option where `rules` differ from the standard game (the summary
+    `pbem presets` and the docs show beside each preset, so it can't drift from the options)."""
+    base = Rules()
+    found = [_table_phrase(rules), _pass_phrase(rules, base)]
+    found += _play_phrases(rules, base)
+    found += _score_phrases(rules, base)
+    return [f for f in found if f]
+
+
+def _table_phrase(rules: Rules) -> str:
+    if rules.variant is not Variant.STANDARD:
+        same_rank = ", same rank cancels" if rules.cancels is Cancels.SAME_RANK else ""
+        return f"{rules.variant.value} hearts, {rules.players} players{same_rank}"
+    if rules.removed:
+        return f"{rules.players} players, {removed_in_words(rules)} removed"
+    if rules.kitty:
+        trick = "first" if rules.kitty_to is KittyTo.FIRST_TRICK else "last"
+        return f"{rules.players} players, a kitty of {rules.kitty_size} to the {trick} trick"
+    return "" if rules.players == 4 else f"{rules.players} players"
+
+
+def _pass_phrase(rules: Rules, base: Rules) -> str:
+    if not rules.pass_count:
+        return "no pass"
+    if rules.pass_cycle == base.pass_cycle and rules.pass_count == base.pass_count:
+        return ""
+    cycle = ", ".join(describe_offset(o, rules.players) for o in rules.pass_cycle)
+    return f"pass {rules.pass_count}: {cycle}"
+
+
+def _play_phrases(rules: Rules, base: Rules) -> list[str]:
+    found = []
+    if rules.opening_lead is not base.opening_lead and rules.variant is Variant.STANDARD:
+        found.append("left of dealer leads any card"
+                     if rules.opening_lead is OpeningLead.LEFT_OF_DEALER else "any club leads")
+    if rules.points_on_first_trick:
+        found.append("points allowed on the first trick")
+    if not rules.hearts_must_be_broken:
+        found.append("no hearts-broken rule")
+    elif rules.variant is Variant.STANDARD:
+        breaker = "hearts or the QS" if rules.queen_breaks_hearts else "only hearts"
+        found.append(f"{breaker} break hearts"
+                     + (" when discarded" if rules.hearts_break_on_discard else ""))
+    if rules.first_trick_fallback is not base.first_trick_fallback:
+        found.append("holding only points on trick one, a heart before the QS")
+    if rules.only_hearts_and_queen_lead is not base.only_hearts_and_queen_lead:
+        found.append("holding only hearts and the QS, a heart may be led")
+    if rules.forced_queen:
+        found.append("forced queen")
+    return found
+
+
+def _score_phrases(rules: Rules, base: Rules) -> list[str]:
+    found = []
+    if not rules.queen_scores:
+        found.append("QS not scored")
+    if rules.moon is not base.moon and rules.variant is not Variant.AUCTION:
+        found.append(_SHORT_MOON[rules.moon].format(v=rules.moon_points))
+    if rules.bonus_card is BonusCard.JACK_OF_DIAMONDS:
+        found.append("JD counts -10")
+    if rules.bonus_card is BonusCard.TEN_OF_DIAMONDS:
+        found.append(f"TD counts -10; all 15 counting cards: -{rules.moon_points}")
+    if rules.target != base.target:
+        found.append(f"game to {rules.target}")
+    if rules.ties is not base.ties:
+        found.append("a tie for lowest shares the win")
+    if rules.sinkhole_99:
+        found.append("99 drops to 0")
+    if rules.first_dealer is FirstDealer.DRAW:
+        found.append("draw for first dealer")
+    found.append(_SHORT_SETTLE[rules.settlement])
+    return found

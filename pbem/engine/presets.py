@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.engine.cards import Card, parse_cards
+from pbem.engine.describe import differences
 from pbem.engine.rules import (
     HOLD,
     LEFT,
@@ -16,6 +17,7 @@ from pbem.engine.rules import (
     OpeningLead,
     Rules,
     Settlement,
+    Ties,
     Variant,
     removed_in_words,
 )
@@ -25,8 +27,13 @@ from pbem.engine.rules import (
 class Preset:
     name: str
     title: str
-    source: str
+    source: str  # which text(s) it follows, and where
     rules: Rules
+
+    @property
+    def summary(self) -> str:
+        """What differs from the standard game, generated from the options (never drifts)."""
+        return "; ".join(differences(self.rules)) or "the standard game"
 
 
 def _cards(text: str) -> tuple[Card, ...]:
@@ -34,68 +41,92 @@ def _cards(text: str) -> tuple[Card, ...]:
 
 
 _STANDARD = Rules()
+# Seed 001 for more than four players: "the passing rotation should be left and then right".
+_LEFT_RIGHT = (LEFT, RIGHT)
+_CYCLE_002 = {3: (LEFT, RIGHT, HOLD), 5: (LEFT, RIGHT, 2, -2, HOLD),
+              6: (LEFT, RIGHT, 2, -2, 3, HOLD)}
+_REMOVED_001 = {3: "2D", 5: "2D 2C", 6: "2D 3D 3C 4C", 7: "2S 3D 3C"}
+_REMOVED_002 = {3: "2D", 5: "2D 2C", 6: "2D 2C 2S 3D"}
+_CLUB = _STANDARD.replace(opening_lead=OpeningLead.LEFT_OF_DEALER, hearts_must_be_broken=False,
+                          forced_queen=True, points_on_first_trick=True,
+                          moon=MoonRule.SHOOTER_CHOICE, first_dealer=FirstDealer.DRAW,
+                          settlement=Settlement.PAIRWISE, ties=Ties.SHARED)
+_OMNIBUS_TD = _STANDARD.replace(bonus_card=BonusCard.TEN_OF_DIAMONDS)
+
+
+def _at(rules: Rules, players: int, removed: str, cycle: tuple[int, ...]) -> Rules:
+    return rules.replace(players=players, removed=_cards(removed), pass_cycle=cycle)
+
+
 _PRESET_LIST = [
     Preset("standard", "Standard Hearts (Black Lady)",
-           "the common rules: 2C leads, no points on the first trick, QS breaks hearts", _STANDARD),
-    Preset("bicycle", "Bicycle rules (seed 000)",
-           "pass left/right/across/hold; the 74 rule for the moon",
+           "the rules all five texts share (seeds 000, 001, 002, 004)", _STANDARD),
+    Preset("bicycle", "Bicycle rules (seed 000)", "seed 000",
            _STANDARD.replace(queen_breaks_hearts=False, moon=MoonRule.CHOICE_AT_74)),
     Preset("hoyle", "Hoyle rules (seed 001)",
-           "draw for first dealer; hearts or QS break hearts; moon: others +26",
-           _STANDARD.replace(first_dealer=FirstDealer.DRAW)),
-    Preset("h2g2", "Black Lady, optional rules off (seed 002)",
-           "points allowed on the first trick; only hearts break hearts; ties play on",
+           "seed 001, with its \"recent popular\" hold hand",
+           _STANDARD.replace(first_dealer=FirstDealer.DRAW, hearts_break_on_discard=True)),
+    Preset("hoyle-no-hold", "Hoyle rules, pass left, right, across (seed 001)",
+           "seed 001: \"a passing rotation of left, right and across\"",
+           _STANDARD.replace(first_dealer=FirstDealer.DRAW, hearts_break_on_discard=True,
+                             pass_cycle=(LEFT, RIGHT, 2))),
+    Preset("h2g2", "Black Lady, optional rules off (seed 002)", "seed 002",
            _STANDARD.replace(points_on_first_trick=True, queen_breaks_hearts=False)),
     Preset("h2g2-protected", "Black Lady with shooter protection and no blood (seed 002)",
-           "no points on the first trick; QS breaks hearts; shooter protection",
-           _STANDARD.replace(moon=MoonRule.PROTECTION)),
-    Preset("club", "Club rules (seed 003)",
-           "left of dealer leads any card; no hearts-broken rule; forced queen; "
-           "the shooter chooses; pairwise settlement, below zero paid double",
-           _STANDARD.replace(opening_lead=OpeningLead.LEFT_OF_DEALER,
-                             hearts_must_be_broken=False, forced_queen=True,
-                             points_on_first_trick=True, moon=MoonRule.SHOOTER_CHOICE,
-                             first_dealer=FirstDealer.DRAW, settlement=Settlement.PAIRWISE)),
-    Preset("simple", "Simple rules (seed 004)",
-           "no points on the first trick; only a heart breaks hearts",
+           "seed 002 with its optional rules \"Shooter Protection\" and \"No Blood on First "
+           "Trick\"", _STANDARD.replace(moon=MoonRule.PROTECTION)),
+    Preset("club", "Club rules (seed 003)", "seed 003", _CLUB),
+    Preset("club-five", "Club rules, 5 players (seed 003)",
+           "seed 003 allows four to six players; 2D 2C removed as seeds 001 and 002 say, "
+           "seed 002's pass cycle", _at(_CLUB, 5, _REMOVED_002[5], _CYCLE_002[5])),
+    Preset("club-six", "Club rules, 6 players (seed 003)",
+           "seed 003 allows four to six players; seed 002's removals and pass cycle",
+           _at(_CLUB, 6, _REMOVED_002[6], _CYCLE_002[6])),
+    Preset("simple", "Simple rules (seed 004)", "seed 004",
            _STANDARD.replace(queen_breaks_hearts=False)),
-    Preset("omnibus-jd", "Omnibus Hearts, jack of diamonds -10 (seed 002)",
-           "JD counts -10", _STANDARD.replace(bonus_card=BonusCard.JACK_OF_DIAMONDS)),
+    Preset("omnibus-jd", "Omnibus Hearts, jack of diamonds -10 (seed 002)", "seed 002",
+           _STANDARD.replace(bonus_card=BonusCard.JACK_OF_DIAMONDS)),
     Preset("omnibus-td", "Omnibus Hearts, ten of diamonds -10 with the slam (seed 001)",
-           "TD counts -10; all 15 counting cards: -26",
-           _STANDARD.replace(bonus_card=BonusCard.TEN_OF_DIAMONDS)),
-    Preset("no-black-lady", "Hearts Without Black Lady (seed 001)",
-           "QS not scored, 13 points a hand, no pass, Howell settlement",
+           "seed 001", _OMNIBUS_TD),
+    Preset("omnibus-td-five", "Omnibus Hearts, 5 players (seed 001)",
+           "seed 001: Omnibus for four to six; its five-player removals and pass",
+           _at(_OMNIBUS_TD, 5, _REMOVED_001[5], _LEFT_RIGHT)),
+    Preset("omnibus-td-six", "Omnibus Hearts, 6 players (seed 001)",
+           "seed 001: Omnibus for four to six; its six-player removals and pass",
+           _at(_OMNIBUS_TD, 6, _REMOVED_001[6], _LEFT_RIGHT)),
+    Preset("no-black-lady", "Hearts Without Black Lady (seed 001)", "seed 001",
            _STANDARD.replace(queen_scores=False, pass_count=0, pass_cycle=(HOLD,),
                              queen_breaks_hearts=False, moon=MoonRule.NONE,
                              settlement=Settlement.HOWELL)),
-    Preset("chips", "Chip scoring (seed 001, variation 1)",
-           "lowest scorer of each deal takes the pot", _STANDARD.replace(
-               settlement=Settlement.CHIPS)),
-    Preset("sweepstakes", "Sweepstakes (seed 001, variation 2)",
-           "only a zero score takes the pot", _STANDARD.replace(
-               settlement=Settlement.SWEEPSTAKES)),
-    Preset("three", "Three players (2D removed)", "seeds 001 and 002",
-           _STANDARD.replace(players=3, removed=_cards("2D"), pass_cycle=(LEFT, RIGHT, HOLD))),
+    Preset("chips", "Chip scoring (seed 001, variation 1)", "seed 001, variation 1",
+           _STANDARD.replace(settlement=Settlement.CHIPS)),
+    Preset("sweepstakes", "Sweepstakes (seed 001, variation 2)", "seed 001, variation 2",
+           _STANDARD.replace(settlement=Settlement.SWEEPSTAKES)),
+    Preset("three", "Three players (2D removed)",
+           "seeds 001 and 002 remove 2D; seed 002's pass cycle (seed 001 gives none for three)",
+           _at(_STANDARD, 3, _REMOVED_002[3], _CYCLE_002[3])),
     Preset("three-kitty", "Three players with a kitty", "seed 002: all 52, the kitty to trick one",
-           _STANDARD.replace(players=3, kitty=True, pass_cycle=(LEFT, RIGHT, HOLD))),
-    Preset("five", "Five players (2D 2C removed)", "seeds 001 and 002",
-           _STANDARD.replace(players=5, removed=_cards("2D 2C"),
-                             pass_cycle=(LEFT, RIGHT, 2, -2, HOLD))),
+           _STANDARD.replace(players=3, kitty=True, pass_cycle=_CYCLE_002[3])),
+    Preset("five", "Five players (2D 2C removed)",
+           "seed 002 (seed 001 removes the same cards but passes left then right: five-hoyle)",
+           _at(_STANDARD, 5, _REMOVED_002[5], _CYCLE_002[5])),
+    Preset("five-hoyle", "Five players, pass left then right (seed 001)",
+           "seed 001: 2D 2C removed; \"with more than four players ... left and then right\"",
+           _at(_STANDARD, 5, _REMOVED_001[5], _LEFT_RIGHT)),
     Preset("five-kitty", "Five players with a kitty", "seed 002",
-           _STANDARD.replace(players=5, kitty=True, pass_cycle=(LEFT, RIGHT, 2, -2, HOLD))),
+           _STANDARD.replace(players=5, kitty=True, pass_cycle=_CYCLE_002[5])),
     Preset("six", "Six players (2D 2C 2S 3D removed)", "seed 002",
-           _STANDARD.replace(players=6, removed=_cards("2D 2C 2S 3D"),
-                             pass_cycle=(LEFT, RIGHT, 2, -2, 3, HOLD))),
+           _at(_STANDARD, 6, _REMOVED_002[6], _CYCLE_002[6])),
     Preset("six-hoyle", "Six players (2D 3D 3C 4C removed)", "seed 001",
-           _STANDARD.replace(players=6, removed=_cards("2D 3D 3C 4C"),
-                             pass_cycle=(LEFT, RIGHT))),
+           _at(_STANDARD, 6, _REMOVED_001[6], _LEFT_RIGHT)),
     Preset("six-kitty", "Six players with a kitty", "seed 002",
-           _STANDARD.replace(players=6, kitty=True, pass_cycle=(LEFT, RIGHT, 2, -2, 3, HOLD))),
+           _STANDARD.replace(players=6, kitty=True, pass_cycle=_CYCLE_002[6])),
     Preset("seven", "Seven players (2S 3D 3C removed)", "seed 001: left then right",
-           _STANDARD.replace(players=7, removed=_cards("2S 3D 3C"), pass_cycle=(LEFT, RIGHT))),
-    Preset("seven-kitty", "Seven players with a kitty", "seed 002",
-           _STANDARD.replace(players=7, kitty=True, pass_cycle=(LEFT, RIGHT))),
+           _at(_STANDARD, 7, _REMOVED_001[7], _LEFT_RIGHT)),
+    Preset("seven-kitty", "Seven players with a kitty",
+           "seed 002's kitty (its text covers three to six players) at seven, with seed 001's "
+           "left-then-right pass for more than four", _STANDARD.replace(
+               players=7, kitty=True, pass_cycle=_LEFT_RIGHT)),
 ]
 PRESETS: dict[str, Preset] = {p.name: p for p in _PRESET_LIST}
 
@@ -107,7 +138,7 @@ _NO_PASS = _STANDARD.replace(pass_count=0, pass_cycle=(HOLD,),
 _COUNT_WORDS = {2: "two", 3: "three", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine",
                 10: "ten"}
 # Auction Hearts is dealt from one deck: other tables remove cards as the seed 001 presets do.
-_REMOVED_FOR = {3: "three", 5: "five", 6: "six-hoyle", 7: "seven"}
+_REMOVED_FOR = {3: "three", 5: "five", 6: "six-hoyle", 7: "seven"}  # 001 and 002 agree on 3, 5
 
 
 def _seated(name: str, title: str, source: str, rules: Rules, counts: range) -> list[Preset]:

@@ -103,6 +103,10 @@ class Rules:
     first_trick_fallback: FirstTrickFallback = FirstTrickFallback.ANY_POINT_CARD
     hearts_must_be_broken: bool = True
     queen_breaks_hearts: bool = True
+    # Seed 001: "Hearts may not be led until a heart or the queen of spades has been discarded":
+    # only a discard (a card played on another suit's lead) breaks hearts, or a heart led by a
+    # player who holds nothing else. The QS led, or played to a spade lead, breaks nothing.
+    hearts_break_on_discard: bool = False
     only_hearts_and_queen_lead: OnlyHeartsAndQueenLead = OnlyHeartsAndQueenLead.MUST_LEAD_QUEEN
     forced_queen: bool = False
     moon: MoonRule = MoonRule.OTHERS_PLUS
@@ -213,8 +217,9 @@ class Rules:
         data = asdict(self)
         if self.variant is Variant.STANDARD:
             del data["variant"]  # a standard game's stored rules stay as they were
-        if self.cancels is Cancels.IDENTICAL:
-            del data["cancels"]
+        for key, default in _OMITTED_AT_DEFAULT.items():
+            if data[key] == default:
+                del data[key]  # options added later: older stored rules stay byte for byte
         data["removed"] = [str(c) for c in self.removed]
         data["pass_cycle"] = list(self.pass_cycle)
         for key, value in data.items():
@@ -258,7 +263,10 @@ _PLAYERS = {Variant.STANDARD: (3, 7), Variant.CANCELLATION: (7, 10), Variant.DOM
 _VARIANT_TITLE = {Variant.STANDARD: "Hearts", Variant.CANCELLATION: "Cancellation Hearts",
                   Variant.DOMINO: "Domino Hearts", Variant.AUCTION: "Auction Hearts"}
 _BOOL_FIELDS = {"kitty", "points_on_first_trick", "hearts_must_be_broken", "queen_breaks_hearts",
-                "forced_queen", "queen_scores", "sinkhole_99"}
+                "forced_queen", "queen_scores", "sinkhole_99", "hearts_break_on_discard"}
+# Options added after games were stored: left out of `to_dict` at their default.
+_OMITTED_AT_DEFAULT: dict[str, Any] = {"cancels": Cancels.IDENTICAL,
+                                       "hearts_break_on_discard": False}
 _INT_FIELDS = {"players", "pass_count", "target"}
 
 

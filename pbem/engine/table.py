@@ -233,7 +233,16 @@ class Table:
             self.hearts_broken = True
 
     def _breaks_hearts(self, bit: int) -> bool:
-        return bool(bit & ALL_HEARTS or (bit & ALL_QS and self.rules.queen_breaks_hearts))
+        """Called with the card already on the trick."""
+        breaker = bit & ALL_HEARTS or (bit & ALL_QS and self.rules.queen_breaks_hearts)
+        if not breaker or not self.rules.hearts_break_on_discard:
+            return bool(breaker)
+        # Seed 001: only a discard breaks them; a heart led (its player held nothing else)
+        # shows hearts are open too. The QS led or on a spade lead is not a discard.
+        if len(self.trick) == 1:
+            return bool(bit & ALL_HEARTS)
+        led = self.trick[0][1] % DECK_SIZE // 13
+        return (bit.bit_length() - 1) % DECK_SIZE // 13 != led
 
     def _finish_trick(self) -> None:
         winner, mask, _ = trick_winner(self.trick)
