@@ -238,8 +238,9 @@ def test_claim_that_takes_every_point_is_a_moon() -> None:
 
 
 def test_claim_undecided_within_the_budget_is_refused() -> None:
+    """The search's node budget is a safety valve: out of it, the answer is None (unproven)."""
     state = position(0)
-    assert claim_holds(state, 0, budget=1) is None
+    assert claim_holds(state, 0, budget=0) is None
 
 
 def test_claim_outside_play_is_the_wrong_phase() -> None:
