@@ -43,6 +43,7 @@ from pbem.engine.events import (
     CardsDrawn,
     CardsPassed,
     ClaimAccepted,
+    ClaimFailed,
     Event,
     GameCreated,
     HandDealt,
@@ -106,4 +107,6 @@ __all__ = [
     "cancelled_in_trick", "claims_allowed", "nobody_could_win",
     # what a seat is asked now
     "Ask", "Asked", "asked", "command_kind", "decision_seat",
+    # seed 003's claim penalty
+    "ClaimFailed",
 ]

@@ -87,7 +87,8 @@ def _on_lead_answer(table: Table, claimer: int) -> bool | None:
     if table.trick or table.turn != claimer or not table.tricks or table.rules.decks != 1:
         return None
     hands = table.hands
-    queen_bound = table.rules.forced_queen and any(
+    rules = table.rules
+    queen_bound = (rules.forced_queen or rules.forced_queen_discard) and any(
         h & QS_BIT for s, h in enumerate(hands) if s != claimer)
     if not queen_bound:
         return top_cards_hold(hands, claimer)
@@ -101,18 +102,19 @@ def _on_lead_answer(table: Table, claimer: int) -> bool | None:
     without = [0 if s == holder else h for s, h in enumerate(hands)]
     if _suit_fails(without, claimer, SPADES_MASK):
         return False
-    rules = table.rules
     if rules.hearts_must_be_broken and not table.hearts_broken and hands[claimer] & HEARTS_MASK:
         return None  # whether the others break hearts would matter: the search decides
-    return _strips_the_queen(hands[claimer], hands[holder], {})
+    return _strips_the_queen(hands[claimer], hands[holder], rules.forced_queen, {})
 
 
-def _strips_the_queen(mine: int, holder: int, memo: dict[tuple[int, int], bool]) -> bool:
+def _strips_the_queen(mine: int, holder: int, under: bool,
+                      memo: dict[tuple[int, int], bool]) -> bool:
     """Spades fail only because of the QS's holder. The others can't matter (the formula holds
     against them whatever they play, as long as the claimer leads each suit from the top), so
-    only the claimer and the holder are played out: the holder follows with its lowest card,
-    or the QS when a spade above it is led, and must throw the QS once void in the suit led.
-    Once the QS is gone, the formula against the holder decides."""
+    only the claimer and the holder are played out: the holder follows with its lowest card
+    (or, with seed 001's discard rule, the QS if it likes), the QS when a spade above it is led
+    (seed 003's rule, `under`), and must throw the QS once void in the suit led. Once the QS is
+    gone, the formula against the holder decides."""
     if not holder & QS_BIT:
         return not any(_suit_fails([mine, holder], 0, m) for m in SUIT_MASKS)
     key = (mine, holder)
@@ -125,13 +127,14 @@ def _strips_the_queen(mine: int, holder: int, memo: dict[tuple[int, int], bool])
             continue
         lead = 1 << (own.bit_length() - 1)  # each suit from the top
         theirs = holder & suit_mask
-        if not theirs or suit_mask == SPADES_MASK and lead > QS_BIT:
-            reply = QS_BIT
+        if not theirs or under and suit_mask == SPADES_MASK and lead > QS_BIT:
+            replies = QS_BIT
         elif lead < theirs:
             continue  # the holder's higher card wins the trick
         else:
-            reply = theirs & -theirs
-        if _strips_the_queen(mine & ~lead, holder & ~reply, memo):
+            replies = theirs & -theirs | theirs & QS_BIT
+        if all(_strips_the_queen(mine & ~lead, holder & ~reply, under, memo)
+               for reply in (1 << i for i in iter_indices(replies))):
             memo[key] = True
             break
     return memo[key]
@@ -214,7 +217,8 @@ def _defence_options(table: Table, legal: int, claimer_played: bool) -> int:
             return follow
         best = trick_winner(table.trick)[2]
         top = 1 << (follow.bit_length() - 1)
-        return top if top.bit_length() - 1 > best else follow & -follow
+        # The QS too: with seed 001's discard rule its holder may want it gone early.
+        return top if top.bit_length() - 1 > best else follow & -follow | follow & QS_BIT
     options = 0
     for suit_mask in SUIT_MASKS:
         cards = legal & suit_mask

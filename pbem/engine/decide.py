@@ -21,6 +21,7 @@ from pbem.engine.events import (
     CardsDrawn,
     CardsPassed,
     ClaimAccepted,
+    ClaimFailed,
     Event,
     MoonChosen,
     SuitNamed,
@@ -152,6 +153,9 @@ def _why_illegal(table: Table, seat: int, card: Card, legal: int) -> str:
     if legal == QS_BIT and rules.forced_queen:
         return ("The forced-queen rule applies: the queen of spades can't win this trick, "
                 "so you must play it now.")
+    if legal == QS_BIT and rules.forced_queen_discard:
+        return ("The forced-queen rule applies: you can't follow suit, so you must discard "
+                "the queen of spades now.")
     if first and not rules.points_on_first_trick and card.bit & table.penalty:
         return "No points on the first trick: hearts and the queen of spades must wait."
     if not table.trick and card.bit & ALL_HEARTS and not table.hearts_broken:
@@ -268,6 +272,8 @@ def _decide_claim(state: GameState, command: Claim) -> tuple[Event, ...]:
     if holds is None:
         raise IllegalMove("Your claim can't be checked quickly this early in the hand; "
                           "please play on and claim again later.")
+    if not holds and state.rules.claim_penalty:
+        return (ClaimFailed(command.seat),)  # seed 003 §6: the claim stands, and costs
     if not holds:
         raise IllegalMove("Your claim was refused: another player could still win a trick "
                           "against your cards, so play goes on.")

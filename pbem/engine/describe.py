@@ -29,6 +29,9 @@ _MOON = {
                            "{t} or more the shooter may go down {v} instead.",
     MoonRule.PROTECTION: "Shooting the moon: everyone else scores {v}, unless that would make "
                          "the shooter lose; then the shooter goes down {v} instead.",
+    MoonRule.PROTECTION_CHOICE: "Shooting the moon: everyone else scores {v}, unless that would "
+                                "make the shooter lose; then the shooter may choose to go down "
+                                "{v} instead.",
 }
 _SETTLE = {
     Settlement.SCORE_SHEET: "The lowest score wins.",
@@ -69,14 +72,32 @@ def describe_rules(rules: Rules) -> list[str]:
     return [s for s in (
         variant, _deck(rules), _passing(rules), _opening(rules), _first_trick(rules),
         "" if auction else _hearts(rules),
-        "The queen of spades must be played as soon as it safely can."
-        if rules.forced_queen else "", "" if auction else _points(rules),
+        _forced_queen(rules), "" if auction else _points(rules),
         "" if auction else _MOON[rules.moon].format(v=rules.moon_points,
                                                      t=rules.target - rules.moon_points),
-        _end(rules), "A score of exactly 99 drops to 0." if rules.sinkhole_99 else "",
+        _claims(rules), _end(rules),
+        "A score of exactly 99 drops to 0." if rules.sinkhole_99 else "",
         "Cards are drawn to choose the first dealer." if rules.first_dealer is FirstDealer.DRAW
         else "", _SETTLE[rules.settlement],
     ) if s]
+
+
+def _forced_queen(rules: Rules) -> str:
+    if rules.forced_queen:
+        return ("The queen of spades must be played as soon as it safely can: discarded when "
+                "you can't follow suit, and played under a higher spade.")
+    if rules.forced_queen_discard:
+        return ("The queen of spades must be discarded at the first chance: when you can't "
+                "follow suit and hold it, you play it.")
+    return ""
+
+
+def _claims(rules: Rules) -> str:
+    if not rules.claim_penalty or rules.variant in (Variant.CANCELLATION, Variant.DOMINO):
+        return ""
+    return ("A claim of the remaining tricks that could be beaten costs the claimer "
+            f"{rules.moon_points} points (the others 0); with three or fewer tricks left the "
+            "claimer takes the remaining points instead.")
 
 
 def _deck(rules: Rules) -> str:
@@ -146,6 +167,8 @@ def _points(rules: Rules) -> str:
     if rules.bonus_card is BonusCard.TEN_OF_DIAMONDS:
         text += (" The ten of diamonds counts -10; taking all 15 counting cards is a slam: "
                  f"-{rules.moon_points}.")
+        if rules.moon_needs_bonus_card:
+            text += " Without the ten of diamonds, taking every heart and the queen is no moon."
     return text
 
 
@@ -170,6 +193,7 @@ _SHORT_MOON = {
     MoonRule.NONE: "no moon", MoonRule.SHOOTER_MINUS: "moon: shooter -{v}",
     MoonRule.SHOOTER_CHOICE: "moon: the shooter chooses", MoonRule.OTHERS_PLUS: "moon: others +{v}",
     MoonRule.CHOICE_AT_74: "the 74 rule for the moon", MoonRule.PROTECTION: "shooter protection",
+    MoonRule.PROTECTION_CHOICE: "shooter protection, the shooter asked",
 }
 _SHORT_SETTLE = {
     Settlement.SCORE_SHEET: "", Settlement.PAIRWISE: "pairwise settlement, below zero paid double",
@@ -230,6 +254,8 @@ def _play_phrases(rules: Rules, base: Rules) -> list[str]:
         found.append("holding only hearts and the QS, a heart may be led")
     if rules.forced_queen:
         found.append("forced queen")
+    if rules.forced_queen_discard:
+        found.append("the QS discarded at the first chance")
     return found
 
 
@@ -243,6 +269,10 @@ def _score_phrases(rules: Rules, base: Rules) -> list[str]:
         found.append("JD counts -10")
     if rules.bonus_card is BonusCard.TEN_OF_DIAMONDS:
         found.append(f"TD counts -10; all 15 counting cards: -{rules.moon_points}")
+    if rules.moon_needs_bonus_card:
+        found.append("no moon without the TD")
+    if rules.claim_penalty:
+        found.append(f"a false claim costs {rules.moon_points}")
     if rules.target != base.target:
         found.append(f"game to {rules.target}")
     if rules.ties is not base.ties:

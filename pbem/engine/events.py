@@ -53,6 +53,15 @@ class ClaimAccepted:
 
 
 @dataclass(frozen=True, slots=True)
+class ClaimFailed:
+    """Seed 003 §6 (rules with `claim_penalty`): `seat` claimed tricks it could lose. With more
+    than three tricks left it is charged 26 and the others 0; with three or fewer it takes the
+    remaining points. Either way the hand ends."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class CardsDrawn:
     """Domino Hearts: `seat` could not follow and drew the top `count` cards of the stock."""
 
@@ -77,12 +86,13 @@ class SuitNamed:
 
 
 Event = (GameCreated | HandDealt | CardsPassed | CardPlayed | MoonChosen | ClaimAccepted
-         | CardsDrawn | BidMade | SuitNamed)
+         | CardsDrawn | BidMade | SuitNamed | ClaimFailed)
 
 EVENT_TYPES: dict[type[Any], str] = {
     GameCreated: "game_created", HandDealt: "hand_dealt", CardsPassed: "cards_passed",
     CardPlayed: "card_played", MoonChosen: "moon_chosen", ClaimAccepted: "claim_accepted",
     CardsDrawn: "cards_drawn", BidMade: "bid_made", SuitNamed: "suit_named",
+    ClaimFailed: "claim_failed",
 }
 
 
@@ -213,6 +223,7 @@ _DECODERS: dict[str, tuple[Callable[[dict[str, Any]], Event], set[str]]] = {
     "card_played": (_played, {"seat", "card"}),
     "moon_chosen": (_moon, {"seat", "down"}),
     "claim_accepted": (lambda d: ClaimAccepted(_seat(d)), {"seat"}),
+    "claim_failed": (lambda d: ClaimFailed(_seat(d)), {"seat"}),
     "cards_drawn": (_drawn, {"seat", "count"}),
     "bid_made": (_bid, {"seat", "chips"}),
     "suit_named": (_named, {"seat", "suit"}),

@@ -127,13 +127,14 @@ def _result_json(result: HandResult) -> dict[str, Any]:
     return {"hand_number": result.hand_number, "dealer": result.dealer,
             "points": list(result.points), "totals": list(result.totals), "moon": result.moon,
             "moon_down": result.moon_down, "slam": result.slam, "hearts": list(result.hearts),
-            "claimed_by": result.claimed_by}
+            "claimed_by": result.claimed_by, "false_claim": result.false_claim}
 
 
 def _result_from(data: dict[str, Any]) -> HandResult:
     return HandResult(data["hand_number"], data["dealer"], tuple(data["points"]),
                       tuple(data["totals"]), data["moon"], data["moon_down"], data["slam"],
-                      tuple(data["hearts"]), data["claimed_by"])
+                      tuple(data["hearts"]), data["claimed_by"],
+                      bool(data.get("false_claim", False)))  # snapshots before the option
 
 
 def deck_mask(rules: Rules) -> int:

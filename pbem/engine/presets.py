@@ -50,8 +50,9 @@ _REMOVED_002 = {3: "2D", 5: "2D 2C", 6: "2D 2C 2S 3D"}
 _CLUB = _STANDARD.replace(opening_lead=OpeningLead.LEFT_OF_DEALER, hearts_must_be_broken=False,
                           forced_queen=True, points_on_first_trick=True,
                           moon=MoonRule.SHOOTER_CHOICE, first_dealer=FirstDealer.DRAW,
-                          settlement=Settlement.PAIRWISE, ties=Ties.SHARED)
+                          settlement=Settlement.PAIRWISE, ties=Ties.SHARED, claim_penalty=True)
 _OMNIBUS_TD = _STANDARD.replace(bonus_card=BonusCard.TEN_OF_DIAMONDS)
+_OMNIBUS_JD = _STANDARD.replace(bonus_card=BonusCard.JACK_OF_DIAMONDS)
 
 
 def _at(rules: Rules, players: int, removed: str, cycle: tuple[int, ...]) -> Rules:
@@ -70,6 +71,10 @@ _PRESET_LIST = [
            "seed 001: \"a passing rotation of left, right and across\"",
            _STANDARD.replace(first_dealer=FirstDealer.DRAW, hearts_break_on_discard=True,
                              pass_cycle=(LEFT, RIGHT, 2))),
+    Preset("hoyle-forced-queen", "Hoyle rules with the forced queen (seed 001)",
+           "seed 001's variant: \"discard the \u2660Q at the first opportunity\"",
+           _STANDARD.replace(first_dealer=FirstDealer.DRAW, hearts_break_on_discard=True,
+                             forced_queen_discard=True)),
     Preset("h2g2", "Black Lady, optional rules off (seed 002)", "seed 002",
            _STANDARD.replace(points_on_first_trick=True, queen_breaks_hearts=False)),
     Preset("h2g2-protected", "Black Lady with shooter protection and no blood (seed 002)",
@@ -85,7 +90,11 @@ _PRESET_LIST = [
     Preset("simple", "Simple rules (seed 004)", "seed 004",
            _STANDARD.replace(queen_breaks_hearts=False)),
     Preset("omnibus-jd", "Omnibus Hearts, jack of diamonds -10 (seed 002)", "seed 002",
-           _STANDARD.replace(bonus_card=BonusCard.JACK_OF_DIAMONDS)),
+           _OMNIBUS_JD),
+    *[Preset(f"omnibus-jd-{word}", f"Omnibus Hearts, jack of diamonds -10, {n} players "
+             "(seed 002)", f"seed 002: Omnibus is Black Lady plus the JD; its {n}-player "
+             "removals and pass", _at(_OMNIBUS_JD, n, _REMOVED_002[n], _CYCLE_002[n]))
+      for n, word in ((3, "three"), (5, "five"), (6, "six"))],
     Preset("omnibus-td", "Omnibus Hearts, ten of diamonds -10 with the slam (seed 001)",
            "seed 001", _OMNIBUS_TD),
     Preset("omnibus-td-five", "Omnibus Hearts, 5 players (seed 001)",

@@ -37,6 +37,7 @@ class MoonRule(StrEnum):
     SHOOTER_CHOICE = "shooter_choice"  # shooter chooses
     CHOICE_AT_74 = "choice_at_74"      # others +26, shooter may go -26 when a score is >= target-26
     PROTECTION = "protection"          # others +26 unless that makes the shooter lose: then -26
+    PROTECTION_CHOICE = "protection_choice"  # as protection, but the shooter is asked (002)
 
 
 class BonusCard(StrEnum):
@@ -109,12 +110,21 @@ class Rules:
     hearts_break_on_discard: bool = False
     only_hearts_and_queen_lead: OnlyHeartsAndQueenLead = OnlyHeartsAndQueenLead.MUST_LEAD_QUEEN
     forced_queen: bool = False
+    # Seed 001's variant: "discard the QS at the first opportunity", i.e. only when void in the
+    # suit led (seed 003's `forced_queen` also makes it fall under a higher spade).
+    forced_queen_discard: bool = False
     moon: MoonRule = MoonRule.OTHERS_PLUS
     bonus_card: BonusCard = BonusCard.NONE
+    # Seed 001's Omnibus read literally: with the TD as bonus card only the slam (all 15 counting
+    # cards) is a moon; all 13 hearts and the QS without the TD score as taken.
+    moon_needs_bonus_card: bool = False
     queen_scores: bool = True
     target: int = 100
     ties: Ties = Ties.PLAY_ON
     sinkhole_99: bool = False
+    # Seed 003 §6: a claim that proves false costs the claimer 26 (others 0), or with three or
+    # fewer tricks left gives the claimer the remaining points; otherwise it is just refused.
+    claim_penalty: bool = False
     first_dealer: FirstDealer = FirstDealer.RANDOM
     settlement: Settlement = Settlement.SCORE_SHEET
     variant: Variant = Variant.STANDARD
@@ -151,6 +161,10 @@ class Rules:
             found.append("too many cards passed")
         if self.target < 1:
             found.append("the target score must be positive")
+        if self.forced_queen and self.forced_queen_discard:
+            found.append("choose one forced-queen rule")
+        if self.moon_needs_bonus_card and self.bonus_card is not BonusCard.TEN_OF_DIAMONDS:
+            found.append("only the ten of diamonds' slam can be required for the moon")
         return found
 
     def _variant_problems(self) -> list[str]:
@@ -160,8 +174,10 @@ class Rules:
             found.append(f"{name} has no pass")
         if self.bonus_card is not BonusCard.NONE:
             found.append(f"{name} has no bonus card")
-        if self.forced_queen:
+        if self.forced_queen or self.forced_queen_discard:
             found.append(f"{name} has no forced queen")
+        if self.claim_penalty:
+            found.append("claim penalties belong to the standard game")
         if self.variant is not Variant.CANCELLATION and self.cancels is not Cancels.IDENTICAL:
             found.append("cancelling cards belong to Cancellation Hearts")
         if self.variant is not Variant.AUCTION and self.settlement is Settlement.AUCTION:
@@ -263,10 +279,12 @@ _PLAYERS = {Variant.STANDARD: (3, 7), Variant.CANCELLATION: (7, 10), Variant.DOM
 _VARIANT_TITLE = {Variant.STANDARD: "Hearts", Variant.CANCELLATION: "Cancellation Hearts",
                   Variant.DOMINO: "Domino Hearts", Variant.AUCTION: "Auction Hearts"}
 _BOOL_FIELDS = {"kitty", "points_on_first_trick", "hearts_must_be_broken", "queen_breaks_hearts",
-                "forced_queen", "queen_scores", "sinkhole_99", "hearts_break_on_discard"}
+                "forced_queen", "queen_scores", "sinkhole_99", "hearts_break_on_discard",
+                "forced_queen_discard", "moon_needs_bonus_card", "claim_penalty"}
 # Options added after games were stored: left out of `to_dict` at their default.
-_OMITTED_AT_DEFAULT: dict[str, Any] = {"cancels": Cancels.IDENTICAL,
-                                       "hearts_break_on_discard": False}
+_OMITTED_AT_DEFAULT: dict[str, Any] = {
+    "cancels": Cancels.IDENTICAL, "hearts_break_on_discard": False,
+    "forced_queen_discard": False, "moon_needs_bonus_card": False, "claim_penalty": False}
 _INT_FIELDS = {"players", "pass_count", "target"}
 
 

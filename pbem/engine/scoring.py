@@ -48,6 +48,8 @@ def find_shooter(rules: Rules, won: tuple[int, ...] | list[int], in_play: int) -
     if rules.moon is MoonRule.NONE:
         return -1
     needed = penalty_mask(rules) & in_play
+    if rules.moon_needs_bonus_card:
+        needed |= bonus_bit(rules) & in_play  # seed 001 read literally: only the slam counts
     return next((s for s, mask in enumerate(won) if mask & needed == needed), -1)
 
 
@@ -70,11 +72,18 @@ def automatic_moon_down(rules: Rules, shooter: int, totals: tuple[int, ...] | li
     if rules.moon is MoonRule.SHOOTER_MINUS:
         return True
     if rules.moon is MoonRule.PROTECTION:
-        up = moon_points(rules, shooter, len(totals), bonus, down=False)
-        after = [t + p for t, p in zip(totals, up, strict=True)]
-        game_ends = max(after) >= rules.target
-        return game_ends and any(t <= after[shooter] for s, t in enumerate(after) if s != shooter)
-    return False
+        return protection_applies(rules, shooter, totals, bonus)
+    return False  # PROTECTION_CHOICE gets here only when protection doesn't apply
+
+
+def protection_applies(rules: Rules, shooter: int, totals: tuple[int, ...] | list[int],
+                       bonus: list[int]) -> bool:
+    """Seed 002's shooter protection: would putting the others up end the game with the
+    shooter not alone in first place?"""
+    up = moon_points(rules, shooter, len(totals), bonus, down=False)
+    after = [t + p for t, p in zip(totals, up, strict=True)]
+    game_ends = max(after) >= rules.target
+    return game_ends and any(t <= after[shooter] for s, t in enumerate(after) if s != shooter)
 
 
 def moon_points(rules: Rules, shooter: int, seats: int, bonus: list[int], *,

@@ -47,6 +47,7 @@ class HandResult:
     slam: bool = False               # Omnibus: all counting cards including the TD
     hearts: tuple[int, ...] = ()     # hearts taken per seat (chips, Howell)
     claimed_by: int | None = None
+    false_claim: bool = False        # seed 003 §6: the claimer was charged for a false claim
 
 
 @dataclass(frozen=True, slots=True)

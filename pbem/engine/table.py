@@ -24,6 +24,7 @@ from pbem.engine.events import (
     CardPlayed,
     CardsPassed,
     ClaimAccepted,
+    ClaimFailed,
     Event,
     GameCreated,
     HandDealt,
@@ -33,6 +34,7 @@ from pbem.engine.events import (
 from pbem.engine.rules import (
     FirstTrickFallback,
     KittyTo,
+    MoonRule,
     OnlyHeartsAndQueenLead,
     OpeningLead,
     Rules,
@@ -49,6 +51,7 @@ from pbem.engine.scoring import (
     moon_needs_choice,
     moon_points,
     penalty_mask,
+    protection_applies,
     raw_points,
     slam_points,
 )
@@ -153,6 +156,8 @@ class Table:
             self.choose_moon(event.seat, event.down)  # type: ignore[union-attr]
         elif kind is ClaimAccepted:
             self.claim(event.seat)  # type: ignore[union-attr]
+        elif kind is ClaimFailed:
+            self.false_claim(event.seat)  # type: ignore[union-attr]
         elif kind is GameCreated:
             raise WrongPhase("This game has already been created.")
         else:
@@ -271,6 +276,26 @@ class Table:
         self.kitty, self.trick, self.claimed_by = 0, [], seat
         self._end_hand()
 
+    def false_claim(self, seat: int) -> None:
+        """Seed 003 §6: "If this claim is false, the claimer is charged 26 points, like a
+        renege" (the others 0); "for any of the last three tricks ... this player will get the
+        remaining points"; and "a false claim ... cannot stop" a run already made."""
+        if not self.rules.claim_penalty:
+            raise IllegalMove("A false claim carries no penalty in this game's rules.")
+        needed = self.penalty & self.in_play
+        run = any(s != seat and won & needed == needed for s, won in enumerate(self.won))
+        if self.rules.hand_size - len(self.tricks) <= 3 or run:
+            self.claim(seat)
+            return
+        self._require(Phase.PLAY, "There is nothing left to claim.")
+        self.hands = [0] * self.seats
+        self.kitty, self.trick, self.claimed_by = 0, [], seat
+        points = [self.rules.moon_points if s == seat else 0 for s in range(self.seats)]
+        if self.simulating:
+            self.phase = Phase.DEAL
+            return
+        self._record(points, None, None, False, false_claim=True)
+
     def _end_hand(self) -> None:
         if self.simulating:
             self.phase = Phase.DEAL
@@ -280,13 +305,18 @@ class Table:
             self._record([raw_points(self.rules, m) for m in self.won], None, None, False)
         elif is_slam(self.rules, self.won[shooter]):
             self._record(slam_points(self.rules, shooter, self.seats), shooter, None, True)
-        elif moon_needs_choice(self.rules, self.totals):
+        elif moon_needs_choice(self.rules, self.totals) or self._protection_asked(shooter):
             self.phase, self.moon_shooter = Phase.MOON_CHOICE, shooter
         else:
             bonus = bonus_points(self.rules, self.won)
             down = automatic_moon_down(self.rules, shooter, self.totals, bonus)
             self._record(moon_points(self.rules, shooter, self.seats, bonus, down=down),
                          shooter, down, False)
+
+    def _protection_asked(self, shooter: int) -> bool:
+        """Seed 002's "the Shooter may choose": asked only when protection applies."""
+        return self.rules.moon is MoonRule.PROTECTION_CHOICE and protection_applies(
+            self.rules, shooter, self.totals, bonus_points(self.rules, self.won))
 
     def choose_moon(self, seat: int, down: bool) -> None:
         self._require(Phase.MOON_CHOICE, "There is no moon shot to decide.")
@@ -295,7 +325,8 @@ class Table:
         bonus = bonus_points(self.rules, self.won)
         self._record(moon_points(self.rules, seat, self.seats, bonus, down=down), seat, down, False)
 
-    def _record(self, points: list[int], moon: int | None, down: bool | None, slam: bool) -> None:
+    def _record(self, points: list[int], moon: int | None, down: bool | None, slam: bool,
+                false_claim: bool = False) -> None:
         totals = [t + p for t, p in zip(self.totals, points, strict=True)]
         if self.rules.sinkhole_99:
             totals = [0 if t == 99 else t for t in totals]
@@ -303,7 +334,7 @@ class Table:
         hearts = tuple((m & ALL_HEARTS).bit_count() for m in self.won)
         claimed = self.claimed_by if self.claimed_by >= 0 else None
         self.sheet.append(HandResult(self.hand_number, self.dealer, tuple(points), tuple(totals),
-                                     moon, down, slam, hearts, claimed))
+                                     moon, down, slam, hearts, claimed, false_claim))
         self.moon_shooter = -1
         if self._game_ends():
             self.phase = Phase.GAME_OVER
@@ -360,7 +391,7 @@ class Table:
                 return QS_BIT
             return follow
         mask = self._no_points(hand) if first and not self.rules.points_on_first_trick else hand
-        if self.rules.forced_queen and mask & QS_BIT:
+        if (self.rules.forced_queen or self.rules.forced_queen_discard) and mask & QS_BIT:
             return QS_BIT
         return mask
 
