@@ -26,7 +26,8 @@ from pbem.engine import (
 )
 from pbem.engine.cards import ALL_CARDS, mask_of
 from pbem.engine.scoring import penalty_mask
-from tests.engine.test_claims_and_forced import NO_PASS, deal_for, new_hand, play, scripted_plays
+from tests.engine.test_claims_and_forced import NO_PASS, deal_for, new_hand, scripted_plays
+from tests.engine.test_claims_and_forced import play_as as play
 from tests.engine.test_rules_texts import _table_at
 
 PENALTY = NO_PASS.replace(claim_penalty=True)
