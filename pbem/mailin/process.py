@@ -22,20 +22,19 @@ from sqlmodel import Session, col, select
 
 from pbem import service
 from pbem.engine import (
-    BidMade,
-    CardPlayed,
-    CardsPassed,
-    ClaimAccepted,
-    Event,
+    Bid,
+    ChooseMoon,
+    Claim,
     GameState,
-    HandDealt,
-    MoonChosen,
+    NameSuit,
+    PassCards,
     Phase,
+    PlayCard,
     Rules,
-    SuitNamed,
     Variant,
     seat_view,
 )
+from pbem.engine import Command as EngineCommand
 from pbem.mail.compose import MailSettings
 from pbem.mail.errors import send_error
 from pbem.mailin import replies
@@ -55,7 +54,7 @@ from pbem.present import views
 from pbem.present.presenters import presenter
 from pbem.roster import load_roster
 from pbem.store.db import transaction
-from pbem.store.events import load_events, load_state
+from pbem.store.events import load_state
 from pbem.store.models import Game, InboundMail, Player, Seat
 from pbem.store.types import utcnow
 
@@ -200,11 +199,9 @@ def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
             state = load_state(session, route.game_id).state
             phase, variant = state.phase, state.rules.variant
         reading = read_commands(text, phase, variant=variant)
-        action = reading.action
-        # The stale check reads in this same transaction (the service then locks the game).
-        stale = (_stale(session, route, action)
-                 if reading.ok and action is not None and action.is_move else "")
-    return _carry_out(inbox, route, reading, message, stale, mail_id)
+    # Staleness ("this reply was for an earlier turn") is the move command's, checked inside
+    # its locked transaction.
+    return _carry_out(inbox, route, reading, message, mail_id)
 
 
 def _bounce(inbox: Inbox, failed: tuple[str, ...], status: str) -> Decision:
@@ -235,14 +232,14 @@ def _not_the_player(inbox: Inbox, route: Route, sender: str) -> Decision:
 
 
 def _carry_out(inbox: Inbox, route: Route, reading: Reading, message: Message,
-               stale: str = "", mail_id: int | None = None) -> Decision:
+               mail_id: int | None = None) -> Decision:
     if not reading.ok:
         return _error(inbox, route, reading.read, reading.problem, "unreadable")
     answers: list[Answer] = []
     reasons: list[str] = []
     action = reading.action
     if action is not None and action.is_move:
-        decision = _move(inbox, route, action, reading.read, stale,
+        decision = _move(inbox, route, action, reading.read,
                          mail_id if reading.say is None else None)
         if not decision.ok:
             return decision
@@ -259,37 +256,23 @@ def _carry_out(inbox: Inbox, route: Route, reading: Reading, message: Message,
     return Decision("processed", "; ".join(reasons), answers)
 
 
-def _move(inbox: Inbox, route: Route, command: Command, read: str, stale: str,
+def _move(inbox: Inbox, route: Route, command: Command, read: str,
           mail_id: int | None = None) -> Decision:
-    """Carry out a move; `stale`: why it can't be (see `_stale`), "" if it can. With
-    `mail_id`, a move that is made marks that message processed in its own transaction."""
-    if stale:
-        return _error(inbox, route, read, stale, "stale")
+    """Carry out a move through the one move command. With `mail_id`, a move that is made
+    marks that message processed in its own transaction."""
     ctx = inbox.context()
     if mail_id is not None:
         def mark(session: Session, outcome: service.Outcome) -> None:
             _mark(session, mail_id, _made(command, outcome), inbox.clock())
 
         ctx.on_applied = mark
-    common: dict[str, Any] = {"turn_seq": route.turn_seq, "player_id": route.player_id}
     try:
-        if command.verb == "play":
-            outcome = service.play_card(ctx, route.game_id, route.seat_no, command.cards[0],
-                                        **common)
-        elif command.verb == "pass":
-            outcome = service.pass_cards(ctx, route.game_id, route.seat_no, command.cards,
-                                         **common)
-        elif command.verb == "claim":
-            outcome = service.claim(ctx, route.game_id, route.seat_no, **common)
-        elif command.verb == "bid":
-            outcome = service.bid(ctx, route.game_id, route.seat_no, command.chips, **common)
-        elif command.verb == "avoid":
-            assert command.suit is not None
-            outcome = service.name_suit(ctx, route.game_id, route.seat_no, command.suit,
-                                        **common)
-        else:
-            outcome = service.choose_moon(ctx, route.game_id, route.seat_no, command.down,
-                                          **common)
+        outcome = service.move(ctx, route.game_id, engine_command(command, route.seat_no),
+                               issued_seq=route.turn_seq, player_id=route.player_id)
+    except service.Stale as exc:
+        return _error(inbox, route, read, "You answered an earlier email, and the game has "
+                      f"moved on: {exc.why}, so that move was not made. Nothing changed; "
+                      "please answer the newest email.", "stale")
     except service.PlayerMistake as exc:
         return _error(inbox, route, read, str(exc), "refused", command)
     if outcome.duplicate:
@@ -298,52 +281,24 @@ def _move(inbox: Inbox, route: Route, command: Command, read: str, stale: str,
     return _made(command, outcome, marked=mail_id is not None)
 
 
+def engine_command(command: Command, seat: int) -> EngineCommand:
+    """The engine's command for a move read from a reply."""
+    if command.verb == "play":
+        return PlayCard(seat, command.cards[0])
+    if command.verb == "pass":
+        return PassCards(seat, tuple(command.cards))
+    if command.verb == "claim":
+        return Claim(seat)
+    if command.verb == "bid":
+        return Bid(seat, command.chips)
+    if command.verb == "avoid":
+        assert command.suit is not None
+        return NameSuit(seat, command.suit)
+    return ChooseMoon(seat, command.down)
+
+
 def _made(command: Command, outcome: service.Outcome, marked: bool = False) -> Decision:
     return Decision("processed", f"{command.describe()} (seq {outcome.seq})", marked=marked)
-
-
-def _stale(session: Session, route: Route, command: Command) -> str:
-    """Why a reply to an older email can't be carried out ("" if it can): since that email,
-    this seat moved or a new hand was dealt. The very same move goes on (the service answers
-    that it was done already)."""
-    if route.turn_seq is None:
-        return ""
-    since = load_events(session, route.game_id, route.turn_seq)
-    seat = route.seat_no
-    mine = [e for e in since if _seat_of(e) == seat]
-    if any(_same(e, command) for e in mine):
-        return ""
-    if mine or any(isinstance(e, HandDealt) for e in since):
-        what = _DONE.get(type(mine[-1]), "moved") if mine else ""
-        why = f"you have {what} since" if mine else "a new hand was dealt since"
-        return (f"You answered an earlier email, and the game has moved on: {why}, so that "
-                "move was not made. Nothing changed; please answer the newest email.")
-    return ""
-
-
-_MOVES = (CardPlayed, CardsPassed, MoonChosen, ClaimAccepted, BidMade, SuitNamed)
-_DONE = {CardPlayed: "played", CardsPassed: "passed", MoonChosen: "chosen how the moon scores",
-         ClaimAccepted: "claimed", BidMade: "bid", SuitNamed: "named the suit"}
-
-
-def _seat_of(event: Event) -> int | None:
-    if isinstance(event, _MOVES):
-        return event.seat
-    return None
-
-
-def _same(event: Event, command: Command) -> bool:
-    if command.verb == "play":  # by name: with two decks "QS" is either copy
-        return isinstance(event, CardPlayed) and str(event.card) == str(command.cards[0])
-    if command.verb == "bid":
-        return isinstance(event, BidMade) and event.chips == command.chips
-    if command.verb == "avoid":
-        return isinstance(event, SuitNamed) and event.suit == command.suit
-    if command.verb == "pass":
-        return isinstance(event, CardsPassed) and set(event.cards) == set(command.cards)
-    if command.verb == "moon":
-        return isinstance(event, MoonChosen) and event.down == command.down
-    return isinstance(event, ClaimAccepted)
 
 
 # --- answers --------------------------------------------------------------------------------

@@ -1,14 +1,25 @@
 """The service layer: one function per command, each in one transaction.
 
     ctx = Context(engine=db_engine(app))            # rng/clock injectable for tests
-    out = play_card(ctx, game_id, seat_no, "QS", turn_seq=token.turn_seq)
+    out = move(ctx, game_id, PlayCard(seat_no, card), issued_seq=token.turn_seq)
     out.duplicate  # True when it had been done already (nothing changed)
 
 Player mistakes raise PlayerMistake subclasses whose str() can be mailed as it is.
 """
 
 from pbem.dealing import make_rng
-from pbem.service.core import Context, Outcome, advance, notify_hook, take_seat_back
+from pbem.service.core import (
+    FORCED,
+    HOLDING,
+    PLAYER,
+    ROBOT,
+    TIMEOUT,
+    Context,
+    Outcome,
+    advance,
+    notify_hook,
+    take_seat_back,
+)
 from pbem.service.errors import (
     BadRequest,
     CommandRejected,
@@ -27,7 +38,16 @@ from pbem.service.games import (
     replace_seat,
     resign,
 )
-from pbem.service.moves import bid, choose_moon, claim, name_suit, pass_cards, play_card
+from pbem.service.moves import (
+    Stale,
+    bid,
+    choose_moon,
+    claim,
+    move,
+    name_suit,
+    pass_cards,
+    play_card,
+)
 from pbem.service.time import away_dates, clear_away, nudge, resume_game, set_away
 from pbem.service.timeouts import timeout_move
 
@@ -38,5 +58,5 @@ __all__ = [
     "claim", "create_game", "decline_invite", "make_rng", "make_rules", "name_suit", "notify_hook",
     "pass_cards", "play_card", "replace_seat", "resign",
     "away_dates", "clear_away", "nudge", "resume_game", "set_away", "take_seat_back",
-    "timeout_move",
+    "timeout_move", "move", "Stale", "PLAYER", "TIMEOUT", "HOLDING", "ROBOT", "FORCED",
 ]

@@ -28,6 +28,7 @@ from pbem.engine import (
     Phase,
     apply,
     decide,
+    decision_seat,
     decode_event,
     forced_events,
 )
@@ -54,6 +55,11 @@ from pbem.store.types import utcnow
 
 MAX_AUTOMATIC_EVENTS = 100_000  # a safety net against a loop that never settles
 NOBODY = -1  # `actor` of commands no player made (a timeout): nobody gets a confirmation
+
+# Who acted, recorded with each event (the event row's `actor`): the seat's player, the robot
+# on a timeout, the robot holding a seat for an absent player, a robot seat, or the engine (a
+# forced play). Deals and the game's creation record none.
+PLAYER, TIMEOUT, HOLDING, ROBOT, FORCED = "player", "timeout", "holding", "robot", "forced"
 
 
 @dataclass
@@ -136,17 +142,18 @@ _SEATS_AND_PLAYERS = (  # built once: building a statement costs more than runni
 
 def run(
     ctx: Context, game_id: int, step: Step, *, statuses: tuple[str, ...] = ("active",),
-    actor: int | None = None,
+    actor: int | None = None, by: str | None = PLAYER,
 ) -> Outcome:
     """Run `step` in a transaction on a freshly loaded game; retry a lost race once.
 
     `actor`: the seat whose command this is (passed on to the notification hook); a player
-    who acts takes their seat back from the bot, even when the move itself is refused."""
+    who acts takes their seat back from the bot, even when the move itself is refused.
+    `by`: who made the step's events (PLAYER, TIMEOUT...), recorded with them."""
     try:
         for _attempt in range(2):
             try:
                 with transaction(ctx.engine) as session:
-                    return _run_once(ctx, session, game_id, step, statuses, actor)
+                    return _run_once(ctx, session, game_id, step, statuses, actor, by)
             except ConcurrencyConflict:
                 continue
         raise SomeoneMovedFirst()
@@ -158,7 +165,7 @@ def run(
 
 def _run_once(
     ctx: Context, session: Session, game_id: int, step: Step, statuses: tuple[str, ...],
-    actor: int | None,
+    actor: int | None, by: str | None,
 ) -> Outcome:
     game = session.get(Game, game_id, with_for_update=True, populate_existing=True)
     if game is None:
@@ -176,7 +183,7 @@ def _run_once(
     if isinstance(result, Duplicate):
         return Outcome(game_id, ctx_game.loaded.seq, state=ctx_game.state, duplicate=True,
                        message=result.message)
-    outcome = commit(ctx, ctx_game, result, actor=actor)
+    outcome = commit(ctx, ctx_game, result, actor=actor, by=by)
     if ctx.on_applied is not None:
         ctx.on_applied(session, outcome)
     return outcome
@@ -219,21 +226,23 @@ def decide_or_reject(g: Loaded, command: Command) -> tuple[Event, ...]:
 
 def commit(
     ctx: Context, g: Loaded, events: Sequence[Event], *, created: GameCreated | None = None,
-    actor: int | None = None,
+    actor: int | None = None, by: str | None = PLAYER,
 ) -> Outcome:
     """Fold `events`, let the table move on by itself, append it all, then notify.
 
     `created`: a new game's GameCreated, already folded into `g.state` (notify gets None
-    as the state before)."""
+    as the state before). `by`: who made `events` (see PLAYER...)."""
     before: GameState | None = None if created else g.state
     state = g.state
     for event in events:
         state = apply(state, event)
     appended = ([created] if created else []) + list(events)
+    actors: list[str | None] = [None] * (1 if created else 0)
+    actors += [by if decision_seat(e) is not None else None for e in events]
     if g.game.status == "active":
-        more, state = advance(ctx, state, g.seats)
+        more, state = advance(ctx, state, g.seats, actors)
         appended += more
-    new_seq = append_events(g.session, g.game_id, g.loaded.seq, appended)
+    new_seq = append_events(g.session, g.game_id, g.loaded.seq, appended, actors)
     if new_seq - g.loaded.snapshot_seq >= ctx.snapshot_every:
         save_snapshot(g.session, g.game_id, new_seq, state)
     if state.game_over and g.game.status == "active":
@@ -247,30 +256,40 @@ def commit(
     return Outcome(g.game_id, new_seq, tuple(appended), state)
 
 
-def advance(ctx: Context, state: GameState, seats: Sequence[Seat]) -> tuple[list[Event], GameState]:
-    """Deal when a hand is due, make forced plays and bot moves, until a human must act."""
-    bots = {s.seat_no for s in seats if s.is_bot or s.bot_holding}
+def advance(
+    ctx: Context, state: GameState, seats: Sequence[Seat], actors: list[str | None] | None = None,
+) -> tuple[list[Event], GameState]:
+    """Deal when a hand is due, make forced plays and bot moves, until a human must act.
+    `actors`, when given, gets who made each event appended (see PLAYER...)."""
+    bots = {s.seat_no: ROBOT if s.is_bot else HOLDING for s in seats
+            if s.is_bot or s.bot_holding}
     out: list[Event] = []
     while len(out) < MAX_AUTOMATIC_EVENTS:
-        step = _automatic_events(ctx, state, bots)
+        step, by = _automatic_events(ctx, state, bots)
         if not step:
             return out, state
         for event in step:
             state = apply(state, event)
         out.extend(step)
+        if actors is not None:
+            actors.extend(by if decision_seat(e) is not None else None for e in step)
     raise RuntimeError("the game did not settle; is the engine looping?")
 
 
-def _automatic_events(ctx: Context, state: GameState, bots: set[int]) -> tuple[Event, ...]:
+def _automatic_events(
+    ctx: Context, state: GameState, bots: dict[int, str],
+) -> tuple[tuple[Event, ...], str | None]:
+    """The next events nobody needs to be asked for, and who makes them. A robot's move is
+    what the robot is asked (`asked`), chosen by the bot."""
     if state.phase is Phase.DEAL:
-        return (deal(state.rules, ctx.rng),)
+        return (deal(state.rules, ctx.rng),), None
     forced = forced_events(state)
     if forced:
-        return forced
+        return forced, FORCED
     for seat in state.to_move:
         if seat in bots:
-            return (choose_event(state, seat),)
-    return ()
+            return (choose_event(state, seat),), bots[seat]
+    return (), None
 
 
 def events_since(g: Loaded, seq: int) -> list[Event]:

@@ -1,13 +1,23 @@
-"""Game moves: pass, play, claim, moon choice; bid and name the suit (Auction Hearts).
-Each is one transaction and safe to repeat.
+"""The one move command: every channel (email link, private page, reply, robot, timeout) plays,
+passes, bids, names the suit, chooses the moon or claims through `move`.
 
-`turn_seq` (optional) is the seq the player's token or page was issued at: with it, a command
-already carried out since then is answered "already done" instead of an error.
+One transaction on the locked game, and in it, once for every channel:
+- the staleness rule: a command made for this seat's turn N (its N-th decision, see
+  `pbem.engine.asked`) is refused once the seat is past N, with a sentence saying what
+  happened since;
+- the repeat rule: unless it is the very move the seat made at N: then it is a no-op that
+  says so (`Outcome.duplicate`).
+The turn comes as `expected_turn` (a page shows the seat's turn number), or as `issued_seq`,
+the game's seq when an email or deadline was issued (the turn is the seat's turn then).
+
+`play_card`, `pass_cards`, ... are thin wrappers that build the engine command from what
+people typed; their `turn_seq` is an `issued_seq`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from pbem.engine import (
     Bid,
@@ -18,7 +28,9 @@ from pbem.engine import (
     ChooseMoon,
     Claim,
     ClaimAccepted,
+    Command,
     Event,
+    HandDealt,
     MoonChosen,
     NameSuit,
     PassCards,
@@ -27,11 +39,13 @@ from pbem.engine import (
     Suit,
     SuitNamed,
     UnreadableInput,
+    decision_seat,
     parse_card,
     parse_cards,
     parse_suit,
 )
 from pbem.service.core import (
+    PLAYER,
     Context,
     Duplicate,
     Loaded,
@@ -40,74 +54,216 @@ from pbem.service.core import (
     events_since,
     run,
 )
-from pbem.service.errors import CommandRejected, NotAllowed
+from pbem.service.errors import CommandRejected, NotAllowed, PlayerMistake
 
+
+class Stale(PlayerMistake):
+    """The command was for a turn of this seat that has passed: nothing changed.
+
+    `why` says what happened since ("you have played since", "a new hand was dealt since"),
+    for channels that word the refusal their own way."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(f"That was for an earlier turn, and the game has moved on: {why}, so "
+                         "that move was not made. Nothing changed.")
+        self.why = why
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Which turn of the seat a command was made for: its turn number, or the game's seq when
+    the email, page or deadline was issued (the seat's turn at that seq)."""
+
+    number: int | None = None
+    issued_seq: int | None = None
+
+
+def move(
+    ctx: Context, game_id: int, command: Command, *, expected_turn: int | None = None,
+    issued_seq: int | None = None, player_id: int | None = None, actor: str = PLAYER,
+) -> Outcome:
+    """Make `command` (its seat is the mover) in one transaction; see the module docstring.
+
+    `player_id`: the player asking, when known (the seat must be theirs); `actor`: who acts,
+    recorded with the events (PLAYER, or ROBOT when a robot moves for the seat)."""
+    turn = Turn(expected_turn, issued_seq)
+
+    def step(g: Loaded) -> Sequence[Event] | Duplicate:
+        return move_step(g, command, turn, player_id)
+
+    return run(ctx, game_id, step, actor=command.seat if actor == PLAYER else None,
+               by=actor)
+
+
+def move_step(g: Loaded, command: Command, turn: Turn,
+              player_id: int | None = None) -> Sequence[Event] | Duplicate:
+    """The move inside its transaction: seat check, the one staleness and repeat rule, the
+    engine's decision."""
+    seat = command.seat
+    check_seat(g, seat, player_id)
+    wanted = _turn_number(g, seat, turn)
+    if wanted is None:
+        if already_done(g, command):
+            return Duplicate(_done_words(command))
+    elif wanted < g.state.turns[seat]:
+        made = move_at(g, seat, wanted)
+        if made is not None and same_move(made, command):
+            return Duplicate(_done_words(command))
+        raise Stale(_since_words(made))
+    elif wanted > g.state.turns[seat]:
+        raise Stale("this seat's turn hasn't come")
+    return decide_or_reject(g, command)
+
+
+def _turn_number(g: Loaded, seat: int, turn: Turn) -> int | None:
+    if turn.number is not None:
+        return turn.number
+    if turn.issued_seq is None:
+        return None
+    if turn.issued_seq >= g.loaded.seq:
+        return g.state.turns[seat]
+    since = events_since(g, turn.issued_seq)
+    return g.state.turns[seat] - sum(1 for e in since if _moves_turn(e, seat))
+
+
+def _moves_turn(event: Event, seat: int) -> bool:
+    """Does `event` move `seat`'s turn number on? Its own turns, and every deal."""
+    return isinstance(event, HandDealt) or decision_seat(event) == seat
+
+
+def move_at(g: Loaded, seat: int, number: int) -> Event | None:
+    """The event that ended `seat`'s turn `number`: its decision then, or a deal. Searched
+    from the end of the log, a window at a time (a stale command is nearly always recent)."""
+    window = 64
+    while True:
+        after = max(0, g.loaded.seq - window)
+        events = events_since(g, after)
+        count = g.state.turns[seat]
+        for event in reversed(events):
+            if _moves_turn(event, seat):
+                count -= 1
+                if count == number:
+                    return event
+        if after == 0:
+            return None
+        window *= 4
+
+
+def command_of(event: Event) -> Command:
+    """The command that records as `event` (a robot's chosen move goes through `move` too)."""
+    if isinstance(event, CardPlayed):
+        return PlayCard(event.seat, event.card)
+    if isinstance(event, CardsPassed):
+        return PassCards(event.seat, event.cards)
+    if isinstance(event, ClaimAccepted):
+        return Claim(event.seat)
+    if isinstance(event, BidMade):
+        return Bid(event.seat, event.chips)
+    if isinstance(event, SuitNamed):
+        return NameSuit(event.seat, event.suit)
+    if isinstance(event, MoonChosen):
+        return ChooseMoon(event.seat, event.down)
+    raise ValueError(f"{type(event).__name__} is no seat's move")
+
+
+def is_stale(g: Loaded, seat: int, turn: Turn) -> bool:
+    """Is the seat past the turn `turn` names (whatever it did then)?"""
+    wanted = _turn_number(g, seat, turn)
+    return wanted is not None and wanted != g.state.turns[seat]
+
+
+def same_move(event: Event, command: Command) -> bool:
+    """Is `event` the record of `command` (with two decks, either copy of a card)?"""
+    if decision_seat(event) != command.seat:
+        return False
+    if isinstance(command, PlayCard):
+        return isinstance(event, CardPlayed) and str(event.card) == str(command.card)
+    if isinstance(command, PassCards):
+        return isinstance(event, CardsPassed) and set(event.cards) == set(command.cards)
+    if isinstance(command, Claim):
+        return isinstance(event, ClaimAccepted)
+    if isinstance(command, Bid):
+        return isinstance(event, BidMade) and event.chips == command.chips
+    if isinstance(command, NameSuit):
+        return isinstance(event, SuitNamed) and event.suit == command.suit
+    return isinstance(event, MoonChosen) and event.down == command.down
+
+
+def already_done(g: Loaded, command: Command) -> bool:
+    """Without a turn: is the state proof that this very move was made (this hand)?"""
+    state, seat = g.state, command.seat
+    if isinstance(command, PlayCard):
+        name = str(command.card)  # with two decks "QS" is either copy
+        return name in {str(c) for c in _played_this_hand(g, seat)} \
+            and not _holds_a_copy(g, seat, command.card)
+    if isinstance(command, PassCards):
+        return state.has_passed(seat) and set(state.passed_cards(seat)) == set(command.cards)
+    if isinstance(command, Claim):
+        return state.claimed_by == seat
+    if isinstance(command, Bid):
+        return _bid_made(g, seat, command.chips)
+    if isinstance(command, NameSuit):
+        return state.phase is not Phase.NAME_SUIT and state.bidder == seat \
+            and state.avoid == command.suit
+    return False
+
+
+_SINCE = {CardPlayed: "played", CardsPassed: "passed", MoonChosen: "chosen how the moon scores",
+          ClaimAccepted: "claimed", BidMade: "bid", SuitNamed: "named the suit"}
+
+
+def _since_words(made: Event | None) -> str:
+    if made is None or isinstance(made, HandDealt):
+        return "a new hand was dealt since"
+    return f"you have {_SINCE.get(type(made), 'moved')} since"
+
+
+def _done_words(command: Command) -> str:
+    if isinstance(command, PlayCard):
+        return f"You already played the {command.card}."
+    if isinstance(command, PassCards):
+        return "You already passed those cards."
+    if isinstance(command, Claim):
+        return "Your claim was already accepted."
+    if isinstance(command, Bid):
+        return "You already passed." if command.chips is None \
+            else f"Your bid of {command.chips} was already recorded."
+    if isinstance(command, NameSuit):
+        return f"You already named {command.suit.plural} as the suit to avoid."
+    return "Your moon choice was already recorded."
+
+
+# --- the thin wrappers: commands from what people typed ----------------------------------
 
 def play_card(
     ctx: Context, game_id: int, seat_no: int, card: Card | str, *,
     turn_seq: int | None = None, player_id: int | None = None,
 ) -> Outcome:
-    chosen = _card(card)
-
-    def step(g: Loaded) -> Sequence[Event] | Duplicate:
-        check_seat(g, seat_no, player_id)
-        name = str(chosen)  # with two decks "QS" is either copy
-        played = {str(c) for c in _played_this_hand(g, seat_no)}
-        if (name in played and not _holds_a_copy(g, seat_no, chosen)) or _seen(
-            g, turn_seq, lambda e: isinstance(e, CardPlayed) and e.seat == seat_no
-            and str(e.card) == name
-        ):
-            return Duplicate(f"You already played the {chosen}.")
-        return decide_or_reject(g, PlayCard(seat_no, chosen))
-
-    return run(ctx, game_id, step, actor=seat_no)
+    return move(ctx, game_id, PlayCard(seat_no, _card(card)), issued_seq=turn_seq,
+                player_id=player_id)
 
 
 def pass_cards(
     ctx: Context, game_id: int, seat_no: int, cards: Sequence[Card] | str, *,
     turn_seq: int | None = None, player_id: int | None = None,
 ) -> Outcome:
-    chosen = _cards(cards)
-
-    def step(g: Loaded) -> Sequence[Event] | Duplicate:
-        check_seat(g, seat_no, player_id)
-        same = set(chosen)
-        if (g.state.has_passed(seat_no) and set(g.state.passed_cards(seat_no)) == same) or _seen(
-            g, turn_seq, lambda e: isinstance(e, CardsPassed) and e.seat == seat_no
-            and set(e.cards) == same
-        ):
-            return Duplicate("You already passed those cards.")
-        return decide_or_reject(g, PassCards(seat_no, chosen))
-
-    return run(ctx, game_id, step, actor=seat_no)
+    return move(ctx, game_id, PassCards(seat_no, _cards(cards)), issued_seq=turn_seq,
+                player_id=player_id)
 
 
 def claim(
     ctx: Context, game_id: int, seat_no: int, *,
     turn_seq: int | None = None, player_id: int | None = None,
 ) -> Outcome:
-    def step(g: Loaded) -> Sequence[Event] | Duplicate:
-        check_seat(g, seat_no, player_id)
-        if g.state.claimed_by == seat_no or _seen(
-            g, turn_seq, lambda e: e == ClaimAccepted(seat_no)
-        ):
-            return Duplicate("Your claim was already accepted.")
-        return decide_or_reject(g, Claim(seat_no))
-
-    return run(ctx, game_id, step, actor=seat_no)
+    return move(ctx, game_id, Claim(seat_no), issued_seq=turn_seq, player_id=player_id)
 
 
 def choose_moon(
     ctx: Context, game_id: int, seat_no: int, down: bool, *,
     turn_seq: int | None = None, player_id: int | None = None,
 ) -> Outcome:
-    def step(g: Loaded) -> Sequence[Event] | Duplicate:
-        check_seat(g, seat_no, player_id)
-        if _seen(g, turn_seq, lambda e: e == MoonChosen(seat_no, down)):
-            return Duplicate("Your moon choice was already recorded.")
-        return decide_or_reject(g, ChooseMoon(seat_no, down))
-
-    return run(ctx, game_id, step, actor=seat_no)
+    return move(ctx, game_id, ChooseMoon(seat_no, down), issued_seq=turn_seq,
+                player_id=player_id)
 
 
 def bid(
@@ -115,16 +271,7 @@ def bid(
     turn_seq: int | None = None, player_id: int | None = None,
 ) -> Outcome:
     """Auction Hearts: bid `chips` for the right to name the suit to avoid, or pass (None)."""
-    def step(g: Loaded) -> Sequence[Event] | Duplicate:
-        check_seat(g, seat_no, player_id)
-        if _bid_made(g, seat_no, chips) or _seen(
-            g, turn_seq, lambda e: e == BidMade(seat_no, chips)
-        ):
-            return Duplicate("You already passed." if chips is None
-                             else f"Your bid of {chips} was already recorded.")
-        return decide_or_reject(g, Bid(seat_no, chips))
-
-    return run(ctx, game_id, step, actor=seat_no)
+    return move(ctx, game_id, Bid(seat_no, chips), issued_seq=turn_seq, player_id=player_id)
 
 
 def name_suit(
@@ -132,17 +279,8 @@ def name_suit(
     turn_seq: int | None = None, player_id: int | None = None,
 ) -> Outcome:
     """Auction Hearts: the winning bidder names the suit everyone must avoid this hand."""
-    chosen = _suit(suit)
-
-    def step(g: Loaded) -> Sequence[Event] | Duplicate:
-        check_seat(g, seat_no, player_id)
-        named = g.state.phase is not Phase.NAME_SUIT and g.state.bidder == seat_no \
-            and g.state.avoid == chosen
-        if named or _seen(g, turn_seq, lambda e: e == SuitNamed(seat_no, chosen)):
-            return Duplicate(f"You already named {chosen.plural} as the suit to avoid.")
-        return decide_or_reject(g, NameSuit(seat_no, chosen))
-
-    return run(ctx, game_id, step, actor=seat_no)
+    return move(ctx, game_id, NameSuit(seat_no, _suit(suit)), issued_seq=turn_seq,
+                player_id=player_id)
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -197,10 +335,3 @@ def _holds_a_copy(g: Loaded, seat_no: int, card: Card) -> bool:
 def _played_this_hand(g: Loaded, seat_no: int) -> set[Card]:
     tricks = (*g.state.tricks, g.state.current_trick)
     return {card for trick in tricks for seat, card in trick.plays if seat == seat_no}
-
-
-def _seen(g: Loaded, turn_seq: int | None, match: Callable[[Event], bool]) -> bool:
-    """Did a matching event happen after `turn_seq`?"""
-    if turn_seq is None or turn_seq >= g.loaded.seq:
-        return False
-    return any(match(e) for e in events_since(g, turn_seq))

@@ -15,7 +15,8 @@ from pbem.engine import Event
 from pbem.scheduler import mails
 from pbem.scheduler.deadlines import away_periods, is_away
 from pbem.scheduler.policy import DeadlinePolicy
-from pbem.service.core import NOBODY, Context, Duplicate, Loaded, Outcome, run
+from pbem.service.core import NOBODY, TIMEOUT, Context, Duplicate, Loaded, Outcome, run
+from pbem.service.moves import Turn, command_of, is_stale, move_step
 from pbem.store.models import Deadline, Player
 from pbem.zones import player_zone
 
@@ -33,7 +34,8 @@ def timeout_move(ctx: Context, game_id: int, seat_no: int, turn_seq: int) -> Out
         if row is None or row.status != "pending":
             return Duplicate("That deadline was handled already.")
         seat = g.seat(seat_no)
-        if seat_no not in g.state.to_move or seat.is_bot:
+        turn = Turn(issued_seq=turn_seq)
+        if seat_no not in g.state.to_move or seat.is_bot or is_stale(g, seat_no, turn):
             row.status, row.closed_at = "cancelled", now
             g.session.add(row)
             return Duplicate("That seat isn't waited for any more.")
@@ -41,12 +43,12 @@ def timeout_move(ctx: Context, game_id: int, seat_no: int, turn_seq: int) -> Out
             return Duplicate("That deadline hasn't passed yet.")
         row.status, row.closed_at = "expired", now
         g.session.add(row)
-        return _apply_policy(ctx, g, seat_no)
+        return _apply_policy(ctx, g, seat_no, turn)
 
-    return run(ctx, game_id, step, actor=NOBODY)
+    return run(ctx, game_id, step, actor=NOBODY, by=TIMEOUT)
 
 
-def _apply_policy(ctx: Context, g: Loaded, seat_no: int) -> Sequence[Event]:
+def _apply_policy(ctx: Context, g: Loaded, seat_no: int, turn: Turn) -> Sequence[Event]:
     now = ctx.clock()
     policy = DeadlinePolicy.from_dict(g.game.deadline_policy)
     seat = g.seat(seat_no)
@@ -71,4 +73,6 @@ def _apply_policy(ctx: Context, g: Loaded, seat_no: int) -> Sequence[Event]:
     seat_url = mails.seat_link(g.session, g.game, seat_no, now) if outcome == "open_seat" else None
     mails.send_timeout(g.session, g.game, seat_no, outcome=outcome, event=event,
                        holding=seat.bot_holding, seat_url=seat_url, now=now)
-    return [event]
+    made = move_step(g, command_of(event), turn)  # the one move path, as for any channel
+    assert not isinstance(made, Duplicate)  # the seat is waited for at this very turn
+    return made

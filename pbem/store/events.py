@@ -59,9 +59,11 @@ def current_seq(session: Session, game_id: int) -> int:
 
 
 def append_event_dicts(
-    session: Session, game_id: int, expected_seq: int, payloads: Sequence[Mapping[str, Any]]
+    session: Session, game_id: int, expected_seq: int, payloads: Sequence[Mapping[str, Any]],
+    actors: Sequence[str | None] | None = None,
 ) -> int:
-    """Append encoded events as seq expected_seq+1...; return the new last seq.
+    """Append encoded events as seq expected_seq+1...; return the new last seq. `actors`:
+    who made each event (the row's `actor`; see pbem.service.core.PLAYER...), if known.
 
     Raises ConcurrencyConflict if the game's last seq is no longer `expected_seq`. The
     session's transaction is then unusable: roll it back (leave the `transaction` block).
@@ -78,10 +80,11 @@ def append_event_dicts(
     if moved.rowcount != 1:
         raise ConcurrencyConflict(game_id, expected_seq)
     now = utcnow()
+    who = list(actors or ()) + [None] * (len(payloads) - len(actors or ()))
     rows = [
         {"game_id": game_id, "seq": expected_seq + i, "type": str(p["type"]),
-         "payload": dict(p), "created_at": now}
-        for i, p in enumerate(payloads, start=1)
+         "payload": dict(p), "actor": actor, "created_at": now}
+        for i, (p, actor) in enumerate(zip(payloads, who, strict=True), start=1)
     ]
     try:  # one executemany on the session's connection: no ORM objects for the rows
         connection.execute(_INSERT_EVENTS, rows)
@@ -113,12 +116,25 @@ def load_payloads(session: Session, game_id: int, after_seq: int = 0) -> list[tu
 
 
 def append_events(
-    session: Session, game_id: int, expected_seq: int, events: Sequence[Any]
+    session: Session, game_id: int, expected_seq: int, events: Sequence[Any],
+    actors: Sequence[str | None] | None = None,
 ) -> int:
     """Append engine events (encoded with `pbem.engine.encode_event`); return the new seq."""
     from pbem.engine import encode_event
 
-    return append_event_dicts(session, game_id, expected_seq, [encode_event(e) for e in events])
+    return append_event_dicts(session, game_id, expected_seq, [encode_event(e) for e in events],
+                              actors)
+
+
+def load_events_by(session: Session, game_id: int, after_seq: int = 0) -> list[tuple[Any, str]]:
+    """(event, who made it) for the game's events after `after_seq` ("" when not recorded)."""
+    from pbem.engine import decode_event
+
+    rows = session.connection().execute(
+        select(_EVENTS.c.payload, _EVENTS.c.actor)
+        .where(_EVENTS.c.game_id == game_id, _EVENTS.c.seq > after_seq)
+        .order_by(_EVENTS.c.seq))
+    return [(decode_event(payload), actor or "") for payload, actor in rows]
 
 
 def load_events(session: Session, game_id: int, after_seq: int = 0) -> list[Any]:

@@ -124,6 +124,9 @@ class Event(SQLModel, table=True):
     seq: int  # 1, 2, 3... per game, no gaps
     type: str = Field(max_length=64)
     payload: dict[str, Any] = Field(sa_type=JSON)  # engine encode_event(e)
+    # Who made it: player, timeout, holding, robot, forced (pbem.service.core); None for deals
+    # and for events older than the column.
+    actor: str | None = Field(default=None, max_length=16)
     created_at: datetime = _created()
 
 

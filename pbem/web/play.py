@@ -31,20 +31,27 @@ from wtforms import ValidationError
 
 from pbem import service
 from pbem.engine import (
+    Bid,
     BidMade,
     Card,
     CardPlayed,
     CardsPassed,
+    ChooseMoon,
+    Command,
     Event,
     GameState,
     HandDealt,
     MoonChosen,
+    NameSuit,
+    PassCards,
     Phase,
+    PlayCard,
     SeatView,
     Suit,
     SuitNamed,
     UnreadableInput,
     Variant,
+    asked,
     list_in_words,
     parse_card,
     seat_view,
@@ -58,11 +65,12 @@ from pbem.present.words import chips_words
 from pbem.roster import load_roster
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
-from pbem.store.events import load_events, load_state
+from pbem.store.events import load_events, load_events_by, load_state
 from pbem.store.models import Game, Seat, Token
 from pbem.store.types import utcnow
 
 bp = Blueprint("play", __name__)
+ROBOT_ACTORS = frozenset({service.TIMEOUT, service.HOLDING, service.ROBOT})
 LINK_PURPOSES = frozenset({"card", "pass", "invite"})
 INVITE_ANSWERS = ("accept", "decline")
 MOON_CODES = frozenset({views.MOON_DOWN, views.MOON_UP})
@@ -352,6 +360,14 @@ def claim_link(engine: Engine, token_id: int) -> bool:
         return consume_token(session, token, now=utcnow())
 
 
+def use_link(engine: Engine, token_id: int) -> None:
+    """Mark a link used (its move was made, or found made): the page then says so."""
+    with transaction(engine) as session:
+        token = session.get(Token, token_id)
+        if token is not None and token.used_at is None:
+            consume_token(session, token, now=utcnow())
+
+
 def release_link(engine: Engine, token_id: int) -> None:
     """Undo `claim_link` when the move could not be made, so the player may try again."""
     with transaction(engine) as session:
@@ -376,7 +392,7 @@ def act(link: Link, command: Callable[[service.Context], service.Outcome]) -> Re
 
 
 def lost_claim(link: Link) -> ResponseReturnValue:
-    """Another link of this seat's turn got there first (two cards pressed at once)."""
+    """Another link (or page, or reply) of this seat's turn got there first."""
     now = load_link(request.view_args["token"] if request.view_args else "")
     status = STALE if now.status == READY else now.status  # the winner is still playing
     return render_link(Link(now.token, now.table, status), code=200 if status == DONE else 409)
@@ -422,12 +438,18 @@ def _moon_context(link: Link) -> dict[str, Any]:
     if link.status == READY:
         options = views.moon_options(link.table.state, seat, link.table.names)
         option = next(o for o in options if o.down == link.moon_down)
-    else:
+    by = ""
+    if link.status != READY:
         with transaction(db_engine(), read_only=True) as session:
-            chosen = moon_choice_in(load_events(session, t.game_id or 0, t.turn_seq or 0), seat)
+            since_by = load_events_by(session, t.game_id or 0, t.turn_seq or 0)
+        chosen = moon_choice_in([e for e, _by in since_by], seat)
+        by = next((who for e, who in since_by if isinstance(e, MoonChosen)), "")
     points = link.table.state.rules.moon_points
     words = None if chosen is None else (
         f"you went down {points}" if chosen else f"you put everyone else up {points}")
+    if chosen is not None and by in ROBOT_ACTORS:
+        words = (f"the robot chose for you: you went down {points}" if chosen
+                 else f"the robot chose for you: everyone else went up {points}")
     return {"moon_option": option, "moon_down": link.moon_down, "moon_points": points,
             "moon_chosen_words": words}
 
@@ -438,7 +460,8 @@ def _choice_context(link: Link) -> dict[str, Any]:
         return {}
     t = link.token
     with transaction(db_engine(), read_only=True) as session:
-        since = load_events(session, t.game_id or 0, t.turn_seq or 0)
+        since_by = load_events_by(session, t.game_id or 0, t.turn_seq or 0)
+    since = [event for event, _by in since_by]
     chips, suit = link.chips, link.suit
     if link.kind == "bid":
         what = (f"Bid {chips_words(chips)} for the right to name the suit to avoid"
@@ -448,20 +471,28 @@ def _choice_context(link: Link) -> dict[str, Any]:
         assert suit is not None
         what, button = f"Avoid {suit.plural}", f"Avoid {suit.plural}"
     made = choice_made(t, since)
+    by = next((who for event, who in since_by if event is made), "")
     suit_choice = None if suit is None else codes.choice(codes.suit_code(suit))
     return {"choice": suit_choice,
             "choice_kind": link.kind, "choice_chips": chips, "choice_what": what,
-            "choice_button": button, "choice_done": _choice_words(made),
+            "choice_button": button, "choice_done": _choice_words(made, by),
             "choice_problem": choice_problem(t, link.table, since)
             if link.status == STALE else None}
 
 
-def _choice_words(made: BidMade | SuitNamed | None) -> str | None:
-    """What the seat chose, as "you bid 5 chips", "you passed", "you named spades"."""
+def _choice_words(made: BidMade | SuitNamed | None, by: str = "") -> str | None:
+    """What the seat chose, as "you bid 5 chips", "you passed", "you named spades"; or, when
+    a robot made the choice for the player (`by`: the event's actor), "the robot bid ... for
+    you", so a timed-out player's old link doesn't claim they did."""
+    robot = by in ROBOT_ACTORS
     if isinstance(made, BidMade):
+        if robot:
+            return (f"the robot bid {chips_words(made.chips)} for you" if made.chips
+                    else "the robot passed for you")
         return f"you bid {chips_words(made.chips)}" if made.chips else "you passed"
     if isinstance(made, SuitNamed):
-        return f"you named {made.suit.plural} as the suit to avoid"
+        who = "the robot named" if robot else "you named"
+        return f"{who} {made.suit.plural} as the suit to avoid" + (" for you" if robot else "")
     return None
 
 
@@ -494,12 +525,17 @@ def link_page(token: str) -> ResponseReturnValue:
 
 @bp.post("/t/<token>")
 def link_action(token: str) -> ResponseReturnValue:
+    """A link's button: the move goes to the service's one move command, whose staleness and
+    repeat rules decide (the link's status shown on GET is only a preview)."""
     check_csrf()
     link = load_link(token)
-    if link.status != READY:
-        return render_link(link, code=200 if link.status == DONE else 409)
-    return {"card": _play, "pass": _pass, "invite": _answer, "moon": _moon, "bid": _bid,
-            "suit": _name_suit}[link.kind](link)
+    if link.kind == "invite":
+        if link.status != READY:
+            return render_link(link, code=200 if link.status == DONE else 409)
+        return _answer(link)
+    if link.kind == "pass":
+        return _pass(link)
+    return move_by_link(link, link_command(link))
 
 
 @bp.get("/p/<token>")
@@ -512,31 +548,35 @@ def pass_action(token: str) -> ResponseReturnValue:
     return link_action(token)
 
 
-def _play(link: Link) -> ResponseReturnValue:
-    t = link.token
-    return act(link, lambda ctx: service.play_card(
-        ctx, t.game_id or 0, t.seat_no or 0, t.card or "", turn_seq=t.turn_seq,
-        player_id=t.player_id))
+def link_command(link: Link) -> Command:
+    """The move a one-time link stands for."""
+    seat = link.token.seat_no or 0
+    if link.kind == "moon":
+        return ChooseMoon(seat, link.moon_down)
+    if link.kind == "bid":
+        return Bid(seat, link.chips)
+    if link.kind == "suit":
+        assert link.suit is not None
+        return NameSuit(seat, link.suit)
+    card = link.card
+    if card is None:
+        abort(404)
+    return PlayCard(seat, card)
 
 
-def _moon(link: Link) -> ResponseReturnValue:
-    t, down = link.token, link.moon_down
-    return act(link, lambda ctx: service.choose_moon(
-        ctx, t.game_id or 0, t.seat_no or 0, down, turn_seq=t.turn_seq, player_id=t.player_id))
-
-
-def _bid(link: Link) -> ResponseReturnValue:
-    t, chips = link.token, link.chips
-    return act(link, lambda ctx: service.bid(
-        ctx, t.game_id or 0, t.seat_no or 0, chips, turn_seq=t.turn_seq, player_id=t.player_id))
-
-
-def _name_suit(link: Link) -> ResponseReturnValue:
-    t, suit = link.token, link.suit
-    assert suit is not None
-    return act(link, lambda ctx: service.name_suit(
-        ctx, t.game_id or 0, t.seat_no or 0, suit, turn_seq=t.turn_seq,
-        player_id=t.player_id))
+def move_by_link(link: Link, command: Command) -> ResponseReturnValue:
+    """Make a link's move through the service; mark the link used once its move is made."""
+    engine, t = db_engine(), link.token
+    try:
+        outcome = service.move(service.Context(engine=engine), t.game_id or 0, command,
+                               issued_seq=t.turn_seq, player_id=t.player_id)
+    except service.Stale:
+        return lost_claim(link)
+    except service.PlayerMistake as exc:
+        return render_link(link, message=str(exc), code=409)
+    if t.id is not None:
+        use_link(engine, t.id)
+    return show(t.id, DONE, fresh=not outcome.duplicate)
 
 
 def _pass(link: Link) -> ResponseReturnValue:
@@ -549,10 +589,7 @@ def _pass(link: Link) -> ResponseReturnValue:
     if len(set(cards)) != count:
         return render_link(link, message=f"Pick exactly {count} cards to pass "
                            f"(you picked {len(set(cards))}).", code=422)
-    t = link.token
-    return act(link, lambda ctx: service.pass_cards(
-        ctx, t.game_id or 0, t.seat_no or 0, cards, turn_seq=t.turn_seq,
-        player_id=t.player_id))
+    return move_by_link(link, PassCards(link.token.seat_no or 0, cards))
 
 
 def _answer(link: Link) -> ResponseReturnValue:
@@ -641,7 +678,8 @@ def load_seat(raw: str) -> SeatPage:
 def render_seat(page: SeatPage, *, message: str = "", code: int = 200) -> ResponseReturnValue:
     table, seat = page.table, page.token.seat_no or 0
     context = {**table.context, "message": message, "csrf": generate_csrf(),
-               "turn_seq": table.game.last_seq, "pass_count": table.state.rules.pass_count,
+               "turn": asked(table.state, seat).turn,
+               "pass_count": table.state.rules.pass_count,
                "pass_target": _pass_target(table), "picked": request.form.getlist("cards"),
                "mail_url": _mail_url(), "raw_token": _raw_token(),
                "can_pass": table.state.phase is Phase.PASS and seat in table.state.to_move
@@ -680,34 +718,20 @@ def seat_page(token: str) -> ResponseReturnValue:
     return render_seat(load_seat(token))
 
 
+MOVED_ON = ("The game moved on since this page was shown, so nothing was {done}. Here is the "
+            "table as it is now.")
+
+
 @bp.post("/s/<token>/play")
 def seat_play(token: str) -> ResponseReturnValue:
     check_csrf()
     page = load_seat(token)
-    code, seq = request.form.get("card", ""), _form_int("turn_seq")
     try:
-        card = parse_card(code)
+        card = parse_card(request.form.get("card", ""))
     except UnreadableInput:
         abort(400)
-    t, table = page.token, page.table
-    if seq != table.game.last_seq:
-        return render_seat(page, code=409, message="The game moved on since this page was "
-                           "shown, so nothing was played. Here is the table as it is now.")
-    engine, game_id, seat = db_engine(), t.game_id or 0, t.seat_no or 0
-    if not seat_links.claim_turn(engine, game_id, seat, seq):
-        return render_seat(load_seat(token), code=409, message="A card was already played "
-                           "from this page for this turn; nothing more was played.")
-    try:
-        service.play_card(service.Context(engine=engine), game_id, seat, card, turn_seq=seq,
-                          player_id=t.player_id)
-    except service.PlayerMistake as exc:
-        seat_links.release_turn(engine, game_id, seat, seq)
-        return render_seat(load_seat(token), message=str(exc), code=409)
-    except Exception:
-        seat_links.release_turn(engine, game_id, seat, seq)
-        raise
-    flash(f"You played {card.symbol} ({card}).")
-    return redirect(url_for("play.seat_page", token=token), code=303)
+    return seat_move(token, page, PlayCard(page.token.seat_no or 0, card), "played",
+                     f"You played {card.symbol} ({card}).")
 
 
 @bp.post("/s/<token>/pass")
@@ -722,15 +746,8 @@ def seat_pass(token: str) -> ResponseReturnValue:
     if len(set(cards)) != count:
         return render_seat(page, code=422, message=f"Pick exactly {count} cards to pass "
                            f"(you picked {len(set(cards))}).")
-    t = page.token
-    try:
-        out = service.pass_cards(service.Context(engine=db_engine()), t.game_id or 0,
-                                 t.seat_no or 0, cards, turn_seq=_form_int("turn_seq"),
-                                 player_id=t.player_id)
-    except service.PlayerMistake as exc:
-        return render_seat(load_seat(token), message=str(exc), code=409)
-    flash(out.message if out.duplicate else "Your cards are passed.")
-    return redirect(url_for("play.seat_page", token=token), code=303)
+    return seat_move(token, page, PassCards(page.token.seat_no or 0, cards), "passed",
+                     "Your cards are passed.")
 
 
 @bp.post("/s/<token>/moon")
@@ -740,17 +757,10 @@ def seat_moon(token: str) -> ResponseReturnValue:
     choice = request.form.get("choice", "")
     if choice not in MOON_CODES:
         abort(400)
-    t, down = page.token, choice == views.MOON_DOWN
-    try:
-        out = service.choose_moon(service.Context(engine=db_engine()), t.game_id or 0,
-                                  t.seat_no or 0, down, turn_seq=_form_int("turn_seq"),
-                                  player_id=t.player_id)
-    except service.PlayerMistake as exc:
-        return render_seat(load_seat(token), message=str(exc), code=409)
-    points = page.table.state.rules.moon_points
-    flash(out.message if out.duplicate else f"You went down {points}." if down
-          else f"You put everyone else up {points}.")
-    return redirect(url_for("play.seat_page", token=token), code=303)
+    down, points = choice == views.MOON_DOWN, page.table.state.rules.moon_points
+    return seat_move(token, page, ChooseMoon(page.token.seat_no or 0, down), "chosen",
+                     f"You went down {points}." if down
+                     else f"You put everyone else up {points}.")
 
 
 @bp.post("/s/<token>/bid")
@@ -761,15 +771,16 @@ def seat_bid(token: str) -> ResponseReturnValue:
     chips: int | None = None
     if "pass" not in request.form:
         typed = request.form.get("chips", "").strip()
-        low = codes.high_bid(page.table.state.bids) + 1
+        low = asked(page.table.state, page.token.seat_no or 0).min_bid or 1
         if not typed.isdigit() or len(typed) > 6 or int(typed) < 1:
             not_one = f" (“{typed}” is not one)" if typed else ""
             return render_seat(page, code=422, message=f"Type a whole number of chips to bid, "
                                f"at least {low}{not_one}, or press Pass.")
         chips = int(typed)
-    t = page.token
-    return _seat_choice(token, page, BidMade(t.seat_no or 0, chips), lambda ctx, seq: service.bid(
-        ctx, t.game_id or 0, t.seat_no or 0, chips, turn_seq=seq, player_id=t.player_id))
+    event = BidMade(page.token.seat_no or 0, chips)
+    return seat_move(token, page, Bid(event.seat, chips), "done",
+                     f"Done: {_choice_words(event)}.", f"Nothing more to do: "
+                     f"{_choice_words(event)} already.")
 
 
 @bp.post("/s/<token>/suit")
@@ -780,34 +791,28 @@ def seat_suit(token: str) -> ResponseReturnValue:
     choice = codes.read_choice(request.form.get("suit", ""))
     if choice is None or not isinstance(choice[1], Suit):
         abort(400)
-    t, suit = page.token, choice[1]
-    return _seat_choice(token, page, SuitNamed(t.seat_no or 0, suit),
-                        lambda ctx, seq: service.name_suit(
-                            ctx, t.game_id or 0, t.seat_no or 0, suit, turn_seq=seq,
-                            player_id=t.player_id))
+    event = SuitNamed(page.token.seat_no or 0, choice[1])
+    return seat_move(token, page, NameSuit(event.seat, event.suit), "done",
+                     f"Done: {_choice_words(event)}.", f"Nothing more to do: "
+                     f"{_choice_words(event)} already.")
 
 
-def _seat_choice(token: str, page: SeatPage, event: BidMade | SuitNamed,
-                 command: Callable[[service.Context, int], service.Outcome],
-                 ) -> ResponseReturnValue:
-    """Make an Auction choice from the private view: only from a page of the current turn
-    (a page left open since an earlier hand must not bid in this one); a repeat of the choice
-    just made says so and changes nothing."""
-    seq, table = _form_int("turn_seq"), page.table
-    if seq is None or seq != table.game.last_seq:
-        with transaction(db_engine(), read_only=True) as session:
-            since = load_events(session, table.game.id or 0, seq or 0) if seq else []
-        if event in this_hand(since):
-            flash(f"Nothing more to do: {_choice_words(event)} already.")
-            return redirect(url_for("play.seat_page", token=token), code=303)
-        return render_seat(page, code=409, message="The game moved on since this page was "
-                           "shown, so nothing was done. Here is the table as it is now.")
+def seat_move(token: str, page: SeatPage, command: Command, done: str, made: str,
+              repeated: str | None = None) -> ResponseReturnValue:
+    """The private page's one protocol for every move: the page's turn goes with the command
+    to the service's move command, which refuses it once that turn has passed and answers a
+    repeat of the move made then with "already done"; then back to the page (303)."""
+    t, turn = page.token, _form_int("turn")
+    if turn is None:  # a form from no page of ours
+        return render_seat(page, code=409, message=MOVED_ON.format(done=done))
     try:
-        out = command(service.Context(engine=db_engine()), seq)
+        out = service.move(service.Context(engine=db_engine()), t.game_id or 0, command,
+                           expected_turn=turn, player_id=t.player_id)
+    except service.Stale:
+        return render_seat(load_seat(token), code=409, message=MOVED_ON.format(done=done))
     except service.PlayerMistake as exc:
         return render_seat(load_seat(token), message=str(exc), code=409)
-    words = _choice_words(event) or ""
-    flash(out.message if out.duplicate else f"Done: {words}.")
+    flash((repeated or out.message) if out.duplicate else made)
     return redirect(url_for("play.seat_page", token=token), code=303)
 
 

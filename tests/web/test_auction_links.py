@@ -185,3 +185,35 @@ def test_the_emails_bid_and_suit_links_work_end_to_end(app: Flask, client: Flask
     assert "Done: you named hearts as the suit to avoid." in html
     assert "The hearts score instead" not in html  # hearts named: nothing to point out
     assert state(app, auction).named_suit is Suit.HEARTS
+
+
+def test_a_robot_bid_on_a_timeout_is_not_called_the_players_own(
+        app: Flask, client: FlaskClient, auction: int) -> None:
+    """Events record who acted: when the deadline passed and the robot bid for the player,
+    the player's old bid link says the robot did it, not "you bid" or "you passed"."""
+    from datetime import timedelta
+
+    from sqlmodel import select
+
+    from pbem.app import db_engine
+    from pbem.service import TIMEOUT, Context, timeout_move
+    from pbem.store.db import transaction
+    from pbem.store.events import load_events_by
+    from pbem.store.models import Deadline
+
+    seat = to_move(app, auction)
+    path = bid_link(app, auction, seat, 5)
+    with transaction(db_engine(app), read_only=True) as session:
+        row = session.exec(select(Deadline).where(
+            Deadline.game_id == auction, Deadline.seat_no == seat,
+            Deadline.status == "pending")).one()
+    late = row.grace_until + timedelta(minutes=1)
+    assert not timeout_move(Context(engine=db_engine(app), clock=lambda: late), auction, seat,
+                            row.turn_seq).duplicate
+    with transaction(db_engine(app), read_only=True) as session:
+        made = [(e, by) for e, by in load_events_by(session, auction)
+                if isinstance(e, BidMade) and e.seat == seat]
+    assert [by for _e, by in made] == [TIMEOUT]
+    html = client.get(path).get_data(as_text=True)
+    assert "the robot" in html and "for you" in html
+    assert "you bid" not in html and "you passed" not in html

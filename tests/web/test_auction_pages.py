@@ -14,14 +14,14 @@ from tests.helpers import bid_in_turn
 from tests.web.support import csrf_of, snapshot, state
 from tests.web.variant_support import ctx, seat_page, to_move, variant_game
 
-_SEQ = re.compile(r'name="turn_seq" value="(\d+)"')
+_SEQ = re.compile(r'name="turn" value="(\d+)"')
 NAMES = ("Ann", "Bob", "Cy", "Dee")
 
 
 def form_of(client: FlaskClient, path: str) -> tuple[str, dict[str, str]]:
     html = client.get(path).get_data(as_text=True)
     seq = _SEQ.search(html)
-    return html, {"csrf_token": csrf_of(html), "turn_seq": seq.group(1) if seq else ""}
+    return html, {"csrf_token": csrf_of(html), "turn": seq.group(1) if seq else ""}
 
 
 def test_seat_view_shows_the_bid_form_on_your_turn(app: Flask, client: FlaskClient,
@@ -91,7 +91,7 @@ def test_a_bid_page_left_open_since_an_earlier_turn_bids_nothing(
     seat = to_move(app, auction)
     path = seat_page(app, auction, seat)
     _html, form = form_of(client, path)
-    stale = {**form, "turn_seq": str(int(form["turn_seq"]) - 1)}
+    stale = {**form, "turn": str(int(form["turn"]) - 1)}
     before = snapshot(app, auction)
     response = client.post(f"{path}/bid", data={**stale, "chips": "2"})
     assert response.status_code == 409
@@ -105,9 +105,9 @@ def test_seat_view_bid_needs_the_csrf_token(app: Flask, client: FlaskClient,
     path = seat_page(app, auction, to_move(app, auction))
     _html, form = form_of(client, path)
     before = snapshot(app, auction)
-    assert client.post(f"{path}/bid", data={"turn_seq": form["turn_seq"], "chips": "2"}
+    assert client.post(f"{path}/bid", data={"turn": form["turn"], "chips": "2"}
                        ).status_code == 400
-    assert client.post(f"{path}/suit", data={"turn_seq": form["turn_seq"], "suit": "S"}
+    assert client.post(f"{path}/suit", data={"turn": form["turn"], "suit": "S"}
                        ).status_code == 400
     assert snapshot(app, auction) == before
 

@@ -252,7 +252,7 @@ def test_a_system_failure_leaves_the_link_usable(app: Flask, client: FlaskClient
     def broken(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("database went away")
 
-    monkeypatch.setattr(service, "play_card", broken)
+    monkeypatch.setattr(service, "move", broken)
     with pytest.raises(RuntimeError):
         client.post(path, data={"csrf_token": csrf})
     monkeypatch.undo()

@@ -34,9 +34,9 @@ def _pass(app: Flask, client: FlaskClient, path: str) -> None:
 
     html = client.get(path).get_data(as_text=True)
     cards = re.findall(r'name="cards" value="(\w+)"', html)[:3]
-    seq = re.search(r'name="turn_seq" value="(\d+)"', html)
+    seq = re.search(r'name="turn" value="(\d+)"', html)
     response = client.post(f"{path}/pass", data={"csrf_token": csrf_of(html), "cards": cards,
-                                                 "turn_seq": seq.group(1) if seq else ""})
+                                                 "turn": seq.group(1) if seq else ""})
     assert response.status_code == 303
 
 

@@ -28,13 +28,13 @@ from tests.web.support import (
     state,
 )
 
-_SEQ = re.compile(r'name="turn_seq" value="(\d+)"')
+_SEQ = re.compile(r'name="turn" value="(\d+)"')
 
 
 def page_form(client: FlaskClient, path: str) -> tuple[str, dict[str, str]]:
     html = client.get(path).get_data(as_text=True)
     seq = _SEQ.search(html)
-    return html, {"csrf_token": csrf_of(html), "turn_seq": seq.group(1) if seq else ""}
+    return html, {"csrf_token": csrf_of(html), "turn": seq.group(1) if seq else ""}
 
 
 def pass_from_page(app: Flask, client: FlaskClient, game_id: int) -> str:
