@@ -10,9 +10,20 @@ from typing import Any
 from flask import Flask
 
 from pbem import config as pbem_config
+from pbem.service import core as service_core
 from pbem.store.app_engine import ENGINE_EXTENSION
 from pbem.store.app_engine import db_engine as db_engine  # re-exported: pbem.app.db_engine
 from pbem.store.db import make_engine
+
+
+def _mail_notifier() -> Any:
+    from pbem.mail.notifier import MailNotifier
+
+    return MailNotifier()
+
+
+# The service's commands notify through the mail layer: wired here, above both.
+service_core.use_notifier(_mail_notifier)
 
 TEMPLATE_FOLDER = Path(__file__).resolve().parent.parent / "templates"
 

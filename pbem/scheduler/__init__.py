@@ -1,7 +1,7 @@
 """The worker process: one APScheduler 3 scheduler that runs the service's periodic jobs.
 
-Names are imported lazily: the service imports pbem.scheduler.deadlines inside every command,
-and must not pull in the worker (and through it the Flask app) when it does."""
+Names are imported lazily: importing the package must not pull in the worker (and through it
+the Flask app)."""
 
 from __future__ import annotations
 

@@ -32,10 +32,10 @@ from sqlmodel import col, select
 from pbem.mail.asks import send_reminder
 from pbem.mail.compose import MailSettings
 from pbem.mail.outbox import DrainResult, SmtpSettings, drain_all
-from pbem.scheduler.deadlines import reminder_points
 from pbem.scheduler.digest import send_digests
-from pbem.scheduler.policy import DeadlinePolicy
 from pbem.service import Context, PlayerMistake, timeout_move
+from pbem.service.deadlines import reminder_points
+from pbem.service.policy import DeadlinePolicy
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.events import load_state

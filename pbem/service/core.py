@@ -32,9 +32,8 @@ from pbem.engine import (
     decode_event,
     forced_events,
 )
-from pbem.mail import notify as mail_notify
 from pbem.roster import Roster, load_roster, roster_of
-from pbem.scheduler.deadlines import sync_deadlines
+from pbem.service.deadlines import sync_deadlines
 from pbem.service.errors import (
     CommandRejected,
     NotAllowed,
@@ -298,19 +297,39 @@ def events_since(g: Loaded, seq: int) -> list[Event]:
 
 # --- the notification hook ----------------------------------------------------------------
 
-# notify(session, game, state_before, state_after, events, *, actor=None, now=None): the mail
-# layer queues its emails in the command's own transaction (the transactional outbox).
+# The mail layer, wired in from above (the app factory: pbem.app), so the service imports no
+# mail: `notify(session, game, state_before, state_after, events, *, actor=None, now=None)`
+# queues a command's emails in its own transaction (the transactional outbox); the other
+# names (`send_invites`, `send_declined`, `resend_turns`, `send_nudge`, `send_timeout`,
+# `seat_link`) are the mails other commands queue.
 Notify = Callable[..., Any]
 _notify: Notify | None = None  # tests may put a listener here
+_notifier: Callable[[], Any] | None = None  # makes the notifier, once, when first needed
+_made: list[Any] = []
+
+
+def use_notifier(factory: Callable[[], Any]) -> None:
+    """Wire the mail layer in: `factory()` returns an object with the functions above."""
+    global _notifier
+    _notifier = factory
+    _made.clear()
+
+
+def notifier() -> Any:
+    if not _made:
+        if _notifier is None:
+            raise RuntimeError("No notifier is wired in: create the app (pbem.app) or call "
+                               "pbem.service.core.use_notifier first.")
+        _made.append(_notifier())
+    return _made[0]
 
 
 def notify_hook() -> Notify:
-    return _notify or mail_notify.notify
+    return _notify or mail_hook("notify")
 
 
 def mail_hook(name: str) -> Notify:
-    """A function of the mail layer (`pbem.mail.notify.<name>`: `send_invites(session, game,
-    seats, rules=, now=)`, `send_declined(session, game, seat, now=)`...), called inside the
-    command's transaction."""
-    hook: Notify = getattr(mail_notify, name)
+    """A function of the mail layer (`send_invites(session, game, seats, rules=, now=)`,
+    `send_declined(session, game, seat, now=)`...), called inside the command's transaction."""
+    hook: Notify = getattr(notifier(), name)
     return hook

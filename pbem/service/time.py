@@ -10,9 +10,8 @@ from sqlmodel import Session, col, delete, select
 
 from pbem.engine import Event
 from pbem.engine.describe import awaited_words
-from pbem.scheduler import mails
-from pbem.scheduler.deadlines import reschedule_player, sync_deadlines
 from pbem.service.core import Context, Duplicate, Loaded, Outcome, mail_hook, run
+from pbem.service.deadlines import reschedule_player, sync_deadlines
 from pbem.service.errors import BadRequest, NotAllowed, NotFound
 from pbem.store.db import transaction
 from pbem.store.events import load_state
@@ -104,7 +103,7 @@ def nudge(ctx: Context, game_id: int, from_seat: int, *, player_id: int | None =
         nudged = []
         for seat_no in fresh:
             due = _due(session, game_id, seat_no)
-            if mails.send_nudge(session, game, seat_no, from_seat, waiting_for=what,
+            if mail_hook("send_nudge")(session, game, seat_no, from_seat, waiting_for=what,
                                 deadline=due, now=now) is not None:
                 nudged.append(seat_no)
         return nudged

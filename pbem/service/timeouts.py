@@ -12,11 +12,19 @@ from sqlmodel import select
 
 from pbem.bots import choose_event
 from pbem.engine import Event
-from pbem.scheduler import mails
-from pbem.scheduler.deadlines import away_periods, is_away
-from pbem.scheduler.policy import DeadlinePolicy
-from pbem.service.core import NOBODY, TIMEOUT, Context, Duplicate, Loaded, Outcome, run
+from pbem.service.core import (
+    NOBODY,
+    TIMEOUT,
+    Context,
+    Duplicate,
+    Loaded,
+    Outcome,
+    mail_hook,
+    run,
+)
+from pbem.service.deadlines import away_periods, is_away
 from pbem.service.moves import Turn, command_of, is_stale, move_step
+from pbem.service.policy import DeadlinePolicy
 from pbem.store.models import Deadline, Player
 from pbem.zones import player_zone
 
@@ -66,13 +74,14 @@ def _apply_policy(ctx: Context, g: Loaded, seat_no: int, turn: Turn) -> Sequence
         g.session.add(seat)
     if outcome == "pause":
         g.game.status = "paused"
-        mails.send_timeout(g.session, g.game, seat_no, outcome=outcome, event=None,
-                           holding=False, now=now)
+        mail_hook("send_timeout")(g.session, g.game, seat_no, outcome=outcome, event=None,
+                                  holding=False, now=now)
         return []
     event = choose_event(g.state, seat_no)
-    seat_url = mails.seat_link(g.session, g.game, seat_no, now) if outcome == "open_seat" else None
-    mails.send_timeout(g.session, g.game, seat_no, outcome=outcome, event=event,
-                       holding=seat.bot_holding, seat_url=seat_url, now=now)
+    seat_url = (mail_hook("seat_link")(g.session, g.game, seat_no, now)
+                if outcome == "open_seat" else None)
+    mail_hook("send_timeout")(g.session, g.game, seat_no, outcome=outcome, event=event,
+                              holding=seat.bot_holding, seat_url=seat_url, now=now)
     made = move_step(g, command_of(event), turn)  # the one move path, as for any channel
     assert not isinstance(made, Duplicate)  # the seat is waited for at this very turn
     return made

@@ -211,7 +211,7 @@ class Deadline(SQLModel, table=True):
     """When a pending action (a seat's pass, the current play, the moon choice) is due.
 
     The worker scans these rows (pbem.scheduler.worker.check_deadlines); the service keeps
-    them in step with the game in every command's transaction (pbem.scheduler.deadlines)."""
+    them in step with the game in every command's transaction (pbem.service.deadlines)."""
 
     __tablename__ = "deadline"
     __table_args__ = (

@@ -37,7 +37,7 @@ from pbem.engine import (
 )
 from pbem.present.presenters import presenter
 from pbem.roster import load_roster
-from pbem.scheduler import policy
+from pbem.service import policy
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
@@ -53,7 +53,7 @@ ON_TIMEOUT = {"bot": "a computer plays for them", "pause": "the game pauses",
               "open_seat": "a computer plays for them and the others may give the seat to "
               "someone else"}
 assert set(ON_TIMEOUT) == set(policy.ON_TIMEOUT)
-# How many reminders -> when (fractions of the time per move), as pbem.scheduler.policy reads it.
+# How many reminders -> when (fractions of the time per move), as pbem.service.policy reads it.
 REMINDERS = {0: [], 1: [0.75], 2: [0.5, 0.8], 3: [0.25, 0.5, 0.8]}
 
 

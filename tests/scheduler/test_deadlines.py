@@ -9,8 +9,6 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from pbem.engine import Phase, legal_cards
-from pbem.scheduler.deadlines import add_time, stretch
-from pbem.scheduler.policy import DeadlinePolicy
 from pbem.service import (
     BadRequest,
     CommandRejected,
@@ -23,6 +21,8 @@ from pbem.service import (
     set_away,
     timeout_move,
 )
+from pbem.service.deadlines import add_time, stretch
+from pbem.service.policy import DeadlinePolicy
 from tests.scheduler.conftest import START, MakeTable, Table, email
 
 PARIS = ZoneInfo("Europe/Paris")

@@ -13,7 +13,8 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from flask import Flask
 from sqlalchemy import Engine
 
-from pbem.scheduler import mails, worker
+from pbem.mail import timemails as mails
+from pbem.scheduler import worker
 from pbem.scheduler.worker import (
     DeadlineReport,
     acquire_lease,

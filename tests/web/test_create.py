@@ -14,7 +14,7 @@ from sqlmodel import select
 from pbem import service
 from pbem.app import db_engine
 from pbem.engine import ALL_PRESETS, PRESETS, VARIANT_PRESETS
-from pbem.scheduler.policy import DeadlinePolicy
+from pbem.service.policy import DeadlinePolicy
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
 from tests.web.support import count_tokens, csrf_of, outbox

@@ -8,7 +8,7 @@ from sqlmodel import select
 
 from pbem import service
 from pbem.app import db_engine
-from pbem.scheduler.mails import seat_link
+from pbem.mail.timemails import seat_link
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat, Token
 from tests.web.support import _CSRF as CSRF

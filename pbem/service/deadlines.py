@@ -2,7 +2,7 @@
 
 `sync_deadlines` runs inside every command's transaction (pbem.service.core.commit): it closes
 the rows of seats that are no longer to move and opens rows for seats that now are. The due
-time follows the game's policy (pbem.scheduler.policy): time per move, weekends skipped in
+time follows the game's policy (pbem.service.policy): time per move, weekends skipped in
 the player's own zone if asked, away days added (vacation "stretch") or the bot covering at
 once (vacation "bot"), then a grace period before the timeout acts.
 """
@@ -19,7 +19,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from pbem.engine import Event, GameState, HandDealt, Phase
-from pbem.scheduler.policy import DeadlinePolicy
+from pbem.service.policy import DeadlinePolicy
 from pbem.store.db import inserted_id
 from pbem.store.models import Away, Deadline, Game, Player, Seat
 from pbem.zones import player_zone

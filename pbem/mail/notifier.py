@@ -1,0 +1,20 @@
+"""The mail layer as the service's notifier: wired in by the app factory (pbem.app), so the
+dependency points mail -> service and the service imports no mail."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pbem.mail import notify, timemails
+
+
+class MailNotifier:
+    """`notify` after every command, and the mails other commands queue by name."""
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        for module in (notify, timemails):
+            found: Callable[..., Any] | None = getattr(module, name, None)
+            if callable(found):
+                return found
+        raise AttributeError(f"the mail layer has no {name!r}")
