@@ -18,14 +18,15 @@ from sqlalchemy import bindparam, insert, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
-from pbem.engine import Event, GameState, HandDealt, Phase
+from pbem.engine import Ask, Event, GameState, HandDealt, asked
 from pbem.service.policy import DeadlinePolicy
 from pbem.store.db import inserted_id
 from pbem.store.models import Away, Deadline, Game, Player, Seat
 from pbem.zones import player_zone
 
-KINDS = {Phase.PASS: "pass", Phase.PLAY: "play", Phase.MOON_CHOICE: "moon", Phase.BID: "bid",
-         Phase.NAME_SUIT: "suit"}
+# The deadline row's kind for each kind of question a seat is asked (`asked`).
+KINDS = {Ask.PASS: "pass", Ask.PLAY: "play", Ask.MOON: "moon", Ask.BID: "bid",
+         Ask.NAME_SUIT: "suit"}
 Period = tuple[date, date]  # inclusive away dates
 
 
@@ -143,8 +144,11 @@ def sync_deadlines(session: Session, game: Game, state: GameState, events: Seque
     if seats is None:
         seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
     by_no = {s.seat_no: s for s in seats}
-    kind = KINDS.get(state.phase)
-    waiting = set(state.to_move) if game.status == "active" and kind else set()
+    questions = [asked(state, n) for n in range(state.seats)]
+    # every seat asked now is asked the same kind of question (one phase at a time)
+    kind = next((KINDS[q.kind] for q in questions if q.kind in KINDS), None)
+    waiting = {q.seat for q in questions if q.must_act} if game.status == "active" and kind \
+        else set()
     waiting = {n for n in waiting if _needs_deadline(by_no.get(n))}
     new_hand = any(isinstance(e, HandDealt) for e in events)
     moved = {getattr(e, "seat", None) for e in events}

@@ -8,8 +8,7 @@ from datetime import date, datetime, timedelta
 
 from sqlmodel import Session, col, delete, select
 
-from pbem.engine import Event
-from pbem.engine.describe import awaited_words
+from pbem.engine import Event, asked
 from pbem.service.core import Context, Duplicate, Loaded, Outcome, mail_hook, run
 from pbem.service.deadlines import reschedule_player, sync_deadlines
 from pbem.service.errors import BadRequest, NotAllowed, NotFound
@@ -89,22 +88,22 @@ def nudge(ctx: Context, game_id: int, from_seat: int, *, player_id: int | None =
                                                and nudger.player_id != player_id):
             raise NotAllowed("That seat isn't yours in this game.")
         state = load_state(session, game_id).state
-        if from_seat in state.to_move:
+        if asked(state, from_seat).must_act:
             raise NotAllowed("The game is waiting for your own move.")
-        targets = [s for s in state.to_move
-                   if not seats[s].is_bot and seats[s].player_id is not None]
+        targets = [s for s in seats if asked(state, s).must_act
+                   and not seats[s].is_bot and seats[s].player_id is not None]
         if not targets:
             raise NotAllowed("Nobody to nudge: the game isn't waiting for a player.")
         last = {s: _last_nudge(session, game_id, seats[s]) for s in targets}
         fresh = [s for s, t in last.items() if t is None or t <= now - NUDGE_EVERY]
         if not fresh:
             raise NotAllowed(_too_soon(session, last, nudger))
-        what = awaited_words(state.phase)
+        what = asked(state, fresh[0]).awaited
         nudged = []
         for seat_no in fresh:
             due = _due(session, game_id, seat_no)
             if mail_hook("send_nudge")(session, game, seat_no, from_seat, waiting_for=what,
-                                deadline=due, now=now) is not None:
+                                       deadline=due, now=now) is not None:
                 nudged.append(seat_no)
         return nudged
 
