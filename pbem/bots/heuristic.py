@@ -8,6 +8,7 @@ the bot's move."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pbem.engine import (
@@ -21,6 +22,7 @@ from pbem.engine import (
     KittyTo,
     MoonChosen,
     Phase,
+    Rules,
     Suit,
     SuitNamed,
     Variant,
@@ -309,9 +311,13 @@ def _queens_out(state: GameState, seat: int, scoring: Scoring) -> bool:
 
 
 def _moon_down_is_better(state: GameState, seat: int) -> bool:
+    return moon_down_is_better(state.rules, state.totals, seat)
+
+
+def moon_down_is_better(rules: Rules, totals: Sequence[int], seat: int) -> bool:
     """Go down 26 unless putting the others up ends the game with this seat winning."""
-    value = state.rules.moon_points
-    up = [t + (0 if s == seat else value) for s, t in enumerate(state.totals)]
-    wins_by_going_up = max(up) >= state.rules.target and sorted(up)[:2].count(up[seat]) == 1 \
+    value = rules.moon_points
+    up = [t + (0 if s == seat else value) for s, t in enumerate(totals)]
+    wins_by_going_up = max(up) >= rules.target and sorted(up)[:2].count(up[seat]) == 1 \
         and min(up) == up[seat]
     return not wins_by_going_up

@@ -82,7 +82,8 @@ from pbem.engine.rules import (
 )
 from pbem.engine.settlement import SettlementResult, settlement
 from pbem.engine.state import GameState, HandResult, Phase, Trick
-from pbem.engine.variants import deck_cards
+from pbem.engine.table import Table
+from pbem.engine.variants import deck_cards, thaw
 from pbem.engine.variants.cancellation import cancelled_in_trick, nobody_could_win
 from pbem.engine.views import SeatView, seat_view
 
@@ -109,4 +110,6 @@ __all__ = [
     "Ask", "Asked", "asked", "command_kind", "decision_seat",
     # seed 003's claim penalty
     "ClaimFailed",
+    # searches (the strong robot): a mutable working copy of a state
+    "Table", "thaw",
 ]

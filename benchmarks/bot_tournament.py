@@ -1,0 +1,194 @@
+"""Duplicate tournament: how many points a hand a robot takes, with the luck of the deal cancelled.
+
+Each seeded deal is played once per seat, with the robot under test in that seat and the same
+opponents around it, so every seat's cards are played once by the robot under test: luck cancels
+out. With `--baseline` the same deals are also played with the heuristic ("easy") robot in that
+seat, and the paired difference is printed (the strong robot is better when it is below zero).
+
+Run: python benchmarks/bot_tournament.py [--preset standard] [--deals 500] [--opponents heuristic]
+        [--baseline] [--workers 1] [--seed 1]
+  --deals 500 in the standard game is 2,000 hands (each deal once per seat).
+  Opponents: heuristic (three copies of the easy robot) or random (random legal moves).
+Targets (issue 18): standard rules, strong vs three heuristic robots: at most 5.0 points a hand
+(par 6.5); vs three random-legal players: at most 1.5; in every whole variant and the 3, 5, 6 and
+7-player forms the strong robot beats the heuristic in the same seat (the difference's 95%
+confidence interval excludes zero); decision time p99 at most 250 ms in the standard game.
+Auction Hearts counts the chips a hand costs (its real stake), every other game the points.
+The pass direction of a deal follows the preset's cycle (deal k uses its k-th direction).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pbem.bots import choose_event
+from pbem.bots.strong import choose
+from pbem.bots.worlds import seen_by
+from pbem.dealing import deal
+from pbem.engine import (
+    CardPlayed,
+    CardsPassed,
+    Event,
+    GameCreated,
+    GameState,
+    MoonChosen,
+    Phase,
+    Rules,
+    Variant,
+    apply,
+    forced_events,
+    legal_cards,
+    preset,
+    start,
+)
+from pbem.playout import random_event
+
+Player = Callable[[GameState, int, random.Random], Event]
+TARGETS = {"heuristic": 5.0, "random": 1.5}
+
+
+def random_player(state: GameState, seat: int, rng: random.Random) -> Event:
+    if state.phase is Phase.PASS:
+        return CardsPassed(seat, tuple(rng.sample(state.hand(seat), state.rules.pass_count)))
+    if state.phase is Phase.MOON_CHOICE:
+        return MoonChosen(seat, True)
+    if state.phase is Phase.PLAY:
+        return CardPlayed(seat, rng.choice(legal_cards(state, seat)))
+    return random_event(state, rng)  # Auction: a random bid, a random suit
+
+
+def heuristic_player(state: GameState, seat: int, rng: random.Random) -> Event:
+    return choose_event(state, seat)
+
+
+def strong_player(state: GameState, seat: int, rng: random.Random) -> Event:
+    return choose(seen_by(state, seat), seed=rng.randrange(2**32))
+
+
+OPPONENTS: dict[str, Player] = {"heuristic": heuristic_player, "random": random_player}
+ROBOTS: dict[str, Player] = {"strong": strong_player, "easy": heuristic_player}
+
+
+@dataclass(frozen=True)
+class Job:
+    rules: Rules
+    seed: int
+    deal_no: int
+    opponents: str
+    robots: tuple[str, ...]
+
+
+def deal_rules(rules: Rules, deal_no: int) -> Rules:
+    """One hand with the deal's pass direction: the cycle's `deal_no`-th (a huge target so no
+    game ends)."""
+    cycle = rules.pass_cycle or (0,)
+    return rules.replace(pass_cycle=(cycle[deal_no % len(cycle)],), target=10**9)
+
+
+def play_hand(job: Job, robot: str, seat: int, times: list[tuple[float, float]]) -> float:
+    """One hand of the deal with `robot` in `seat`; what the hand cost that seat."""
+    rules = deal_rules(job.rules, job.deal_no)
+    n = rules.players
+    deck_rng = random.Random(f"{job.seed}/{job.deal_no}/deck")
+    state = start(GameCreated(rules, n, job.deal_no % n))
+    state = apply(state, deal(rules, deck_rng))
+    rng = random.Random(f"{job.seed}/{job.deal_no}/{seat}/players")
+    chips = state.chips[seat] if rules.variant is Variant.AUCTION else 0
+    while state.phase not in (Phase.DEAL, Phase.GAME_OVER):
+        forced = forced_events(state)
+        if forced:
+            state = apply(state, forced[0])
+            continue
+        mover = state.to_move[0]
+        if mover == seat:
+            started, cpu = time.perf_counter(), time.process_time()
+            event = ROBOTS[robot](state, mover, rng)
+            if robot == "strong":
+                times.append((time.perf_counter() - started, time.process_time() - cpu))
+        else:
+            event = OPPONENTS[job.opponents](state, mover, rng)
+        state = apply(state, event)
+    if rules.variant is Variant.AUCTION:
+        return float(chips - state.chips[seat])
+    return float(state.sheet[-1].points[seat])
+
+
+Times = list[tuple[float, float]]  # per decision: (wall, CPU) seconds
+
+
+def run_deal(job: Job) -> tuple[dict[str, float], Times]:
+    """Per robot the average cost over the seats of one deal; the strong robot's decision times."""
+    times: Times = []
+    n = job.rules.players
+    means = {robot: statistics.fmean(play_hand(job, robot, seat, times) for seat in range(n))
+             for robot in job.robots}
+    return means, times
+
+
+def interval(values: list[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% confidence interval (normal approximation)."""
+    mean = statistics.fmean(values)
+    half = 1.96 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else float("inf")
+    return mean, half
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--preset", default="standard")
+    parser.add_argument("--deals", type=int, default=500)
+    parser.add_argument("--opponents", choices=sorted(OPPONENTS), default="heuristic")
+    parser.add_argument("--baseline", action="store_true",
+                        help="also play the heuristic in the same seat; print the difference")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rules = preset(args.preset)
+    robots = ("strong", "easy") if args.baseline else ("strong",)
+    jobs = [Job(rules, args.seed, d, args.opponents, robots) for d in range(args.deals)]
+    started = time.perf_counter()
+    if args.workers > 1:
+        with multiprocessing.Pool(args.workers) as pool:
+            results = pool.map(run_deal, jobs, chunksize=1)
+    else:
+        results = [run_deal(job) for job in jobs]
+    report(args, rules, results, time.perf_counter() - started)
+
+
+def report(args: argparse.Namespace, rules: Rules, results: list[tuple[dict[str, float], Times]],
+           elapsed: float) -> None:
+    n = rules.players
+    unit = "chips" if rules.variant is Variant.AUCTION else "points"
+    hands = args.deals * n
+    head = f"{args.preset} ({n} players), {hands} hands ({args.deals} deals x {n} seats), " \
+           f"opponents: {n - 1} {args.opponents}"
+    print(head)
+    strong, half = interval([r["strong"] for r, _ in results])
+    target = TARGETS.get(args.opponents) if args.preset == "standard" else None
+    versus = f"; target <= {target}: ratio {strong / target:.2f}" if target else ""
+    print(f"  strong: {strong:.2f} ± {half:.2f} {unit} a hand (95% CI){versus}")
+    if args.baseline:
+        easy, easy_half = interval([r["easy"] for r, _ in results])
+        diff, diff_half = interval([r["strong"] - r["easy"] for r, _ in results])
+        verdict = "strong better (CI excludes 0)" if diff + diff_half < 0 else \
+            "not shown better (CI includes 0)" if diff - diff_half <= 0 else "strong worse"
+        print(f"  easy (heuristic) in the same seats: {easy:.2f} ± {easy_half:.2f}")
+        print(f"  strong - easy: {diff:+.2f} ± {diff_half:.2f} {unit} a hand: {verdict}")
+    for kind, which in (("wall", 0), ("CPU", 1)):
+        times = sorted(t[which] for _, ts in results for t in ts)
+        if times:
+            p50, p99 = times[len(times) // 2], times[min(len(times) - 1, int(len(times) * 0.99))]
+            print(f"  strong decision {kind} time over {len(times)} decisions: p50 "
+                  f"{p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms (target p99 <= 250 ms: ratio "
+                  f"{p99 * 1000 / 250:.2f})")
+    print(f"  wall time {elapsed:.0f} s with {args.workers} worker(s)")
+
+
+if __name__ == "__main__":
+    main()

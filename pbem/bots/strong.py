@@ -1,0 +1,187 @@
+"""The strong robot: sample the unseen cards, try each choice in every sample, keep the best.
+
+For each decision (a card, the pass, a bid, the suit to name) it deals the unseen cards many
+ways consistent with what its seat has seen (`pbem.bots.worlds`), plays every choice out to the
+end of the hand in each of those worlds with the fast heuristic policy (`pbem.bots.rollout`),
+and picks the choice that cost least on average: points, or chips in Auction Hearts. All
+choices are tried in the same worlds, so the comparison is fair even with few samples; a choice
+that is clearly worse after a few worlds is dropped so the others get more (successive
+halving).
+
+Its entry point takes a `Seen` (a seat view, the rules, public history), never a GameState, so it
+cannot read a hidden card. The work is a count of simulated card plays, not a clock, so a
+decision depends only on what the seat saw and the seed: the same on every machine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Generic, TypeVar
+
+from pbem.bots.heuristic import moon_down_is_better
+from pbem.bots.rollout import cost, indices, pass_ranking, play_out
+from pbem.bots.worlds import Knowledge, Seen, knowledge, mask, sample_world, world_table
+from pbem.engine import (
+    BidMade,
+    Card,
+    CardPlayed,
+    CardsPassed,
+    Event,
+    MoonChosen,
+    Phase,
+    Suit,
+    SuitNamed,
+    Table,
+    Variant,
+    WrongPhase,
+)
+
+Option = TypeVar("Option")
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much one decision may think: simulated card plays, and the range of worlds."""
+
+    plays: int = 5000
+    min_worlds: int = 4
+    max_worlds: int = 60
+    pass_plays: int = 6000
+
+
+DEFAULT_BUDGET = Budget()
+BID_RAISES = (1, 2, 3)  # the bids tried above the high bid (besides passing)
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate(Generic[Option]):
+    """A choice's average cost over the worlds it was tried in (lower is better)."""
+
+    choice: Option
+    mean: float
+    worlds: int
+
+
+def choose(seen: Seen, seed: int, budget: Budget = DEFAULT_BUDGET) -> Event:
+    """The strong robot's move for the seat whose view `seen` holds."""
+    view, me = seen.view, seen.seat
+    if view.phase is Phase.PASS and not view.has_passed:
+        return CardsPassed(me, _cards(_best(seen, seed, budget, pass_options(seen))))
+    if me not in view.to_move:
+        raise WrongPhase("It isn't this seat's move.")
+    if view.phase is Phase.PLAY:
+        return CardPlayed(me, Card.from_index(_best(seen, seed, budget, play_options(seen))))
+    if view.phase is Phase.MOON_CHOICE:
+        return MoonChosen(me, moon_down_is_better(seen.rules, view.totals, me))
+    if view.phase is Phase.BID:
+        return BidMade(me, _best(seen, seed, budget, bid_options(seen)))
+    if view.phase is Phase.NAME_SUIT:
+        return SuitNamed(me, _best(seen, seed, budget, suit_options()))
+    raise WrongPhase("It isn't this seat's move.")
+
+
+def _cards(bits: int) -> tuple[Card, ...]:
+    return tuple(Card.from_index(i) for i in indices(bits))
+
+
+# --- the choices of each kind, each with how it is made on a world's table ------------------------
+
+@dataclass(frozen=True, slots=True)
+class Options(Generic[Option]):
+    """The choices of one decision and how one is made on a world's table (by the seat)."""
+
+    choices: tuple[Option, ...]
+    act: Callable[[Table, int, Option], None]
+
+
+def play_options(seen: Seen) -> Options[int]:
+    legal = tuple(c.index for c in seen.view.legal)
+    return Options(legal, lambda t, me, index: t.play(me, index))
+
+
+def pass_options(seen: Seen) -> Options[int]:
+    """Every pass of the cards the heuristic finds most dangerous (its own pass first)."""
+    count = seen.rules.pass_count
+    ranked = _pass_ranking(seen)
+    pool = ranked[: count + 3]
+    choices = [sum(1 << i for i in combo) for combo in combinations(pool, count)]
+    first = sum(1 << i for i in ranked[:count])
+    ordered = [first, *[c for c in choices if c != first]]
+    return Options(tuple(ordered), lambda t, me, bits: t.pass_cards(me, bits))
+
+
+def _pass_ranking(seen: Seen) -> list[int]:
+    """The hand's cards, most dangerous first, as the rollout policy ranks them."""
+    know = knowledge(seen)
+    table = world_table(seen, know, [0] * seen.view.seats, 0, random.Random(0))
+    return pass_ranking(table, seen.seat)
+
+
+def bid_options(seen: Seen) -> Options[int | None]:
+    high = max(0, *seen.view.bids)
+    choices: tuple[int | None, ...] = (None, *(high + k for k in BID_RAISES))
+    return Options(choices, lambda t, me, chips: t.apply(BidMade(me, chips)))
+
+
+def suit_options() -> Options[Suit]:
+    return Options(tuple(Suit), lambda t, me, suit: t.apply(SuitNamed(me, suit)))
+
+
+# --- the search ------------------------------------------------------------------------------
+
+def _best(seen: Seen, seed: int, budget: Budget, options: Options[Option]) -> Option:
+    estimates = evaluate(seen, seed, budget, options)
+    most = max(e.worlds for e in estimates)  # only the choices tried in every world
+    return min((e for e in estimates if e.worlds == most), key=lambda e: e.mean).choice
+
+
+def evaluate(seen: Seen, seed: int, budget: Budget,
+             options: Options[Option]) -> list[Estimate[Option]]:
+    """Each choice's average cost over sampled worlds, the same worlds for every choice still in
+    the running; after 4, 8, 16... worlds the worse half of a long list is dropped."""
+    choices = options.choices
+    if len(choices) == 1:
+        return [Estimate(choices[0], 0.0, 0)]
+    rng = random.Random(seed)
+    know = knowledge(seen)
+    me = seen.seat
+    chips = seen.view.chips[me] if seen.rules.variant is Variant.AUCTION else 0
+    plays_left = sum(seen.view.hand_sizes) + len(know.unseen) - sum(know.sizes)
+    limit = budget.pass_plays if seen.view.phase is Phase.PASS else budget.plays
+    totals = [0.0] * len(choices)
+    alive = list(range(len(choices)))
+    worlds, spent = 0, 0
+    dropped: dict[int, int] = {}
+    while worlds < budget.max_worlds and (
+            worlds < budget.min_worlds or spent + len(alive) * plays_left <= limit):
+        base = _world(seen, know, rng)
+        for i in alive:
+            table = base.clone()
+            options.act(table, me, choices[i])
+            play_out(table)
+            totals[i] += cost(table, me, chips)
+        spent += len(alive) * max(plays_left, 1)
+        worlds += 1
+        if len(alive) > 3 and worlds & (worlds - 1) == 0 and worlds >= 4:
+            alive.sort(key=lambda i: (totals[i], i))
+            for i in alive[(len(alive) + 1) // 2:]:
+                dropped[i] = worlds
+            alive = sorted(alive[: (len(alive) + 1) // 2])
+    return [Estimate(choices[i], totals[i] / dropped.get(i, worlds), dropped.get(i, worlds))
+            for i in sorted(alive)] + _dropped(choices, totals, dropped)
+
+
+def _dropped(choices: Sequence[Option], totals: list[float],
+             dropped: dict[int, int]) -> list[Estimate[Option]]:
+    return [Estimate(choices[i], totals[i] / n, n) for i, n in sorted(dropped.items())]
+
+
+def _world(seen: Seen, know: Knowledge, rng: random.Random) -> Table:
+    hands, rest = sample_world(know, rng)
+    return world_table(seen, know, hands, rest, rng)
+
+
+__all__ = ["DEFAULT_BUDGET", "Budget", "Estimate", "choose", "evaluate", "mask"]

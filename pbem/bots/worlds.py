@@ -1,0 +1,263 @@
+"""What one seat knows, and the worlds consistent with it: the strong robot's only window on a game.
+
+`Seen` holds exactly what `seat_view` gives a seat plus public facts (the rules, Domino's draw
+counts). `sample_world` deals the cards that seat has not seen to the places they may be (the
+other hands, the kitty or widow, the Domino stock) so that every void a player has shown holds and
+the cards this seat passed sit with the player it passed them to; `world_table` turns one such
+deal into a working engine table for rollouts. Nothing here ever reads a GameState's hidden cards:
+the GameState built here is made from the view and the sample alone.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from pbem.engine import (
+    Card,
+    GameState,
+    KittyTo,
+    Phase,
+    Rules,
+    SeatView,
+    Table,
+    Trick,
+    Variant,
+    deck_cards,
+    seat_view,
+    thaw,
+)
+
+DECK = 52
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Domino Hearts: `seat` drew `count` cards while `plays_before` cards of the hand had been
+    played (the count is public, the cards are not)."""
+
+    seat: int
+    count: int
+    plays_before: int
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """Everything one seat may know: its seat view, the game's rules and the public history."""
+
+    rules: Rules
+    view: SeatView
+    draws: tuple[Draw, ...] = ()
+
+    @property
+    def seat(self) -> int:
+        assert self.view.seat is not None, "an observer's view has no seat to play"
+        return self.view.seat
+
+
+def seen_by(state: GameState, seat: int, draws: tuple[Draw, ...] = ()) -> Seen:
+    """What `seat` knows of `state`: the only place a whole state meets the strong robot."""
+    return Seen(state.rules, seat_view(state, seat), draws)
+
+
+def mask(cards: Iterable[Card]) -> int:
+    bits = 0
+    for card in cards:
+        bits |= 1 << card.index
+    return bits
+
+
+def suit_of(index: int) -> int:
+    return index % DECK // 13
+
+
+# --- what is known: the unseen cards, the voids, where the passed cards went ---------------------
+
+@dataclass(slots=True)
+class Knowledge:
+    """The facts a world must agree with, worked out once per decision."""
+
+    unseen: list[int]          # card indices this seat has not seen, in index order
+    sizes: list[int]           # per seat: the cards a world must give it (0 for this seat)
+    voids: list[int]           # per seat: a bitmask of suits (1 << suit) it has shown void in
+    pinned: dict[int, int]     # card index -> seat known to hold it (the cards this seat passed)
+    won: list[int]             # per seat: the cards seen going to it this hand
+    carry: int                 # Cancellation: the cards of tricks nobody won yet
+    rest_to: int               # where the cards beyond the hands are: -1 kitty/stock, else a seat
+
+
+def knowledge(seen: Seen) -> Knowledge:
+    view, rules, me = seen.view, seen.rules, seen.seat
+    played = [c for t in view.tricks for c in t.cards] + list(view.current_trick.cards)
+    seen_mask = mask(view.hand) | mask(played) | mask(view.carried)
+    unseen = [c.index for c in deck_cards(rules) if not seen_mask >> c.index & 1]
+    sizes = [0 if s == me else n for s, n in enumerate(view.hand_sizes)]
+    if view.phase is Phase.PASS:  # a seat that passed already holds its passed cards in limbo
+        for s in range(view.seats):
+            if s != me and s not in view.to_move:
+                sizes[s] += rules.pass_count
+    pinned = _pinned(view, me, seen_mask)
+    won, carry = _won(view.tricks)
+    return Knowledge(unseen, sizes, _voids(view, seen.draws), pinned, won, carry,
+                     _rest_to(view, rules))
+
+
+def _pinned(view: SeatView, me: int, seen_mask: int) -> dict[int, int]:
+    """The cards this seat passed and has not seen played: the receiver holds them."""
+    if view.pass_target is None or view.pass_target == me or view.phase is Phase.PASS:
+        return {}
+    return {c.index: view.pass_target for c in view.passed_cards if not seen_mask >> c.index & 1}
+
+
+def _won(tricks: tuple[Trick, ...]) -> tuple[list[int], int]:
+    """The cards each seat took in the tricks seen, and those still carried (Cancellation)."""
+    won: dict[int, int] = {}
+    carried = 0
+    for trick in tricks:
+        cards = mask(trick.cards)
+        if trick.winner is None:
+            carried |= cards
+            continue
+        won[trick.winner] = won.get(trick.winner, 0) | cards | carried
+        carried = 0
+    size = 1 + max([s for t in tricks for s, _ in t.plays], default=0)
+    return [won.get(s, 0) for s in range(size)], carried
+
+
+def _voids(view: SeatView, draws: tuple[Draw, ...]) -> list[int]:
+    """The suits each seat has shown it lacks: it did not follow one led. In Domino a draw
+    refills a hand, so only the suit it drew for (then played) stays known void after a draw."""
+    voids = [0] * view.seats
+    count = 0
+    drew = {(d.seat, d.plays_before) for d in draws}
+    for trick in (*view.tricks, view.current_trick):
+        if not trick.plays:
+            continue
+        led = trick.plays[0][1].suit
+        for seat, card in trick.plays:
+            if (seat, count) in drew:
+                voids[seat] = 0  # the drawn cards are unknown: only the led suit stays void
+                voids[seat] |= 1 << led
+            elif card.suit is not led:
+                voids[seat] |= 1 << led
+            count += 1
+    return voids
+
+
+def _rest_to(view: SeatView, rules: Rules) -> int:
+    """Where the unseen cards that are in no hand lie: -1 the kitty, widow or stock (still to
+    come), else the seat that took them with the first trick it won."""
+    if rules.variant is Variant.DOMINO or not view.tricks:
+        return -1
+    if rules.variant is Variant.STANDARD and rules.kitty_to is KittyTo.LAST_TRICK:
+        return -1
+    return next((t.winner for t in view.tricks if t.winner is not None), -1)
+
+
+# --- one world: a deal of the unseen cards that agrees with every fact ---
+
+def sample_world(know: Knowledge, rng: random.Random, tries: int = 20) -> tuple[list[int], int]:
+    """(per seat the hidden hand as a bitmask, the rest as a bitmask). Cards a seat is known to
+    hold are placed first; each other card goes to a seat that may hold its suit, chosen with
+    weight by the room it has left. Cards of the suits most seats lack are dealt first so a world
+    rarely runs into a corner; after `tries` failures the voids are dropped (legal, only less
+    informed)."""
+    for _ in range(tries):
+        world = _try_world(know, rng, respect_voids=True)
+        if world is not None:
+            return world
+    world = _try_world(know, rng, respect_voids=False)
+    assert world is not None
+    return world
+
+
+def _try_world(know: Knowledge, rng: random.Random,
+               respect_voids: bool) -> tuple[list[int], int] | None:
+    room = list(know.sizes)
+    hands = [0] * len(room)
+    free: list[int] = []
+    for index in know.unseen:
+        seat = know.pinned.get(index)
+        if seat is None or room[seat] <= 0:
+            free.append(index)
+        else:
+            hands[seat] |= 1 << index
+            room[seat] -= 1
+    rest_room = len(free) - sum(room)
+    if rest_room < 0:
+        return None
+    rng.shuffle(free)
+    voids = know.voids if respect_voids else [0] * len(room)
+    free.sort(key=lambda i: -sum(v >> suit_of(i) & 1 for v in voids))
+    rest = 0
+    for index in free:
+        bit = 1 << suit_of(index)
+        weights = [r if not voids[s] & bit else 0 for s, r in enumerate(room)]
+        total = sum(weights) + rest_room
+        if total <= 0:
+            return None
+        pick = rng.randrange(total)
+        if pick >= total - rest_room:
+            rest |= 1 << index
+            rest_room -= 1
+            continue
+        seat = _seat_at(weights, pick)
+        hands[seat] |= 1 << index
+        room[seat] -= 1
+    return hands, rest
+
+
+def _seat_at(weights: list[int], pick: int) -> int:
+    for seat, weight in enumerate(weights):
+        if pick < weight:
+            return seat
+        pick -= weight
+    raise AssertionError("pick beyond the weights")
+
+
+# --- from a world to an engine table ---
+
+def world_table(seen: Seen, know: Knowledge, hands: list[int], rest: int,
+                rng: random.Random) -> Table:
+    """The engine table of this world: the view's public facts, the sampled hidden cards.
+    During the pass every other seat holds its whole hand and passes again in the rollout (a
+    seat that passed already is taken to have passed what the rollout policy passes)."""
+    view, me = seen.view, seen.seat
+    hands = list(hands)
+    hands[me] = mask(view.hand)
+    won = list(know.won) + [0] * (view.seats - len(know.won))
+    kitty = 0
+    stock: tuple[int, ...] = ()
+    if seen.rules.variant is Variant.DOMINO:
+        order = [i for i in range(DECK * 2) if rest >> i & 1]
+        rng.shuffle(order)
+        stock = tuple(order)
+    elif know.rest_to >= 0:
+        won[know.rest_to] |= rest
+    else:
+        kitty = rest
+    state = GameState(
+        seen.rules, view.seats, view.dealer, view.hand_number, view.dealer, view.phase,
+        tuple(hands), _passed(view, me), _trick(view), view.current_trick.leader,
+        view.to_move[0] if view.to_move else view.current_trick.leader, view.tricks,
+        tuple(won), view.hearts_broken, kitty, _in_play(seen), view.totals, view.score_sheet,
+        -1, (), -1, carry=know.carry, stock=stock, bids=view.bids,
+        bidder=-1 if view.bidder is None else view.bidder,
+        avoid=-1 if view.named_suit is None else int(view.named_suit), pot=view.pot,
+        chips=view.chips)
+    return thaw(state)
+
+
+def _passed(view: SeatView, me: int) -> tuple[int, ...]:
+    if view.phase is Phase.PASS:
+        return (-1,) * view.seats
+    return tuple(mask(view.passed_cards) if s == me else 0 for s in range(view.seats))
+
+
+def _trick(view: SeatView) -> tuple[tuple[int, int], ...]:
+    return tuple((seat, card.index) for seat, card in view.current_trick.plays)
+
+
+def _in_play(seen: Seen) -> int:
+    return mask(deck_cards(seen.rules))
