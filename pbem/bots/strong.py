@@ -138,10 +138,11 @@ def _best(seen: Seen, seed: int, budget: Budget, options: Options[Option]) -> Op
     return min((e for e in estimates if e.worlds == most), key=lambda e: e.mean).choice
 
 
-def evaluate(seen: Seen, seed: int, budget: Budget,
-             options: Options[Option]) -> list[Estimate[Option]]:
+def evaluate(seen: Seen, seed: int, budget: Budget, options: Options[Option],
+             halve: bool = True) -> list[Estimate[Option]]:
     """Each choice's average cost over sampled worlds, the same worlds for every choice still in
-    the running; after 4, 8, 16... worlds the worse half of a long list is dropped."""
+    the running; after 4, 8, 16... worlds the worse half of a long list is dropped (unless
+    `halve` is false: a review compares every choice over every world)."""
     choices = options.choices
     if len(choices) == 1:
         return [Estimate(choices[0], 0.0, 0)]
@@ -165,7 +166,7 @@ def evaluate(seen: Seen, seed: int, budget: Budget,
             totals[i] += cost(table, me, chips)
         spent += len(alive) * max(plays_left, 1)
         worlds += 1
-        if len(alive) > 3 and worlds & (worlds - 1) == 0 and worlds >= 4:
+        if halve and len(alive) > 3 and worlds & (worlds - 1) == 0 and worlds >= 4:
             alive.sort(key=lambda i: (totals[i], i))
             for i in alive[(len(alive) + 1) // 2:]:
                 dropped[i] = worlds

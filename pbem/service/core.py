@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Engine, bindparam
 from sqlmodel import Session, col, select
 
-from pbem.bots import choose_event
+from pbem.bots import DEFAULT_STRENGTH, robot_event
 from pbem.dealing import deal, make_rng
 from pbem.engine import (
     Command,
@@ -239,7 +239,7 @@ def commit(
     actors: list[str | None] = [None] * (1 if created else 0)
     actors += [by if decision_seat(e) is not None else None for e in events]
     if g.game.status == "active":
-        more, state = advance(ctx, state, g.seats, actors)
+        more, state = advance(ctx, state, g.seats, actors, g.game.robot_strength, g.game_id)
         appended += more
     new_seq = append_events(g.session, g.game_id, g.loaded.seq, appended, actors)
     if new_seq - g.loaded.snapshot_seq >= ctx.snapshot_every:
@@ -257,14 +257,16 @@ def commit(
 
 def advance(
     ctx: Context, state: GameState, seats: Sequence[Seat], actors: list[str | None] | None = None,
+    strength: str = DEFAULT_STRENGTH, seed: int = 0,
 ) -> tuple[list[Event], GameState]:
     """Deal when a hand is due, make forced plays and bot moves, until a human must act.
-    `actors`, when given, gets who made each event appended (see PLAYER...)."""
+    `actors`, when given, gets who made each event appended (see PLAYER...). The robots play
+    at the game's `strength`; `seed` (the game's id) varies the strong robot's samples."""
     bots = {s.seat_no: ROBOT if s.is_bot else HOLDING for s in seats
             if s.is_bot or s.bot_holding}
     out: list[Event] = []
     while len(out) < MAX_AUTOMATIC_EVENTS:
-        step, by = _automatic_events(ctx, state, bots)
+        step, by = _automatic_events(ctx, state, bots, strength, seed)
         if not step:
             return out, state
         for event in step:
@@ -276,10 +278,11 @@ def advance(
 
 
 def _automatic_events(
-    ctx: Context, state: GameState, bots: dict[int, str],
+    ctx: Context, state: GameState, bots: dict[int, str], strength: str = DEFAULT_STRENGTH,
+    seed: int = 0,
 ) -> tuple[tuple[Event, ...], str | None]:
     """The next events nobody needs to be asked for, and who makes them. A robot's move is
-    what the robot is asked (`asked`), chosen by the bot."""
+    what the robot is asked (`asked`), chosen by the bot at the game's strength."""
     if state.phase is Phase.DEAL:
         return (deal(state.rules, ctx.rng),), None
     forced = forced_events(state)
@@ -287,7 +290,7 @@ def _automatic_events(
         return forced, FORCED
     for seat in state.to_move:
         if seat in bots:
-            return (choose_event(state, seat),), bots[seat]
+            return (robot_event(state, seat, strength, seed),), bots[seat]
     return (), None
 
 

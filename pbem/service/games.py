@@ -11,6 +11,7 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from pbem.bots import DEFAULT_STRENGTH, STRENGTHS
 from pbem.dealing import first_dealer
 from pbem.engine import (
     ENGINE_VERSION,
@@ -64,7 +65,7 @@ def create_game(
     ctx: Context, *, name: str, preset: str = "standard",
     options: Mapping[str, Any] | None = None, players: Sequence[Invitee] = (),
     bot_seats: Collection[int] = (), deadline_policy: Mapping[str, Any] | None = None,
-    confirm_first: bool = False,
+    confirm_first: bool = False, robot_strength: str = DEFAULT_STRENGTH,
 ) -> Outcome:
     """A new game: seats for `players` in order, skipping `bot_seats`; it starts (deals) as
     soon as every human seat has accepted, at once if all have. Players not yet accepted get
@@ -72,8 +73,13 @@ def create_game(
 
     `confirm_first` (games made on the public web form, where anyone may type any address):
     only the first player, the organiser, is emailed at once, to confirm the game; the others
-    are invited when the organiser accepts, and never hear of it if they don't."""
+    are invited when the organiser accepts, and never hear of it if they don't.
+
+    `robot_strength`: how the robots play this game's robot seats and timeouts, "strong" (the
+    searching robot, the default) or "easy" (the heuristic)."""
     rules = make_rules(preset, options)
+    if robot_strength not in STRENGTHS:
+        raise BadRequest("The computer players are either easy or strong.")
     human_seats = [s for s in range(rules.players) if s not in set(bot_seats)]
     if len(human_seats) != len(players) or not set(bot_seats) <= set(range(rules.players)):
         raise BadRequest(f"This game needs {rules.players} players, robots included.")
@@ -86,7 +92,7 @@ def create_game(
                     _check_organiser_quota(session, players[0], ctx.clock())
                     players = [replace(players[0], accepted=False), *players[1:]]
                 return _create(ctx, session, name, preset, rules, players, human_seats,
-                               dict(deadline_policy or {}), confirm_first)
+                               dict(deadline_policy or {}), confirm_first, robot_strength)
         except IntegrityError:  # a new player's address was added by a concurrent command
             if attempt:
                 raise
@@ -96,11 +102,12 @@ def create_game(
 def _create(
     ctx: Context, session: Session, name: str, preset: str, rules: Rules,
     players: Sequence[Invitee], human_seats: list[int], deadline_policy: dict[str, Any],
-    confirm_first: bool = False,
+    confirm_first: bool = False, robot_strength: str = DEFAULT_STRENGTH,
 ) -> Outcome:
     everyone_in = all(p.accepted for p in players)
     game = Game(name=name, preset=preset, rules=rules.to_dict(), engine_version=ENGINE_VERSION,
-                status="active" if everyone_in else "inviting", deadline_policy=deadline_policy)
+                status="active" if everyone_in else "inviting", deadline_policy=deadline_policy,
+                robot_strength=robot_strength)
     session.add(game)
     session.flush()
     assert game.id is not None

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from sqlmodel import select
 
-from pbem.bots import choose_event
+from pbem.bots import robot_event
 from pbem.engine import Event
 from pbem.service.core import (
     NOBODY,
@@ -77,7 +77,7 @@ def _apply_policy(ctx: Context, g: Loaded, seat_no: int, turn: Turn) -> Sequence
         mail_hook("send_timeout")(g.session, g.game, seat_no, outcome=outcome, event=None,
                                   holding=False, now=now)
         return []
-    event = choose_event(g.state, seat_no)
+    event = robot_event(g.state, seat_no, g.game.robot_strength, g.game_id)
     seat_url = (mail_hook("seat_link")(g.session, g.game, seat_no, now)
                 if outcome == "open_seat" else None)
     mail_hook("send_timeout")(g.session, g.game, seat_no, outcome=outcome, event=event,

@@ -33,6 +33,7 @@ metadata = SQLModel.metadata
 
 NOTIFY_CHOICES = ("each_trick", "each_hand", "turn_only")
 GAME_STATUSES = ("inviting", "active", "paused", "finished")
+ROBOT_STRENGTHS = ("easy", "strong")  # pbem.bots.STRENGTHS: the heuristic, the searching robot
 INVITE_STATUSES = ("invited", "accepted", "declined")
 OUTBOX_STATUSES = ("pending", "sending", "sent", "failed")
 TOKEN_PURPOSES = ("reply", "card", "pass", "invite", "unsubscribe", "seat")
@@ -83,7 +84,9 @@ class PlayerAddress(SQLModel, table=True):
 
 class Game(SQLModel, table=True):
     __tablename__ = "game"
-    __table_args__ = (CheckConstraint(_in("status", GAME_STATUSES), name="status"),)
+    __table_args__ = (CheckConstraint(_in("status", GAME_STATUSES), name="status"),
+                      CheckConstraint(_in("robot_strength", ROBOT_STRENGTHS),
+                                      name="robot_strength"))
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=200)
@@ -94,6 +97,8 @@ class Game(SQLModel, table=True):
     deadline_policy: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
     created_at: datetime = _created()
     last_seq: int = 0  # seq of the newest Event; moved only by store.events.append_*
+    # How well the robots play this game's robot seats and timeouts (chosen at creation).
+    robot_strength: str = Field(default="strong", max_length=8)
 
 
 class Seat(SQLModel, table=True):

@@ -19,6 +19,7 @@ from sqlmodel import col, select
 from wtforms import ValidationError
 
 from pbem import service
+from pbem.bots import DEFAULT_STRENGTH, STRENGTHS
 from pbem.engine import (
     ALL_PRESETS,
     PRESETS,
@@ -53,6 +54,11 @@ ON_TIMEOUT = {"bot": "a computer plays for them", "pause": "the game pauses",
               "open_seat": "a computer plays for them and the others may give the seat to "
               "someone else"}
 assert set(ON_TIMEOUT) == set(policy.ON_TIMEOUT)
+# The robots' strengths in words (pbem.bots.STRENGTHS), the default first.
+ROBOT_STRENGTHS = {
+    "strong": "Strong: it tries its choices against many guesses of the cards it can't see",
+    "easy": "Easy: it plays by simple rules of thumb"}
+assert set(ROBOT_STRENGTHS) == set(STRENGTHS)
 # How many reminders -> when (fractions of the time per move), as pbem.service.policy reads it.
 REMINDERS = {0: [], 1: [0.75], 2: [0.5, 0.8], 3: [0.25, 0.5, 0.8]}
 
@@ -140,6 +146,7 @@ class Form:
     values: dict[str, Any] = field(default_factory=dict)  # rule options
     players: list[PlayerRow] = field(default_factory=list)
     deadline: dict[str, Any] = field(default_factory=dict)
+    robot_strength: str = DEFAULT_STRENGTH
     errors: dict[str, str] = field(default_factory=dict)  # field name -> sentence
     general: list[str] = field(default_factory=list)
 
@@ -186,6 +193,7 @@ def read_form(data: Mapping[str, Any]) -> tuple[Form, dict[str, Any]]:
     options = _read_options(form, data)
     invitees, bots = _read_players(form, data)
     deadline = _read_deadline(form, data)
+    _read_strength(form, data)
     if form.errors:
         return form, {}
     try:
@@ -194,7 +202,15 @@ def read_form(data: Mapping[str, Any]) -> tuple[Form, dict[str, Any]]:
         form.general.append(str(exc).replace("bad rules: ", "").rstrip(".") + ".")
         return form, {}
     return form, {"name": form.name, "preset": preset, "options": options,
-                  "players": invitees, "bot_seats": bots, "deadline_policy": deadline}
+                  "players": invitees, "bot_seats": bots, "deadline_policy": deadline,
+                  "robot_strength": form.robot_strength}
+
+
+def _read_strength(form: Form, data: Mapping[str, Any]) -> None:
+    form.robot_strength = str(data.get("robot_strength", DEFAULT_STRENGTH))
+    if form.robot_strength not in ROBOT_STRENGTHS:
+        form.errors["robot_strength"] = "Choose how well the computer players play."
+        form.robot_strength = DEFAULT_STRENGTH
 
 
 def _read_options(form: Form, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -302,7 +318,8 @@ PRESET_GROUPS = [(group, [(p.name, p.title, p.rules.players) for p in presets.va
 def render_form(form: Form, code: int = 200) -> ResponseReturnValue:
     return render_template("web/new.html", form=form, preset_groups=PRESET_GROUPS,
                            csrf=generate_csrf(), preset=ALL_PRESETS[form.preset],
-                           on_timeout=ON_TIMEOUT, describe=form.rules.describe(),
+                           on_timeout=ON_TIMEOUT, strengths=ROBOT_STRENGTHS,
+                           describe=form.rules.describe(),
                            fixed=presenter(form.rules).fixes_options), code
 
 

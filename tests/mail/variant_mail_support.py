@@ -101,6 +101,7 @@ def variant_game(engine: Engine, preset: str, *, seed: int = 2,
     humans = [s for s in range(rules.players) if s not in bots]
     out = service.create_game(
         ctx, name=f"“{preset}” <test>", preset=preset, options=options, bot_seats=bots,
+        robot_strength="easy",
         players=[service.Invitee(address(s), NAMES[s], accepted=True) for s in humans])
     return VariantGame(engine, out.game_id, rules, dealer, ctx)
 

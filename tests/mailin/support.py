@@ -33,7 +33,7 @@ def two_human_game(engine: Engine, seed: int = 7) -> int:
     """Ann (seat 0) and Bob (seat 1) against two robots; dealt, in the pass phase."""
     ctx = service.Context(engine=engine, rng=service.make_rng(seed))
     return service.create_game(ctx, name="Friday night", players=[ANN, BOB],
-                               bot_seats=(2, 3)).game_id
+                               bot_seats=(2, 3), robot_strength="easy").game_id
 
 
 def state_of(engine: Engine, game_id: int) -> GameState:

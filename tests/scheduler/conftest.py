@@ -121,7 +121,8 @@ def make_table(engine: Engine) -> MakeTable:
                     s.add(Player(email=email(seat), name=NAMES[seat], time_zone=zone))
         out = create_game(ctx, name="Timed", preset=preset, players=[
             Invitee(email(n), NAMES[n], accepted=True) for n in range(humans)
-        ], bot_seats=range(humans, 4), deadline_policy=dict(policy or {}))
+        ], bot_seats=range(humans, 4), deadline_policy=dict(policy or {}),
+                          robot_strength="easy")  # fast robots: the timing is tested
         return Table(ctx, clock, out.game_id)
 
     return build

@@ -21,7 +21,7 @@ def _two_games(engine: Engine) -> None:
     ctx = Context(engine=engine, rng=make_rng(seed=5))
     for name in ("Monday club", "Family game"):
         create_game(ctx, name=name, players=[Invitee("kai@example.org", "Kai", accepted=True)],
-                    bot_seats=(1, 2, 3))
+                    bot_seats=(1, 2, 3), robot_strength="easy")
     with transaction(engine) as session:
         kai = session.exec(select(Player).where(Player.email == "kai@example.org")).one()
         kai.digest, kai.time_zone = True, "Asia/Tokyo"

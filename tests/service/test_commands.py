@@ -89,7 +89,7 @@ def test_a_game_whose_players_all_accepted_is_dealt_at_once(ctx: Context) -> Non
 
 
 def test_a_game_starts_when_the_last_invitation_is_accepted(ctx: Context) -> None:
-    out = create_game(ctx, name="g", players=PLAYERS[:3], bot_seats=[3])
+    out = create_game(ctx, name="g", players=PLAYERS[:3], bot_seats=[3], robot_strength="easy")
     assert [type(e) for e in out.events] == [GameCreated]
     for seat in (0, 1):
         assert accept_invite(ctx, out.game_id, seat).events == ()
@@ -168,7 +168,7 @@ def test_out_of_turn_and_illegal_cards_are_rejected(ctx: Context) -> None:
 
 
 def test_a_robot_game_plays_itself_to_the_end(ctx: Context) -> None:
-    out = create_game(ctx, name="robots", bot_seats=range(4))
+    out = create_game(ctx, name="robots", bot_seats=range(4), robot_strength="easy")
     assert out.state is not None and out.state.game_over
     with transaction(ctx.engine) as s:
         game = s.get(Game, out.game_id)

@@ -106,7 +106,8 @@ def start(engine: Engine, name: str, seed: int = 5) -> Playout:
     out = create_game(ctx, name=name, preset=name, players=[ANN],
                       bot_seats=range(1, rules.players),
                       options={"target": TARGETS[rules.variant]},
-                      deadline_policy={"bot_after_timeouts": 10_000})
+                      deadline_policy={"bot_after_timeouts": 10_000},
+                      robot_strength="easy")  # the service flow, not the robot, is tested
     return Playout(ctx, clock, out.game_id)
 
 

@@ -32,7 +32,7 @@ def start_game(app: Flask, *, seed: int = 7, name: str = "Demo",
     with app.app_context():
         ctx = service.Context(engine=db_engine(app), rng=service.make_rng(seed))
         out = service.create_game(ctx, name=name, options={"target": target}, players=[human],
-                                  bot_seats=BOT_SEATS)
+                                  bot_seats=BOT_SEATS, robot_strength="easy")
     return out.game_id
 
 
@@ -65,7 +65,8 @@ def moon_game(app: Flask, *, seed: int = 7, options: dict[str, Any] | None = Non
     with app.app_context():
         ctx = service.Context(engine=db_engine(app), rng=CraftedDeal(seed, deck))
         out = service.create_game(ctx, name="Moon", preset="club", options=options,
-                                  players=[human], bot_seats=[s for s in range(4) if s != seat])
+                                  players=[human], bot_seats=[s for s in range(4) if s != seat],
+                                  robot_strength="easy")  # the heuristic's known moves
     return out.game_id, seat
 
 

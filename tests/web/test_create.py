@@ -33,6 +33,8 @@ def form_data(client: FlaskClient, preset: str = "standard", **changes: Any) -> 
                                         html, re.S):
         data[select_name] = re.search(r'<option value="([^"]+)" selected', body).group(1)
     data["on_timeout"] = re.search(r'name="on_timeout" value="(\w+)" checked', html).group(1)
+    data["robot_strength"] = re.search(r'name="robot_strength" value="(\w+)" checked',
+                                       html).group(1)
     data.pop("preset-choice", None)
     data.update(p1_name="Ann", p1_email="ann@example.com", p2_name="Bob",
                 p2_email="bob@example.com")
@@ -219,6 +221,19 @@ def test_empty_seats_are_computers_and_the_game_starts_once_confirmed(
     assert game.status == "active" and outbox(app, "pass")
 
 
+@pytest.mark.parametrize("strength", ["strong", "easy"])
+def test_the_organiser_chooses_how_well_the_computers_play_strong_by_default(
+        app: Flask, client: FlaskClient, strength: str) -> None:
+    html = client.get("/new").get_data(as_text=True)
+    assert 'name="robot_strength" value="strong" checked' in html
+    assert 'name="robot_strength" value="easy">' in html
+    response = client.post("/new", data=form_data(client, p2_email="", p2_name="",
+                                                  robot_strength=strength))
+    assert response.status_code == 303
+    (game,) = games(app)
+    assert game.robot_strength == strength
+
+
 @pytest.mark.parametrize(("changes", "sentence"), [
     ({"name": ""}, "Give the game a name."),
     ({"p1_email": ""}, "Your email address is needed."),
@@ -231,6 +246,7 @@ def test_empty_seats_are_computers_and_the_game_starts_once_confirmed(
     ({"move_hours": "0"}, "“Time per move (hours)” must be from 1 to 720."),
     ({"on_timeout": "explode"}, "Choose what happens when a player runs out of time."),
     ({"reminders": "4"}, "“Reminders” must be from 0 to 3."),
+    ({"robot_strength": "godlike"}, "Choose how well the computer players play."),
 ])
 def test_mistakes_are_named_and_nothing_is_made(app: Flask, client: FlaskClient,
                                                 changes: dict[str, str], sentence: str) -> None:

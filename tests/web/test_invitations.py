@@ -18,7 +18,8 @@ from tests.web.support import csrf_of, links, outbox, state
 def _create(app: Flask, players: list[service.Invitee], bots: tuple[int, ...]) -> int:
     with app.app_context():
         ctx = service.Context(engine=db_engine(app), rng=service.make_rng(11))
-        return service.create_game(ctx, name="Invited", players=players, bot_seats=bots).game_id
+        return service.create_game(ctx, name="Invited", players=players, bot_seats=bots,
+                                   robot_strength="easy").game_id
 
 
 def _answer_links(app: Flask, to: str) -> dict[str, str]:

@@ -84,7 +84,8 @@ def _invited_game(app: Flask) -> tuple[int, str]:
         out = service.create_game(
             service.Context(engine=db_engine(app)), name="Invite", players=[
                 service.Invitee("ann@example.com", "Ann", accepted=True),
-                service.Invitee("bob@example.com", "Bob <b>")], bot_seats=(2, 3))
+                service.Invitee("bob@example.com", "Bob <b>")], bot_seats=(2, 3),
+                robot_strength="easy")
     invite = newest(app, "invite")
     assert invite.to_addr == "bob@example.com" and "Ann invites you" in invite.body_text
     accept = [p for p in links(invite.body_text) if p.endswith("a=accept")]

@@ -21,7 +21,7 @@ def _two_people(app: Flask) -> int:
         players = [service.Invitee("ann@example.org", "Ann", accepted=True),
                    service.Invitee("bob@example.org", "Bob", accepted=True)]
         return service.create_game(ctx, name="Two", players=players,
-                                   bot_seats=(2, 3)).game_id
+                                   bot_seats=(2, 3), robot_strength="easy").game_id
 
 
 def _ann_path(app: Flask) -> str:
