@@ -67,6 +67,7 @@ SETTINGS: tuple[Setting, ...] = (
 _BOOL_KEYS = {"SMTP_STARTTLS"}
 _INT_KEYS = {"SMTP_PORT"}
 SECRET_KEY_FILE = "secret_key"
+MAX_REQUEST_BYTES = 1024 * 1024
 SQLITE_FILE = "pbem.sqlite3"
 
 
@@ -101,6 +102,8 @@ def resolve(
     for key in _INT_KEYS:
         cfg[key] = int(cfg[key])
     cfg["BASE_URL"] = str(cfg["BASE_URL"]).rstrip("/")
+    # Every request body is capped (forms are small); POST /inbound raises its own cap.
+    cfg.setdefault("MAX_CONTENT_LENGTH", MAX_REQUEST_BYTES)
     if not cfg.get("MAIL_DOMAIN"):
         cfg["MAIL_DOMAIN"] = urlsplit(cfg["BASE_URL"]).hostname or "localhost"
     if not cfg.get("MAIL_FROM"):

@@ -12,8 +12,9 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from pbem.mailin.process import Inbox, deliver, process_pending
-from pbem.mailin.receive import purge_raw_mail
+from pbem.mailin.receive import MAX_MESSAGE_BYTES, purge_raw_mail
 
+EX_DATAERR = 65  # sysexits.h: the MTA bounces the message, with our words, to its sender
 EX_TEMPFAIL = 75  # sysexits.h: Postfix and procmail keep the message and try again
 
 
@@ -27,7 +28,12 @@ def _inbox() -> Inbox:
               help="Envelope recipient (Postfix: ${original_recipient}); repeatable.")
 @with_appcontext
 def ingest(recipient: tuple[str, ...]) -> None:
-    raw = sys.stdin.buffer.read()
+    raw = sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1)  # bounded memory and time
+    if len(raw) > MAX_MESSAGE_BYTES:  # nothing is stored: a reply is never this large
+        click.echo(f"pbem ingest: message refused, it is larger than "
+                   f"{MAX_MESSAGE_BYTES // (1024 * 1024)} MB (a reply to Hearts needs no "
+                   "attachments)", err=True)
+        sys.exit(EX_DATAERR)
     if not raw.strip():
         raise click.UsageError("no message on standard input")
     try:

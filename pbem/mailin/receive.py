@@ -20,6 +20,8 @@ from pbem.store.db import inserted_id, transaction
 from pbem.store.models import InboundMail
 from pbem.store.types import utcnow
 
+# The largest message any way in accepts (a reply is a few kB; attachments are not read).
+MAX_MESSAGE_BYTES = 10 * 1024 * 1024
 _HEADER_END = re.compile(rb"\r?\n\r?\n")
 _MESSAGE_ID = re.compile(rb"^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)", re.IGNORECASE | re.MULTILINE)
 

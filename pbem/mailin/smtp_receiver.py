@@ -14,12 +14,11 @@ from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP
 
 from pbem.mailin.process import Inbox, process, process_pending
-from pbem.mailin.receive import store_raw, with_recipients
+from pbem.mailin.receive import MAX_MESSAGE_BYTES, store_raw, with_recipients
 from pbem.mailin.route import known_recipient
 from pbem.store.db import transaction
 
 log = logging.getLogger(__name__)
-MAX_MESSAGE_BYTES = 10 * 1024 * 1024
 
 
 class ReplyHandler:
