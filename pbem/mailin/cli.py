@@ -38,10 +38,14 @@ def ingest(recipient: tuple[str, ...]) -> None:
         raise click.UsageError("no message on standard input")
     try:
         stored = deliver(_inbox(), raw, list(recipient))
-    except Exception as exc:  # the database is down: the MTA keeps the message
-        click.echo(f"pbem ingest: {exc}", err=True)
+    except Exception as exc:  # the database is down, or another process holds this message:
+        click.echo(f"pbem ingest: {exc}", err=True)  # the MTA keeps it and tries again
         sys.exit(EX_TEMPFAIL)
-    click.echo(f"stored #{stored.id}" + ("" if stored.created else " (already had it)"))
+    if stored.created:
+        click.echo(f"stored #{stored.id}")
+    else:
+        click.echo(f"stored #{stored.id} (already had it"
+                   + (", processed it now)" if stored.processed else ")"))
 
 
 @click.group("mail-in", help="Incoming mail: receivers and upkeep.")

@@ -9,9 +9,12 @@ is safely processed again), then queue any answer and record the status in one t
 from __future__ import annotations
 
 import logging
+import os
+import signal
+import time
 from collections.abc import Callable
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from email.message import Message
 from typing import Any
@@ -91,25 +94,63 @@ class Decision:
     marked: bool = False  # the status was recorded already, in the move's own transaction
 
 
+class StillProcessing(Exception):
+    """A copy of a message that another process claimed moments ago and has not finished:
+    the way in answers "try again later" (the MTA retries; the claim's lease runs out)."""
+
+
 def deliver(inbox: Inbox, raw: bytes, recipients: list[str] | None = None) -> Stored:
-    """Store a message (with its envelope recipients), then process it unless it is a copy of
-    one already stored."""
+    """Store a message (with its envelope recipients), then process it. A copy of a message
+    already stored is processed too while it is still pending (its first delivery crashed
+    after storing it); if another process holds it right now, StillProcessing."""
     raw = with_recipients(raw, recipients or [])
-    stored = store_raw(inbox.engine, raw, now=inbox.clock(), claim=True)
-    if stored.created:
-        _process_claimed(inbox, stored.id, raw)
+    stored = store_raw(inbox.engine, raw, now=inbox.clock())
+    crash_point("stored")
+    claimed = _claim(inbox, stored.id)
+    if claimed is not None:
+        _process_claimed(inbox, stored.id, claimed)
+        return replace(stored, processed=True)
+    if not stored.created and _is_pending(inbox, stored.id):
+        raise StillProcessing(f"message #{stored.id} is being processed; try again later")
     return stored
 
 
-def process_pending(inbox: Inbox, limit: int = 1000) -> int:
-    """Process every pending message not claimed by a live worker (on start: crash recovery)."""
-    stale = inbox.clock() - inbox.lease
+def _is_pending(inbox: Inbox, mail_id: int) -> bool:
+    with transaction(inbox.engine, read_only=True) as session:
+        row = session.get(InboundMail, mail_id)
+        return row is not None and row.status == "pending"
+
+
+def crash_point(name: str, after: float = 0.0) -> None:
+    """Test hook for crash tests: with PBEM_TEST_CRASH_AT=name this process dies here, `after`
+    seconds on (SIGKILL: no cleanup, no rollback, as an OOM kill or a power cut would)."""
+    if os.environ.get("PBEM_TEST_CRASH_AT") == name:
+        time.sleep(after)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def process_pending(inbox: Inbox, limit: int = 1000,
+                    min_age: timedelta = timedelta(0)) -> int:
+    """Process every pending message not claimed by a live process (on start and by the
+    worker every minute: crash recovery). `min_age`: leave messages stored less than this
+    long ago to the process that stored them."""
+    now = inbox.clock()
+    stale = now - inbox.lease
     with transaction(inbox.engine, read_only=True) as session:
         ids = list(session.exec(select(InboundMail.id).where(
-            InboundMail.status == "pending",
+            InboundMail.status == "pending", col(InboundMail.received_at) <= now - min_age,
             or_(col(InboundMail.processed_at).is_(None), col(InboundMail.processed_at) < stale),
         ).order_by(col(InboundMail.id)).limit(limit)))
     return sum(process(inbox, mail_id) is not None for mail_id in ids if mail_id is not None)
+
+
+STALE_MIN_AGE = timedelta(seconds=30)
+
+
+def process_stale(app: Flask) -> int:
+    """The worker's job, every minute: finish what a crashed way in left pending (stored but
+    never claimed for half a minute, or claimed by a process whose lease ran out)."""
+    return process_pending(Inbox.from_app(app), min_age=STALE_MIN_AGE)
 
 
 def process(inbox: Inbox, mail_id: int) -> Decision | None:
@@ -121,6 +162,7 @@ def process(inbox: Inbox, mail_id: int) -> Decision | None:
 
 
 def _process_claimed(inbox: Inbox, mail_id: int, raw: bytes) -> Decision:
+    crash_point("claimed")
     with inbox.app.app_context() if inbox.app is not None else nullcontext():
         try:
             decision = decide(inbox, raw, mail_id)

@@ -34,6 +34,7 @@ _INSERT = insert(_INBOUND)
 class Stored:
     id: int
     created: bool  # False: the same message was stored before (nothing was added)
+    processed: bool = False  # this delivery processed it (a redelivery of a pending copy too)
 
 
 def message_id_of(raw: bytes) -> str:

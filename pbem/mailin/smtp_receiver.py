@@ -13,7 +13,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP
 
-from pbem.mailin.process import Inbox, process, process_pending
+from pbem.mailin.process import Inbox, crash_point, process, process_pending
 from pbem.mailin.receive import MAX_MESSAGE_BYTES, store_raw, with_recipients
 from pbem.mailin.route import known_recipient
 from pbem.store.db import transaction
@@ -48,9 +48,11 @@ class ReplyHandler:
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
-    def _store(self, data: bytes, rcpts: list[str]) -> int | None:
+    def _store(self, data: bytes, rcpts: list[str]) -> int:
+        """Store the message; its id is then processed (a copy of a message still pending,
+        whose first processing crashed, is processed again: `process` claims it once)."""
         stored = store_raw(self.inbox.engine, with_recipients(data, rcpts), now=self.inbox.clock())
-        return stored.id if stored.created else None
+        return stored.id
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         rcpts = list(envelope.rcpt_tos)
@@ -61,12 +63,12 @@ class ReplyHandler:
             log.exception("storing a message failed")
             reply = "451 4.3.0 Temporary failure, try again later"
             return "\r\n".join([reply] * len(rcpts)) if self.lmtp else reply
-        if mail_id is not None:
-            self.worker.submit(self._process, mail_id)
+        self.worker.submit(self._process, mail_id)
         reply = "250 2.0.0 Message accepted"
         return "\r\n".join([reply] * len(rcpts)) if self.lmtp else reply
 
     def _process(self, mail_id: int) -> None:
+        crash_point("receiver-accepted", after=0.5)  # once the 250 is out
         try:
             process(self.inbox, mail_id)
         except Exception:  # the row stays pending and is retried by process_pending

@@ -24,7 +24,7 @@ import time
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from pbem.mailin.process import Inbox, deliver
+from pbem.mailin.process import Inbox, StillProcessing, deliver
 from pbem.mailin.receive import MAX_MESSAGE_BYTES
 
 bp = Blueprint("inbound", __name__)
@@ -83,6 +83,11 @@ def inbound() -> tuple[Response, int]:
     if not body.strip():
         return _refuse(400, "empty message")
     recipients = request.headers.getlist("X-PBEM-Recipient")
-    stored = deliver(Inbox.from_app(current_app._get_current_object()),  # type: ignore[attr-defined]
-                     body, recipients)
+    try:
+        stored = deliver(Inbox.from_app(current_app._get_current_object()),  # type: ignore[attr-defined]
+                         body, recipients)
+    except StillProcessing as exc:  # the provider retries later
+        response, status = _refuse(503, str(exc))
+        response.headers["Retry-After"] = "120"
+        return response, status
     return jsonify(id=stored.id, duplicate=not stored.created), 202

@@ -52,6 +52,8 @@ IMAP_INTERVAL_SECONDS = 60
 # The mail-in area's jobs, scheduled when their functions exist: (module, function).
 PURGE_RAW_MAIL = ("pbem.mailin.receive", "purge_raw_mail")  # (engine, older_than) -> int
 POLL_IMAP = ("pbem.mailin.imap", "poll_imap")  # (app) -> int
+PROCESS_STALE_MAIL = ("pbem.mailin.process", "process_stale")  # (app) -> int
+STALE_MAIL_INTERVAL_SECONDS = 60
 
 
 def default_holder() -> str:
@@ -238,6 +240,18 @@ def poll_imap(app: Flask, holder: str) -> int:
     return fetched
 
 
+def finish_inbound_mail(app: Flask) -> int:
+    """Every minute: process stored mail a crashed receiver or `pbem ingest` left pending
+    (safe in several processes: each message is claimed before it is processed)."""
+    finish = optional_function(PROCESS_STALE_MAIL)
+    if finish is None:
+        return 0
+    done: int = finish(app)
+    if done:
+        log.info("inbound mail: %d messages left pending were processed", done)
+    return done
+
+
 def optional_function(where: tuple[str, str]) -> Callable[..., Any] | None:
     """A function of an area that may not be written yet (None then)."""
     module_name, name = where
@@ -268,6 +282,10 @@ def build_scheduler(app: Flask, scheduler: BaseScheduler | None = None,
         scheduler.add_job(poll_imap, "interval", args=[app, holder],
                           seconds=IMAP_INTERVAL_SECONDS, id="poll_imap", max_instances=1,
                           coalesce=True, misfire_grace_time=IMAP_INTERVAL_SECONDS * 5)
+    scheduler.add_job(finish_inbound_mail, "interval", args=[app],
+                      seconds=STALE_MAIL_INTERVAL_SECONDS, id="finish_inbound_mail",
+                      max_instances=1, coalesce=True,
+                      misfire_grace_time=STALE_MAIL_INTERVAL_SECONDS * 5)
     if optional_function(PURGE_RAW_MAIL) is not None:
         scheduler.add_job(purge_raw_mail, "cron", args=[app, holder], hour=3, minute=30,
                           id="purge_raw_mail", max_instances=1, coalesce=True,
