@@ -20,7 +20,7 @@ from email.message import Message
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import Engine, bindparam, or_, update
+from sqlalchemy import Engine, bindparam, func, or_, update
 from sqlmodel import Session, col, select
 
 from pbem import service
@@ -294,7 +294,7 @@ def _carry_out(inbox: Inbox, route: Route, reading: Reading, message: Message,
         reasons.append(action.verb)
     if reading.say is not None:
         answers.append(_relay(inbox, route, reading.say.text))
-        reasons.append("say relayed")
+        reasons.append(said_by(route.player_id))
     return Decision("processed", "; ".join(reasons), answers)
 
 
@@ -473,12 +473,35 @@ def status_context(session: Session, game: Game, state: GameState, seat: int) ->
             "situation": situation, "legal": views.card_views(legal)}
 
 
+SAY_LIMIT = 10  # table talk a player may relay in an hour (each goes to every other player)
+SAY_WINDOW = timedelta(hours=1)
+
+
+def said_by(player_id: int) -> str:
+    """The reason recorded on a message with table talk (relayed, or refused over the limit):
+    what `_says_recently` counts, so a flood stays refused for the whole window."""
+    return f"say from player {player_id}"
+
+
+def _says_recently(session: Session, player_id: int, now: datetime) -> int:
+    """This player's table talk in the last SAY_WINDOW, counted from the messages' recorded
+    reasons (the relayed emails themselves don't record who spoke)."""
+    return int(session.exec(select(func.count()).select_from(InboundMail).where(
+        col(InboundMail.processed_at) >= now - SAY_WINDOW, InboundMail.status == "processed",
+        col(InboundMail.reason).contains(said_by(player_id)))).one())
+
+
 def _relay(inbox: Inbox, route: Route, text: str) -> Answer:
-    """Table talk: to every other human player of the game."""
+    """Table talk: to every other human player of the game, at most SAY_LIMIT an hour per
+    player (beyond it the speaker is told, within the answer limit, and nothing is relayed)."""
 
     def answer(session: Session) -> None:
         game = session.get(Game, route.game_id)
         if game is None:
+            return
+        if _says_recently(session, route.player_id, inbox.clock()) >= SAY_LIMIT:
+            _note(inbox, route, f"Your message was not passed on: table talk is limited to "
+                                f"{SAY_LIMIT} messages an hour. Please try again later.")(session)
             return
         seats = list(session.exec(select(Seat).where(Seat.game_id == game.id)))
         roster = load_roster(session, seats)
