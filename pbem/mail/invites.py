@@ -33,14 +33,15 @@ def send_invite(
     settings = settings or default_settings()
     raw = new_token(session, "invite", game_id=game.id, seat_no=seat, player_id=player.id,
                     now=now)
-    context = {"inviter": inviter, "rules": rules_sentences(rules), "players": list(players),
+    context = {"inviter": inviter, "rules": rules_sentences(rules),
+               "players": [] if organiser else list(players),
                "accept_url": settings.url(f"t/{raw}?a=accept"),
                "decline_url": settings.url(f"t/{raw}?a=decline"),
                "organiser": organiser,
                "preheader": "Confirm your game of Hearts." if organiser
                else f"{inviter} invites you to play Hearts."}
     return queue_mail(session, settings, default_renderer(), "invite", player,
-                      context=context, game=game, now=now)
+                      context=context, game=game, now=now, stranger_text=organiser)
 
 
 def send_invites(

@@ -26,10 +26,14 @@ def deliverable(player: Player) -> bool:
 def queue_mail(
     session: Session, settings: MailSettings, renderer: Renderer, kind: str, player: Player,
     *, context: dict[str, Any], game: Game | None = None, reply_token: str | None = None,
-    now: datetime | None = None, unsubscribe: str | None = None,
+    now: datetime | None = None, unsubscribe: str | None = None, stranger_text: bool = False,
 ) -> OutboxEmail:
     """Render `kind` for `player` and add the outbox row (with an unsubscribe token: the raw
-    `unsubscribe` token given, whose row the caller inserted, or a new one)."""
+    `unsubscribe` token given, whose row the caller inserted, or a new one).
+
+    `stranger_text`: the address never asked for this email and the game's texts were typed
+    by whoever filled in a public form, so none of them goes in (the game's and the players'
+    names, which may hold links, in the body, the subject or the To header)."""
     if unsubscribe is None:
         unsubscribe, row = token_values("unsubscribe", player_id=player.id, now=now,
                                         ttl=UNSUBSCRIBE_TTL)
@@ -41,13 +45,22 @@ def queue_mail(
         "unsubscribe_url": settings.url(f"u/{unsubscribe}"), "marker": MARKER,
         "preheader": "", **context,
     }
+    if stranger_text:
+        full.update(player_name="", game_name=None, game_url=None)
     rendered = renderer.render(kind, **full)
-    headers = build_headers(settings, kind=kind, to_name=player.name, to_addr=player.email,
-                            game_id=game_id, player_id=player.id, reply_token=reply_token,
+    headers = build_headers(settings, kind=kind, to_addr=player.email,
+                            to_name="" if stranger_text else player.name, game_id=game_id,
+                            player_id=player.id, reply_token=reply_token,
                             unsubscribe_token=unsubscribe)
-    return enqueue(session, kind=kind, to_addr=player.email, subject=subject_for(game),
+    subject = STRANGER_SUBJECTS.get(kind, "Hearts") if stranger_text else subject_for(game)
+    return enqueue(session, kind=kind, to_addr=player.email, subject=subject,
                    body_text=rendered.text, body_html=rendered.html, headers=headers,
                    game_id=game_id, player_id=player.id, now=now)
+
+
+# Subjects of the emails that go to an address before it asked for anything (no game name).
+STRANGER_SUBJECTS = {"invite": "Hearts: please confirm the game set up with your address",
+                     "join_confirm": "Hearts: please confirm it was you"}
 
 
 def subject_for(game: Game | None) -> str:

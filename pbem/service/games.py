@@ -137,7 +137,14 @@ ORGANISER_QUOTA = 5  # games a person may set up on the public form in an hour
 
 
 def _check_organiser_quota(session: Session, organiser: Invitee, now: datetime) -> None:
-    """The public form can email any address: bound how often one address is asked to confirm."""
+    """The public form can email any address: bound how often one address is asked to confirm.
+
+    Atomic: the organiser's player row (made now if new) is locked before counting, so
+    simultaneous posts for one address take turns (PostgreSQL: FOR UPDATE; SQLite's write
+    transactions are serialized anyway); a concurrent first insert of the address fails the
+    unique index, and create_game tries again."""
+    player = player_for(session, organiser)
+    session.exec(select(Player.id).where(Player.id == player.id).with_for_update()).one()
     since = now - timedelta(hours=1)
     sent = session.exec(select(func.count()).select_from(OutboxEmail).where(
         OutboxEmail.to_addr == normalise_email(organiser.email), OutboxEmail.kind == "invite",
