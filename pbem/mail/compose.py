@@ -130,6 +130,16 @@ def build_headers(
     return headers
 
 
+def headers_or_problem(settings: MailSettings, **fields: Any) -> tuple[dict[str, str], str]:
+    """build_headers, or no headers and why not: an address stored before addresses were
+    checked where they come in (pbem.service.addresses) must fail its own email only, never
+    the move or job whose transaction queues it."""
+    try:
+        return build_headers(settings, **fields), ""
+    except ValueError as exc:  # email.errors.HeaderDefect is a ValueError
+        return {}, f"unusable address {fields.get('to_addr', '')!r}: {exc}"[:2000]
+
+
 def to_message(
     *,
     subject: str,

@@ -79,8 +79,10 @@ def enqueue(
     game_id: int | None = None,
     player_id: int | None = None,
     now: datetime | None = None,
+    failed: str = "",
 ) -> OutboxEmail:
     """Insert one pending OutboxEmail row in the caller's transaction (no I/O here).
+    `failed`: why it can never be sent; the row is recorded as failed (and never sent).
 
     A plain INSERT on the session's connection (no ORM unit of work: notify queues several
     per move). The row is written at once, so rows keep the order they were queued in; the
@@ -89,9 +91,10 @@ def enqueue(
     values: dict[str, Any] = {
         "game_id": game_id, "player_id": player_id, "to_addr": to_addr, "kind": kind,
         "subject": subject, "body_text": body_text, "body_html": body_html,
-        "headers": dict(headers), "message_id": headers.get("Message-ID"), "status": "pending",
+        "headers": dict(headers), "message_id": headers.get("Message-ID"),
+        "status": "failed" if failed else "pending",
         "attempts": 0, "next_attempt_at": now, "claimed_by": None, "claimed_at": None,
-        "last_error": None, "created_at": now, "sent_at": None,
+        "last_error": failed or None, "created_at": now, "sent_at": None,
     }
     result = session.connection().execute(_INSERT, values)
     return OutboxEmail(id=inserted_id(result), **values)

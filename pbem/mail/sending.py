@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from pbem.mail.compose import MailSettings, build_headers
+from pbem.mail.compose import MailSettings, headers_or_problem
 from pbem.mail.outbox import enqueue
 from pbem.mail.render import Renderer
 from pbem.present.tokens import insert_tokens, token_values
@@ -48,14 +48,14 @@ def queue_mail(
     if stranger_text:
         full.update(player_name="", game_name=None, game_url=None)
     rendered = renderer.render(kind, **full)
-    headers = build_headers(settings, kind=kind, to_addr=player.email,
-                            to_name="" if stranger_text else player.name, game_id=game_id,
-                            player_id=player.id, reply_token=reply_token,
-                            unsubscribe_token=unsubscribe)
+    headers, problem = headers_or_problem(
+        settings, kind=kind, to_addr=player.email, to_name="" if stranger_text else player.name,
+        game_id=game_id, player_id=player.id, reply_token=reply_token,
+        unsubscribe_token=unsubscribe)
     subject = STRANGER_SUBJECTS.get(kind, "Hearts") if stranger_text else subject_for(game)
     return enqueue(session, kind=kind, to_addr=player.email, subject=subject,
                    body_text=rendered.text, body_html=rendered.html, headers=headers,
-                   game_id=game_id, player_id=player.id, now=now)
+                   game_id=game_id, player_id=player.id, now=now, failed=problem)
 
 
 # Subjects of the emails that go to an address before it asked for anything (no game name).

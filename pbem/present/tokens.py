@@ -13,7 +13,7 @@ from sqlmodel import Session, col, select
 
 from pbem.store.models import Token
 
-PURPOSES = frozenset({"reply", "card", "pass", "invite", "unsubscribe", "seat"})
+PURPOSES = frozenset({"reply", "card", "pass", "invite", "unsubscribe", "seat", "join"})
 DEFAULT_TTL = timedelta(days=30)
 
 

@@ -23,6 +23,7 @@ from pbem.engine import (
     Rules,
     start,
 )
+from pbem.service.addresses import checked_address
 from pbem.service.core import Context, Duplicate, Loaded, Outcome, commit, mail_hook, run
 from pbem.service.errors import BadRequest, NotAllowed
 from pbem.service.moves import check_seat
@@ -80,6 +81,7 @@ def create_game(
     rules = make_rules(preset, options)
     if robot_strength not in STRENGTHS:
         raise BadRequest("The computer players are either easy or strong.")
+    players = [replace(p, email=checked_address(p.email)) for p in players]
     human_seats = [s for s in range(rules.players) if s not in set(bot_seats)]
     if len(human_seats) != len(players) or not set(bot_seats) <= set(range(rules.players)):
         raise BadRequest(f"This game needs {rules.players} players, robots included.")
@@ -248,6 +250,8 @@ def replace_seat(
 ) -> Outcome:
     """Give a seat to another person (`None`: a robot). In a running game the newcomer
     takes over at once; in a game still inviting they are invited unless `accepted`."""
+    if invitee is not None:
+        invitee = replace(invitee, email=checked_address(invitee.email))
 
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
         seat = g.seat(seat_no)

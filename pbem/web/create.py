@@ -39,6 +39,7 @@ from pbem.engine import (
 from pbem.present.presenters import presenter
 from pbem.roster import load_roster
 from pbem.service import policy
+from pbem.service.addresses import address_problem
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
@@ -47,8 +48,6 @@ bp = Blueprint("create", __name__)
 DEFAULT_PRESET = "standard"
 MAX_NAME = 200
 MAX_EMAIL = 320
-_EMAIL = re.compile(r"^[^@\s<>()\[\],;:\"]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
-                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
 ON_TIMEOUT = {"bot": "a computer plays for them", "pause": "the game pauses",
               "open_seat": "a computer plays for them and the others may give the seat to "
@@ -277,9 +276,10 @@ def _email_problem(email: str, n: int) -> str | None:
     who = "Your email address" if n == 1 else f"Seat {n}: the email address"
     if not email:
         return f"{who} is needed." if n == 1 else None
-    if len(email) > MAX_EMAIL or not _EMAIL.match(email):
+    if len(email) > MAX_EMAIL or "@" not in email:
         return f"{who} doesn't look right: it should look like name@example.com."
-    return None
+    problem = address_problem(email)  # email-validator's reason, or the SMTPUTF8 refusal
+    return f"{who} doesn't look right. {problem}" if problem else None
 
 
 def _read_deadline(form: Form, data: Mapping[str, Any]) -> dict[str, Any]:

@@ -11,11 +11,9 @@ from __future__ import annotations
 import smtplib
 import socket
 import time
-from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
 from flask import Flask
 from sqlalchemy import update
 from sqlmodel import select
@@ -30,11 +28,6 @@ from pbem.store.types import utcnow
 from tests.mail.mailtest_support import free_port
 from tests.mailin.support import latest_token, legal, reply, to_play, two_human_game
 from tests.security.support import pbem_env, pbem_process
-
-
-@pytest.fixture
-def app(make_app: Callable[..., Flask], db_url: str) -> Flask:
-    return make_app(DATABASE_URL=db_url)
 
 
 def _a_reply(app: Flask) -> tuple[int, CardPlayed, bytes, str]:

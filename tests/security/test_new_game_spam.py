@@ -6,9 +6,7 @@ ask for it: the organiser's confirmation email carries none of it."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 
-import pytest
 from flask import Flask
 
 from pbem.service.games import ORGANISER_QUOTA
@@ -17,10 +15,6 @@ from tests.web.test_create import form_data
 
 SPAM = "WIN A PRIZE http://evil.example/claim"
 
-
-@pytest.fixture
-def app(make_app: Callable[..., Flask], db_url: str) -> Flask:
-    return make_app(DATABASE_URL=db_url)
 
 
 def test_twenty_simultaneous_posts_for_one_address_set_up_exactly_the_limit(app: Flask) -> None:

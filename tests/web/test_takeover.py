@@ -12,6 +12,7 @@ from pbem.mail.timemails import seat_link
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat, Token
 from tests.web.support import _CSRF as CSRF
+from tests.web.support import outbox
 
 
 def _open_seat_link(app: Flask) -> tuple[int, str]:
@@ -43,44 +44,65 @@ def test_get_and_head_show_the_form_and_change_nothing(app: Flask, client: Flask
     assert _tokens(app) == before
 
 
-def test_a_newcomer_takes_the_seat_and_lands_on_their_own_view(
-        app: Flask, client: FlaskClient) -> None:
-    game_id, raw = _open_seat_link(app)
+def _ask(client: FlaskClient, raw: str, email: str) -> str:
+    """Post an address on the join page; the page's text."""
     csrf = CSRF.search(client.get(f"/join/{raw}").get_data(as_text=True))
     assert csrf
-    done = client.post(f"/join/{raw}", data={"csrf_token": csrf.group(1), "name": "Eve",
-                                             "email": "eve@example.org"})
+    done = client.post(f"/join/{raw}", data={"csrf_token": csrf.group(1), "email": email})
+    assert done.status_code == 200
+    return done.get_data(as_text=True)
+
+
+def _confirmation_link(app: Flask, email: str) -> str:
+    (mail,) = [e for e in outbox(app, "join_confirm") if e.to_addr == email]
+    return "/join/confirm/" + mail.body_text.split("/join/confirm/")[1].split()[0]
+
+
+def _seat(app: Flask, game_id: int, seat_no: int = 0) -> Seat:
+    with transaction(db_engine(app), read_only=True) as session:
+        return session.exec(select(Seat).where(Seat.game_id == game_id,
+                                               Seat.seat_no == seat_no)).one()
+
+
+def test_a_newcomer_confirms_by_mail_takes_the_seat_and_lands_on_their_own_view(
+        app: Flask, client: FlaskClient) -> None:
+    game_id, raw = _open_seat_link(app)
+    before = _seat(app, game_id)
+    page = _ask(client, raw, "eve@example.org")
+    assert "Check your email" in page and "/s/" not in page
+    assert _seat(app, game_id) == before  # nothing yet
+    link = _confirmation_link(app, "eve@example.org")
+    form = client.get(link).get_data(as_text=True)
+    csrf = CSRF.search(form)
+    assert csrf and "Take over seat 1" in form
+    done = client.post(link, data={"csrf_token": csrf.group(1), "name": "Eve"})
     assert done.status_code == 303 and done.headers["Location"].startswith("/s/")
     view = client.get(done.headers["Location"]).get_data(as_text=True)
     assert "Eve" in view
-    with transaction(db_engine(app), read_only=True) as session:
-        seat = session.exec(select(Seat).where(Seat.game_id == game_id,
-                                               Seat.seat_no == 0)).one()
-        assert not seat.is_bot and seat.player_id is not None
-    again = client.post(f"/join/{raw}", data={"csrf_token": csrf.group(1), "name": "Mal",
-                                              "email": "mal@example.org"})
-    assert again.status_code == 404  # the link is used up
+    seat = _seat(app, game_id)
+    assert not seat.is_bot and seat.player_id not in (None, before.player_id)
+    assert client.post(link, data={"csrf_token": csrf.group(1), "name": "Eve"}
+                       ).status_code == 404  # used up
+    assert client.get(f"/join/{raw}").status_code == 404  # and so is the join link
 
 
 def test_bad_input_keeps_the_link_and_says_why(app: Flask, client: FlaskClient) -> None:
     _, raw = _open_seat_link(app)
     csrf = CSRF.search(client.get(f"/join/{raw}").get_data(as_text=True))
     assert csrf
-    no_csrf = client.post(f"/join/{raw}", data={"name": "Eve", "email": "eve@example.org"})
+    no_csrf = client.post(f"/join/{raw}", data={"email": "eve@example.org"})
     assert no_csrf.status_code == 400
-    bad = client.post(f"/join/{raw}", data={"csrf_token": csrf.group(1), "name": "<b>Eve</b>",
-                                            "email": "not an address"})
+    bad = client.post(f"/join/{raw}", data={"csrf_token": csrf.group(1),
+                                            "email": "<b>not an address</b>"})
     html = bad.get_data(as_text=True)
     assert bad.status_code == 400 and "look like an email address" in html
-    assert "<b>Eve</b>" not in html and "&lt;b&gt;Eve&lt;/b&gt;" in html
-    taken_by_ann = client.post(f"/join/{raw}", data={"csrf_token": csrf.group(1),
-                                                     "name": "Bob", "email": "bob@example.org"})
-    assert taken_by_ann.status_code == 400 and "already plays in this game" in \
-        taken_by_ann.get_data(as_text=True)
+    assert "<b>not" not in html and "&lt;b&gt;not" in html
     assert client.get(f"/join/{raw}").status_code == 200  # still usable
+    assert not outbox(app, "join_confirm")
 
 
 def test_a_forged_link_is_a_404(client: FlaskClient) -> None:
     assert client.get("/join/forged").status_code == 404
     assert client.post("/join/forged", data={"name": "x", "email": "x@example.org"}
                        ).status_code == 404
+    assert client.get("/join/confirm/forged").status_code == 404

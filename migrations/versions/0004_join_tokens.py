@@ -1,0 +1,31 @@
+"""join tokens: a newcomer confirms their address before taking over an open seat
+
+Revision ID: 0004
+Revises: 0003
+Create Date: 2026-11-23 06:00:00
+
+"""
+from collections.abc import Sequence
+
+from alembic import op
+
+revision: str = '0004'
+down_revision: str | None = '0003'
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def _purposes(purposes: str) -> None:
+    with op.batch_alter_table('token', schema=None) as batch_op:
+        batch_op.drop_constraint(batch_op.f('ck_token_purpose'), type_='check')
+        batch_op.create_check_constraint(batch_op.f('ck_token_purpose'),
+                                         f"purpose IN ({purposes})")
+
+
+def upgrade() -> None:
+    _purposes("'reply', 'card', 'pass', 'invite', 'unsubscribe', 'seat', 'join'")
+
+
+def downgrade() -> None:
+    op.execute("DELETE FROM token WHERE purpose = 'join'")
+    _purposes("'reply', 'card', 'pass', 'invite', 'unsubscribe', 'seat'")
