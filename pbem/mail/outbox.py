@@ -88,6 +88,8 @@ def enqueue(
     per move). The row is written at once, so rows keep the order they were queued in; the
     returned object is a detached copy of it, with its id."""
     now = now or utcnow()
+    if failed:  # never sent: nothing of it is needed, and its links must not rest here
+        body_text, body_html, headers = "", None, kept_headers(headers)
     values: dict[str, Any] = {
         "game_id": game_id, "player_id": player_id, "to_addr": to_addr, "kind": kind,
         "subject": subject, "body_text": body_text, "body_html": body_html,
@@ -283,6 +285,23 @@ def _at(name: str) -> Any:
     return bindparam(name, type_=_T.c.sent_at.type)
 
 
+# What an email keeps once it is sent (or has failed for good): who it went to, what it was
+# about and its Message-ID. Not its body, nor the headers that hold live tokens (Reply-To,
+# References, List-Unsubscribe): a copy of the database must not hold usable links.
+KEPT_HEADERS = ("Message-ID", "From", "To", "In-Reply-To")
+
+
+def kept_headers(headers: Mapping[str, str]) -> dict[str, str]:
+    return {name: value for name, value in headers.items() if name in KEPT_HEADERS}
+
+
+def _forget(status: str) -> Any:
+    return (update(_T).where(_T.c.id == bindparam("row_id"), _T.c.status == status)
+            .values(body_text="", body_html=None,
+                    headers=bindparam("kept", type_=_T.c.headers.type)))
+
+
+_FORGET_SENT, _FORGET_FAILED = _forget("sent"), _forget("failed")
 _SENT = _mine().values(status="sent", sent_at=_at("now"), attempts=bindparam("attempts"),
                        last_error=None)
 _RETRY = _mine().values(status="pending", attempts=bindparam("attempts"),
@@ -312,7 +331,11 @@ class Marks:
                 **extra}
 
     def sent(self, row: Claimed, now: datetime) -> None:
-        self._commit((_SENT, self._params(row, now=now)))
+        self._commit((_SENT, self._params(row, now=now)), self._forget(_FORGET_SENT, row))
+
+    @staticmethod
+    def _forget(statement: Any, row: Claimed) -> tuple[Any, dict[str, Any]]:
+        return statement, {"row_id": row.id, "kept": kept_headers(row.headers)}
 
     def retry(self, row: Claimed, error: str, now: datetime) -> None:
         next_at = now + backoff(row.attempts + 1)
@@ -320,11 +343,27 @@ class Marks:
 
     def failed(self, row: Claimed, error: str, now: datetime, *, blame: bool) -> None:
         """A permanent failure: the row stays (status failed); the address is marked failing."""
-        steps = [(_FAILED, self._params(row, error=error[:2000]))]
+        steps = [(_FAILED, self._params(row, error=error[:2000])),
+                 self._forget(_FORGET_FAILED, row)]
         if blame and row.player_id is not None:
             steps.append((_FAILING, {"player_id": row.player_id, "error": error[:2000]}))
         self._commit(*steps)
         log.warning("outbox row %s failed permanently: %s", row.id, error)
+
+
+def purge_sent(engine: Engine) -> int:
+    """Empty the bodies and token headers of sent and failed rows still holding them (rows
+    sent before sending forgot them). The worker runs it daily; returns how many."""
+    with transaction(engine) as session:
+        rows = session.exec(select(OutboxEmail.id, OutboxEmail.headers).where(
+            col(OutboxEmail.status).in_(("sent", "failed")),
+            or_(col(OutboxEmail.body_text) != "", col(OutboxEmail.body_html).is_not(None)))
+        ).all()
+        for row_id, headers in rows:
+            session.connection().execute(
+                update(_T).where(_T.c.id == row_id)
+                .values(body_text="", body_html=None, headers=kept_headers(headers or {})))
+        return len(rows)
 
 
 def pending_count(engine: Engine) -> int:

@@ -31,7 +31,7 @@ from sqlmodel import col, select
 
 from pbem.mail.asks import send_reminder
 from pbem.mail.compose import MailSettings
-from pbem.mail.outbox import DrainResult, SmtpSettings, drain_all
+from pbem.mail.outbox import DrainResult, SmtpSettings, drain_all, purge_sent
 from pbem.scheduler.digest import send_digests
 from pbem.service import Context, PlayerMistake, timeout_move
 from pbem.service.deadlines import reminder_points
@@ -240,6 +240,12 @@ def poll_imap(app: Flask, holder: str) -> int:
     return fetched
 
 
+def purge_sent_mail(app: Flask) -> int:
+    """Daily: empty sent emails still holding bodies and token headers (sending forgets them
+    at once; this catches rows sent before it did)."""
+    return purge_sent(db_engine(app))
+
+
 def finish_inbound_mail(app: Flask) -> int:
     """Every minute: process stored mail a crashed receiver or `pbem ingest` left pending
     (safe in several processes: each message is claimed before it is processed)."""
@@ -282,6 +288,9 @@ def build_scheduler(app: Flask, scheduler: BaseScheduler | None = None,
         scheduler.add_job(poll_imap, "interval", args=[app, holder],
                           seconds=IMAP_INTERVAL_SECONDS, id="poll_imap", max_instances=1,
                           coalesce=True, misfire_grace_time=IMAP_INTERVAL_SECONDS * 5)
+    scheduler.add_job(purge_sent_mail, "cron", args=[app], hour=3, minute=45,
+                      id="purge_sent_mail", max_instances=1, coalesce=True,
+                      misfire_grace_time=6 * 3600)
     scheduler.add_job(finish_inbound_mail, "interval", args=[app],
                       seconds=STALE_MAIL_INTERVAL_SECONDS, id="finish_inbound_mail",
                       max_instances=1, coalesce=True,
