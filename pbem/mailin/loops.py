@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from email.message import Message
 from email.utils import parseaddr
+from typing import Any, Protocol
 
 _DAEMONS = re.compile(r"^(mailer-daemon|postmaster|mail-daemon|mailer_daemon)@", re.IGNORECASE)
 _NOREPLY = re.compile(r"^(no-?reply|do-?not-?reply|bounces?)[@+]", re.IGNORECASE)
@@ -24,7 +25,32 @@ class Bounce:
     status: str
 
 
-def automatic_reason(message: Message) -> str | None:
+class Headers(Protocol):
+    def get(self, name: str, failobj: Any = None) -> Any: ...
+
+
+_RAW_HEADER = re.compile(rb"^([!-9;-~]+)[ \t]*:[ \t]*(.*?)\r?$", re.MULTILINE)
+_HEAD_END = re.compile(rb"\r?\n\r?\n")
+RAW_HEAD_LIMIT = 256 * 1024
+
+
+class RawHeaders:
+    """The header lines of raw bytes, read line by line without a parser: a broken line
+    (no colon, a NUL, 8-bit junk) ends the parser's headers, and what comes after it (an
+    Auto-Submitted line, say) would be read as body. The first of each name counts."""
+
+    def __init__(self, raw: bytes) -> None:
+        head = _HEAD_END.split(raw[:RAW_HEAD_LIMIT], 1)[0]
+        self.fields: dict[str, str] = {}
+        for name, value in _RAW_HEADER.findall(head):
+            key = name.decode("ascii").lower()
+            self.fields.setdefault(key, value.decode("utf-8", "replace"))
+
+    def get(self, name: str, failobj: Any = None) -> Any:
+        return self.fields.get(name.lower(), failobj)
+
+
+def automatic_reason(message: Headers) -> str | None:
     """Why this message must get no answer (None: a person may have written it)."""
     header = _header(message)
     auto = header("Auto-Submitted").lower()
@@ -48,7 +74,14 @@ def automatic_reason(message: Message) -> str | None:
     return None
 
 
-def sender_address(message: Message) -> str:
+def automatic_reason_raw(raw: bytes, message: Message | None = None) -> str | None:
+    """`automatic_reason` of the parsed message, else of its raw header lines (however
+    broken the headers around the line that says so)."""
+    return (automatic_reason(message) if message is not None else None) \
+        or automatic_reason(RawHeaders(raw))
+
+
+def sender_address(message: Headers) -> str:
     return parseaddr(str(message.get("From", "")))[1].strip().lower()
 
 
@@ -99,7 +132,7 @@ def _fields(block: str) -> dict[str, str]:
     return out
 
 
-def _header(message: Message):  # type: ignore[no-untyped-def]
+def _header(message: Headers):  # type: ignore[no-untyped-def]
     def get(name: str) -> str:
         value = message.get(name)
         return str(value).strip() if value is not None else ""

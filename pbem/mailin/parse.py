@@ -65,14 +65,20 @@ def _is_attachment(part: Message) -> bool:
     return str(part.get("Content-Disposition") or "").strip().lower().startswith("attachment")
 
 
+# What the stdlib raises on hostile labels and parameters besides LookupError: a charset
+# with a NUL (ValueError), `idna` (UnicodeError even with errors="replace"), RFC 2231
+# continuations out of order (TypeError), 8-bit bytes in a parameter (UnicodeDecodeError).
+CHARSET_ERRORS = (LookupError, UnicodeError, ValueError, TypeError)
+
+
 def _decoded(part: Message) -> str:
     data = part.get_payload(decode=True)
     if not isinstance(data, bytes):
         return str(part.get_payload())
-    charset = part.get_content_charset() or "utf-8"
     try:
+        charset = part.get_content_charset() or "utf-8"
         return data.decode(charset, errors="replace")
-    except LookupError:
+    except CHARSET_ERRORS:  # unknown or hostile charset: read it as UTF-8
         return data.decode("utf-8", errors="replace")
 
 

@@ -49,7 +49,7 @@ from pbem.mailin.commands import (
     needs_phase,
     read_commands,
 )
-from pbem.mailin.loops import automatic_reason, bounce_of, sender_address
+from pbem.mailin.loops import automatic_reason_raw, bounce_of, sender_address
 from pbem.mailin.parse import parse_message, reply_text
 from pbem.mailin.receive import Stored, store_raw, with_recipients
 from pbem.mailin.route import Route, find_route, players_with_address, sender_is_player
@@ -221,11 +221,16 @@ def _mark(session: Session, mail_id: int, decision: Decision, now: datetime) -> 
 def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
     """What to do with a message. `mail_id`: its stored row, which a move that is carried
     out marks processed in its own transaction (no answer left to queue: nothing more to do)."""
-    message = parse_message(raw)
-    bounce = bounce_of(message)
+    try:
+        message = parse_message(raw)
+        bounce = bounce_of(message)
+    except READ_ERRORS as exc:  # too broken to read at all: recorded, never answered
+        machine = automatic_reason_raw(raw)
+        return Decision("ignored", f"automatic mail ({machine}): no answer" if machine
+                        else f"malformed message ({_why(exc)}): no answer")
     if bounce is not None:
         return _bounce(inbox, bounce.recipients if bounce.permanent else (), bounce.status)
-    machine = automatic_reason(message)
+    machine = automatic_reason_raw(raw, message)
     if machine:
         return Decision("ignored", f"automatic mail ({machine}): no answer")
     with transaction(inbox.engine, read_only=True) as session:
@@ -235,7 +240,12 @@ def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
         sender = sender_address(message)
         if not sender_is_player(session, route.player_id, sender):
             return _not_the_player(inbox, route, sender)
-        text = reply_text(message)
+        try:
+            text = reply_text(message)
+        except READ_ERRORS as exc:
+            return _error(inbox, route, "", "We couldn't read your email: its format is broken "
+                          f"({_why(exc)}). Please send your reply again as plain text.",
+                          "malformed")
         phase, variant = None, Variant.STANDARD
         if needs_phase(text):
             state = load_state(session, route.game_id).state
@@ -244,6 +254,16 @@ def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
     # Staleness ("this reply was for an earlier turn") is the move command's, checked inside
     # its locked transaction.
     return _carry_out(inbox, route, reading, message, mail_id)
+
+
+# What reading a hostile message may raise (the stdlib email package and our parsing):
+# recorded as the message's reason, with no traceback (it is the input, not a bug).
+READ_ERRORS = (LookupError, UnicodeError, ValueError, TypeError, RecursionError, IndexError,
+               KeyError, AttributeError)
+
+
+def _why(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:300]
 
 
 def _bounce(inbox: Inbox, failed: tuple[str, ...], status: str) -> Decision:
