@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from pbem.web.inbound import sign
 from sqlmodel import select
 
 from pbem.app import db_engine
 from pbem.mailin.receive import MAX_MESSAGE_BYTES
+from pbem.mailin.webhook import sign
 from pbem.store.db import transaction
 from pbem.store.models import InboundMail
 from tests.security.support import pbem_env, pbem_process
