@@ -1,33 +1,27 @@
-"""Play pages: one-time links from the emails (/t/<token>, /p/<token>) and the game page.
+"""One-time links from the emails (/t/<token>, /p/<token>).
 
 Mail scanners GET (and HEAD) every link within seconds of delivery, so GET only renders: it
 shows what the link would do and a button. The button POSTs (CSRF-protected) and the move
-goes through the service layer. Each link's token says which game, seat, turn and card (for
-the two moon-choice links the "card" is `moondown` or `moonup`; for a bid it is
+goes through the service's one move command. Each link's token says which game, seat, turn and
+card (for the two moon-choice links the "card" is `moondown` or `moonup`; for a bid it is
 `bid:5` or `bid:pass`, or the suit to avoid, `suit:S`: see `pbem.present.codes.read_choice`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from flask import (
-    Blueprint,
     abort,
-    current_app,
-    flash,
-    redirect,
     render_template,
     request,
-    url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_wtf.csrf import CSRFError, generate_csrf, validate_csrf
+from flask_wtf.csrf import generate_csrf
 from sqlalchemy import Engine, update
-from sqlmodel import Session, col, select
-from wtforms import ValidationError
+from sqlmodel import col, select
 
 from pbem import service
 from pbem.engine import (
@@ -39,98 +33,41 @@ from pbem.engine import (
     ChooseMoon,
     Command,
     Event,
-    GameState,
     HandDealt,
     MoonChosen,
     NameSuit,
     PassCards,
     Phase,
     PlayCard,
-    SeatView,
     Suit,
     SuitNamed,
     UnreadableInput,
-    Variant,
-    asked,
-    list_in_words,
     parse_card,
-    seat_view,
 )
-from pbem.present import codes, history, views
-from pbem.present import links as seat_links
-from pbem.present import pages as variants
-from pbem.present.presenters import presenter
+from pbem.present import codes, views
 from pbem.present.tokens import consume_token, find_token
 from pbem.present.words import chips_words
-from pbem.roster import load_roster
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
-from pbem.store.events import load_events, load_events_by, load_state
-from pbem.store.models import Game, Seat, Token
+from pbem.store.events import load_events, load_events_by
+from pbem.store.models import Game, Token
 from pbem.store.types import utcnow
-
-bp = Blueprint("play", __name__)
-ROBOT_ACTORS = frozenset({service.TIMEOUT, service.HOLDING, service.ROBOT})
-LINK_PURPOSES = frozenset({"card", "pass", "invite"})
-INVITE_ANSWERS = ("accept", "decline")
-MOON_CODES = frozenset({views.MOON_DOWN, views.MOON_UP})
-
-READY, DONE, STALE = "ready", "done", "stale"
-
-
-@dataclass(frozen=True)
-class Table:
-    """A game as one seat (or an observer, seat None) may see it, ready for the templates."""
-
-    game: Game
-    state: GameState
-    seat: int | None
-    names: list[str]
-    seats: list[Seat]
-    failing: frozenset[int] = frozenset()  # seats whose email address bounces
-    drawn: tuple[Card, ...] = ()  # Domino: what this seat drew this hand (its own view only)
-
-    @property
-    def context(self) -> dict[str, Any]:
-        view = seat_view(self.state, self.seat)
-        state, names, seat = self.state, self.names, self.seat
-        return {
-            **views.table_context(view, names, seat, self.failing, rules=state.rules),
-            **variants.variant_context(state, view, names, seat, self.drawn),
-            "game": self.game, "phase": self.state.phase.value, "seat": self.seat,
-            "names": self.names, "waiting_for": self.waiting_for, "view": view,
-            "my_turn": view.my_turn, "sheet": views.sheet_rows(self.state.score_sheet, self.names),
-            "winners": list_in_words([self.names[s] for s in self.state.winners]),
-            "legal_codes": [str(c) for c in view.legal],
-            "failing": self.failing, "tricks": self.tricks_so_far(view),
-            "seat_rows": self.seat_rows(view),
-        }
-
-    def tricks_so_far(self, view: SeatView) -> list[tuple[int, views.TrickView]]:
-        """The completed tricks of the hand being played (public: everyone saw them played)."""
-        if self.state.phase not in variants.PLAYING:
-            return []
-        shown = views.hand_tricks(view.tricks, self.names, self.seat, self.state.rules)
-        return list(enumerate(shown, start=1))
-
-    def seat_rows(self, view: SeatView) -> list[dict[str, Any]]:
-        rows = []
-        for seat in self.seats:
-            n = seat.seat_no
-            rows.append({
-                "number": n + 1, "name": self.names[n], "is_you": n == self.seat,
-                "is_bot": seat.is_bot, "invite": seat.invite_status,
-                "to_move": n in view.to_move and self.game.status == "active",
-                "failing": n in self.failing, "cards": view.hand_sizes[n],
-                "dealer": n == view.dealer and self.state.phase is not Phase.GAME_OVER,
-                "out": presenter(self.state.rules).is_out(view, n),
-            })
-        return rows
-
-    @property
-    def waiting_for(self) -> str:
-        return list_in_words([self.names[s] for s in self.state.to_move]) if self.state.to_move \
-            else ""
+from pbem.web.play.common import (
+    DONE,
+    INVITE_ANSWERS,
+    LINK_PURPOSES,
+    MOON_CODES,
+    READY,
+    ROBOT_ACTORS,
+    STALE,
+    Table,
+    bp,
+    check_csrf,
+    choice_words,
+    load_table,
+    mail_url,
+    pass_target,
+)
 
 
 @dataclass(frozen=True)
@@ -179,19 +116,6 @@ def link_kind(token: Token) -> str:
         return "moon"
     choice = codes.read_choice(token.card) if token.purpose == "card" else None
     return choice[0] if choice else token.purpose
-
-
-# --- loading ------------------------------------------------------------------------------
-
-def load_table(session: Session, game_id: int, seat: int | None) -> Table | None:
-    game = session.get(Game, game_id)
-    if game is None or game.last_seq == 0:
-        return None
-    seats = list(session.exec(
-        select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat_no))))
-    roster = load_roster(session, seats)
-    return Table(game, load_state(session, game_id).state, seat, roster.names, seats,
-                 roster.failing)
 
 
 def load_link(raw: str, purposes: frozenset[str] = LINK_PURPOSES) -> Link:
@@ -280,7 +204,7 @@ def choice_problem(token: Token, table: Table, since: Sequence[Event]) -> str | 
     state, game = table.state, table.game
     if state.game_over:
         return "The game is over, so there is nothing more to choose."
-    if game.status != "active" or state.rules.variant is not Variant.AUCTION:
+    if game.status != "active":
         return "The game is paused at the moment, so nothing can be done from this link."
     if any(isinstance(e, HandDealt) for e in since):
         return ("That hand's auction is over: a new hand has been dealt since this email was "
@@ -335,8 +259,6 @@ def _invite_status(token: Token, table: Table, since: Sequence[Event]) -> str:
         return DONE
     return READY if table.game.status == "inviting" else STALE
 
-
-# --- claiming a turn: one POST per seat and turn gets through ------------------------------
 
 def claim_link(engine: Engine, token_id: int) -> bool:
     """Mark the token used unless this seat's player already used a link for this turn.
@@ -410,8 +332,6 @@ def show(token_id: int | None, status: str, *, fresh: bool = False) -> ResponseR
     return render_link(Link(token, table, status), fresh=fresh)
 
 
-# --- rendering ----------------------------------------------------------------------------
-
 def render_link(link: Link, *, fresh: bool = False, message: str = "",
                 code: int = 200) -> ResponseReturnValue:
     template = {"card": "web/card.html", "pass": "web/pass.html",
@@ -423,8 +343,8 @@ def render_link(link: Link, *, fresh: bool = False, message: str = "",
         **link.table.context, "status": link.status, "fresh": fresh, "message": message,
         "token": link.token, "csrf": generate_csrf(), "card": views.card_view(card) if card
         else None, "answer": request.args.get("a", ""), "pass_count":
-        link.table.state.rules.pass_count, "pass_target": _pass_target(link.table),
-        "mail_url": _mail_url(), "picked": request.form.getlist("cards"),
+        link.table.state.rules.pass_count, "pass_target": pass_target(link.table),
+        "mail_url": mail_url(), "picked": request.form.getlist("cards"),
     }
     return render_template(template, ctx=context, **context), code
 
@@ -475,47 +395,10 @@ def _choice_context(link: Link) -> dict[str, Any]:
     suit_choice = None if suit is None else codes.choice(codes.suit_code(suit))
     return {"choice": suit_choice,
             "choice_kind": link.kind, "choice_chips": chips, "choice_what": what,
-            "choice_button": button, "choice_done": _choice_words(made, by),
+            "choice_button": button, "choice_done": choice_words(made, by),
             "choice_problem": choice_problem(t, link.table, since)
             if link.status == STALE else None}
 
-
-def _choice_words(made: BidMade | SuitNamed | None, by: str = "") -> str | None:
-    """What the seat chose, as "you bid 5 chips", "you passed", "you named spades"; or, when
-    a robot made the choice for the player (`by`: the event's actor), "the robot bid ... for
-    you", so a timed-out player's old link doesn't claim they did."""
-    robot = by in ROBOT_ACTORS
-    if isinstance(made, BidMade):
-        if robot:
-            return (f"the robot bid {chips_words(made.chips)} for you" if made.chips
-                    else "the robot passed for you")
-        return f"you bid {chips_words(made.chips)}" if made.chips else "you passed"
-    if isinstance(made, SuitNamed):
-        who = "the robot named" if robot else "you named"
-        return f"{who} {made.suit.plural} as the suit to avoid" + (" for you" if robot else "")
-    return None
-
-
-def _pass_target(table: Table) -> str | None:
-    if table.seat is None or table.state.phase is not Phase.PASS:
-        return None
-    target = table.state.pass_target(table.seat)
-    return table.names[target] if target != table.seat else None
-
-
-def _mail_url() -> str | None:
-    """The dev mail catcher's inbox, when this app has it (development only)."""
-    return url_for("devmail.inbox") if "devmail" in current_app.blueprints else None
-
-
-def check_csrf() -> None:
-    try:
-        validate_csrf(request.form.get("csrf_token"))
-    except ValidationError as exc:
-        raise CSRFError(str(exc)) from exc
-
-
-# --- routes -------------------------------------------------------------------------------
 
 @bp.get("/t/<token>")
 def link_page(token: str) -> ResponseReturnValue:
@@ -600,235 +483,3 @@ def _answer(link: Link) -> ResponseReturnValue:
     command = service.accept_invite if answer == "accept" else service.decline_invite
     return act(link, lambda ctx: command(ctx, t.game_id or 0, t.seat_no or 0,
                                          player_id=t.player_id))
-
-
-@bp.get("/")
-def index() -> ResponseReturnValue:
-    return render_template("web/index.html", mail_url=_mail_url())
-
-
-@bp.get("/g/<int:game_id>")
-@bp.get("/games/<int:game_id>")
-def game_page(game_id: int) -> ResponseReturnValue:
-    """The table as an observer sees it: seats, scores, the current trick and the tricks of
-    the hand so far; never a hand. A finished game shows its summary."""
-    table, events = _load_public(game_id)
-    if table.state.game_over:
-        return _summary(table, events)
-    context = {**table.context, "mail_url": _mail_url()}
-    return render_template("web/game.html", ctx=context, **context)
-
-
-@bp.get("/games/<int:game_id>/summary")
-def summary_page(game_id: int) -> ResponseReturnValue:
-    table, events = _load_public(game_id)
-    if not table.state.game_over:
-        return redirect(url_for("play.game_page", game_id=game_id))
-    return _summary(table, events)
-
-
-def _load_public(game_id: int) -> tuple[Table, list[Event]]:
-    with transaction(db_engine(), read_only=True) as session:
-        table = load_table(session, game_id, None)
-        if table is None:
-            abort(404)
-        events = load_events(session, game_id) if table.state.game_over else []
-    return table, events
-
-
-def _summary(table: Table, events: list[Event]) -> ResponseReturnValue:
-    """The end of the game: standings, the score sheet, a chart, every hand trick by trick."""
-    state, names = table.state, table.names
-    rows = views.score_rows(state.totals, state.totals, names, None, state.winners,
-                            table.failing)
-    context = {
-        **table.context, "mail_url": _mail_url(),
-        "standings": sorted(rows, key=lambda r: r.total),
-        "chart": history.score_chart(state.score_sheet, names, state.rules.target),
-        "hands": history.replay_hands(events, names),
-        "settlement": views.settlement_lines(state, names),
-        "rules": state.rules.describe(),
-    }
-    return render_template("web/summary.html", ctx=context, **context)
-
-
-# --- the private seat view: /s/<token> ----------------------------------------------------
-
-@dataclass(frozen=True)
-class SeatPage:
-    token: Token
-    table: Table
-
-
-def load_seat(raw: str) -> SeatPage:
-    """The private view's token and table, or a 404 (unknown, expired, or no longer the
-    player's seat)."""
-    with transaction(db_engine(), read_only=True) as session:
-        token = seat_links.find_seat_token(session, raw)
-        if token is None or token.game_id is None:
-            abort(404)
-        table = load_table(session, token.game_id, token.seat_no)
-        if table is None:
-            abort(404)
-        drawn = variants.drawn_this_hand(session, token.game_id, table.state,
-                                         token.seat_no or 0)
-        return SeatPage(token, replace(table, drawn=tuple(drawn)))
-
-
-def render_seat(page: SeatPage, *, message: str = "", code: int = 200) -> ResponseReturnValue:
-    table, seat = page.table, page.token.seat_no or 0
-    context = {**table.context, "message": message, "csrf": generate_csrf(),
-               "turn": asked(table.state, seat).turn,
-               "pass_count": table.state.rules.pass_count,
-               "pass_target": _pass_target(table), "picked": request.form.getlist("cards"),
-               "mail_url": _mail_url(), "raw_token": _raw_token(),
-               "can_pass": table.state.phase is Phase.PASS and seat in table.state.to_move
-               and table.game.status == "active",
-               "passed": [views.card_view(c) for c in table.state.passed_cards(seat)],
-               "received": [views.card_view(c) for c in table.state.received_cards(seat)]
-               if table.state.phase is not Phase.PASS else [],
-               "moon_options": views.moon_options(table.state, seat, table.names)
-               if table.state.phase is Phase.MOON_CHOICE and table.state.moon_shooter == seat
-               and table.game.status == "active" else [],
-               "playable": table.game.status == "active" and table.state.phase is Phase.PLAY
-               and seat in table.state.to_move,
-               "can_bid": _my_move(table, seat, Phase.BID),
-               "can_name": _my_move(table, seat, Phase.NAME_SUIT),
-               "bid_typed": request.form.get("chips", ""),
-               "can_nudge": table.game.status == "active" and bool(table.state.to_move)
-               and seat not in table.state.to_move,
-               "away": service.away_dates(service.Context(engine=db_engine()),
-                                          page.token.player_id or 0)}
-    return render_template("web/seat.html", ctx=context, **context), code
-
-
-def _my_move(table: Table, seat: int, phase: Phase) -> bool:
-    return table.game.status == "active" and table.state.phase is phase \
-        and seat in table.state.to_move
-
-
-def _raw_token() -> str:
-    return str((request.view_args or {}).get("token", ""))
-
-
-@bp.get("/s/<token>")
-def seat_page(token: str) -> ResponseReturnValue:
-    """A player's own view of the game (their hand, and buttons for their move). GET and HEAD
-    only render; the buttons POST with the CSRF token, the link itself authenticates."""
-    return render_seat(load_seat(token))
-
-
-MOVED_ON = ("The game moved on since this page was shown, so nothing was {done}. Here is the "
-            "table as it is now.")
-
-
-@bp.post("/s/<token>/play")
-def seat_play(token: str) -> ResponseReturnValue:
-    check_csrf()
-    page = load_seat(token)
-    try:
-        card = parse_card(request.form.get("card", ""))
-    except UnreadableInput:
-        abort(400)
-    return seat_move(token, page, PlayCard(page.token.seat_no or 0, card), "played",
-                     f"You played {card.symbol} ({card}).")
-
-
-@bp.post("/s/<token>/pass")
-def seat_pass(token: str) -> ResponseReturnValue:
-    check_csrf()
-    page = load_seat(token)
-    try:
-        cards = tuple(parse_card(c) for c in request.form.getlist("cards"))
-    except UnreadableInput:
-        abort(400)
-    count = page.table.state.rules.pass_count
-    if len(set(cards)) != count:
-        return render_seat(page, code=422, message=f"Pick exactly {count} cards to pass "
-                           f"(you picked {len(set(cards))}).")
-    return seat_move(token, page, PassCards(page.token.seat_no or 0, cards), "passed",
-                     "Your cards are passed.")
-
-
-@bp.post("/s/<token>/moon")
-def seat_moon(token: str) -> ResponseReturnValue:
-    check_csrf()
-    page = load_seat(token)
-    choice = request.form.get("choice", "")
-    if choice not in MOON_CODES:
-        abort(400)
-    down, points = choice == views.MOON_DOWN, page.table.state.rules.moon_points
-    return seat_move(token, page, ChooseMoon(page.token.seat_no or 0, down), "chosen",
-                     f"You went down {points}." if down
-                     else f"You put everyone else up {points}.")
-
-
-@bp.post("/s/<token>/bid")
-def seat_bid(token: str) -> ResponseReturnValue:
-    """Auction Hearts: bid the chips typed in, or pass (the Pass button)."""
-    check_csrf()
-    page = load_seat(token)
-    chips: int | None = None
-    if "pass" not in request.form:
-        typed = request.form.get("chips", "").strip()
-        low = asked(page.table.state, page.token.seat_no or 0).min_bid or 1
-        if not typed.isdigit() or len(typed) > 6 or int(typed) < 1:
-            not_one = f" (“{typed}” is not one)" if typed else ""
-            return render_seat(page, code=422, message=f"Type a whole number of chips to bid, "
-                               f"at least {low}{not_one}, or press Pass.")
-        chips = int(typed)
-    event = BidMade(page.token.seat_no or 0, chips)
-    return seat_move(token, page, Bid(event.seat, chips), "done",
-                     f"Done: {_choice_words(event)}.", f"Nothing more to do: "
-                     f"{_choice_words(event)} already.")
-
-
-@bp.post("/s/<token>/suit")
-def seat_suit(token: str) -> ResponseReturnValue:
-    """Auction Hearts: the winning bidder names the suit to avoid."""
-    check_csrf()
-    page = load_seat(token)
-    choice = codes.read_choice(request.form.get("suit", ""))
-    if choice is None or not isinstance(choice[1], Suit):
-        abort(400)
-    event = SuitNamed(page.token.seat_no or 0, choice[1])
-    return seat_move(token, page, NameSuit(event.seat, event.suit), "done",
-                     f"Done: {_choice_words(event)}.", f"Nothing more to do: "
-                     f"{_choice_words(event)} already.")
-
-
-def seat_move(token: str, page: SeatPage, command: Command, done: str, made: str,
-              repeated: str | None = None) -> ResponseReturnValue:
-    """The private page's one protocol for every move: the page's turn goes with the command
-    to the service's move command, which refuses it once that turn has passed and answers a
-    repeat of the move made then with "already done"; then back to the page (303)."""
-    t, turn = page.token, _form_int("turn")
-    if turn is None:  # a form from no page of ours
-        return render_seat(page, code=409, message=MOVED_ON.format(done=done))
-    try:
-        out = service.move(service.Context(engine=db_engine()), t.game_id or 0, command,
-                           expected_turn=turn, player_id=t.player_id)
-    except service.Stale:
-        return render_seat(load_seat(token), code=409, message=MOVED_ON.format(done=done))
-    except service.PlayerMistake as exc:
-        return render_seat(load_seat(token), message=str(exc), code=409)
-    flash((repeated or out.message) if out.duplicate else made)
-    return redirect(url_for("play.seat_page", token=token), code=303)
-
-
-def _form_int(name: str) -> int | None:
-    value = request.form.get(name, "")
-    return int(value) if value.isdigit() and len(value) < 12 else None
-
-
-# --- errors (on this blueprint's pages) ---------------------------------------------------
-
-@bp.errorhandler(404)
-def not_found(_error: Exception) -> ResponseReturnValue:
-    return render_template("web/not_found.html"), 404
-
-
-@bp.errorhandler(400)
-def bad_request(error: Exception) -> ResponseReturnValue:
-    expired = isinstance(error, CSRFError)
-    return render_template("web/bad_request.html", expired=expired), 400

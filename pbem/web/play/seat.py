@@ -1,0 +1,217 @@
+"""A player's private view of a game (/s/<token>) and its move buttons, which all go through
+the service's one move command with the page's turn."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from flask import (
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from flask_wtf.csrf import generate_csrf
+
+from pbem import service
+from pbem.engine import (
+    Bid,
+    BidMade,
+    ChooseMoon,
+    Command,
+    NameSuit,
+    PassCards,
+    Phase,
+    PlayCard,
+    Suit,
+    SuitNamed,
+    UnreadableInput,
+    asked,
+    parse_card,
+)
+from pbem.present import codes, views
+from pbem.present import links as seat_links
+from pbem.present import pages as variants
+from pbem.store.app_engine import db_engine
+from pbem.store.db import transaction
+from pbem.store.models import Token
+from pbem.web.play.common import (
+    MOON_CODES,
+    Table,
+    bp,
+    check_csrf,
+    choice_words,
+    load_table,
+    mail_url,
+    pass_target,
+)
+
+
+@dataclass(frozen=True)
+class SeatPage:
+    token: Token
+    table: Table
+
+
+def load_seat(raw: str) -> SeatPage:
+    """The private view's token and table, or a 404 (unknown, expired, or no longer the
+    player's seat)."""
+    with transaction(db_engine(), read_only=True) as session:
+        token = seat_links.find_seat_token(session, raw)
+        if token is None or token.game_id is None:
+            abort(404)
+        table = load_table(session, token.game_id, token.seat_no)
+        if table is None:
+            abort(404)
+        drawn = variants.drawn_this_hand(session, token.game_id, table.state,
+                                         token.seat_no or 0)
+        return SeatPage(token, replace(table, drawn=tuple(drawn)))
+
+
+def render_seat(page: SeatPage, *, message: str = "", code: int = 200) -> ResponseReturnValue:
+    table, seat = page.table, page.token.seat_no or 0
+    context = {**table.context, "message": message, "csrf": generate_csrf(),
+               "turn": asked(table.state, seat).turn,
+               "pass_count": table.state.rules.pass_count,
+               "pass_target": pass_target(table), "picked": request.form.getlist("cards"),
+               "mail_url": mail_url(), "raw_token": _raw_token(),
+               "can_pass": table.state.phase is Phase.PASS and seat in table.state.to_move
+               and table.game.status == "active",
+               "passed": [views.card_view(c) for c in table.state.passed_cards(seat)],
+               "received": [views.card_view(c) for c in table.state.received_cards(seat)]
+               if table.state.phase is not Phase.PASS else [],
+               "moon_options": views.moon_options(table.state, seat, table.names)
+               if table.state.phase is Phase.MOON_CHOICE and table.state.moon_shooter == seat
+               and table.game.status == "active" else [],
+               "playable": table.game.status == "active" and table.state.phase is Phase.PLAY
+               and seat in table.state.to_move,
+               "can_bid": _my_move(table, seat, Phase.BID),
+               "can_name": _my_move(table, seat, Phase.NAME_SUIT),
+               "bid_typed": request.form.get("chips", ""),
+               "can_nudge": table.game.status == "active" and bool(table.state.to_move)
+               and seat not in table.state.to_move,
+               "away": service.away_dates(service.Context(engine=db_engine()),
+                                          page.token.player_id or 0)}
+    return render_template("web/seat.html", ctx=context, **context), code
+
+
+def _my_move(table: Table, seat: int, phase: Phase) -> bool:
+    return table.game.status == "active" and table.state.phase is phase \
+        and seat in table.state.to_move
+
+
+def _raw_token() -> str:
+    return str((request.view_args or {}).get("token", ""))
+
+
+@bp.get("/s/<token>")
+def seat_page(token: str) -> ResponseReturnValue:
+    """A player's own view of the game (their hand, and buttons for their move). GET and HEAD
+    only render; the buttons POST with the CSRF token, the link itself authenticates."""
+    return render_seat(load_seat(token))
+
+
+MOVED_ON = ("The game moved on since this page was shown, so nothing was {done}. Here is the "
+            "table as it is now.")
+
+
+@bp.post("/s/<token>/play")
+def seat_play(token: str) -> ResponseReturnValue:
+    check_csrf()
+    page = load_seat(token)
+    try:
+        card = parse_card(request.form.get("card", ""))
+    except UnreadableInput:
+        abort(400)
+    return seat_move(token, page, PlayCard(page.token.seat_no or 0, card), "played",
+                     f"You played {card.symbol} ({card}).")
+
+
+@bp.post("/s/<token>/pass")
+def seat_pass(token: str) -> ResponseReturnValue:
+    check_csrf()
+    page = load_seat(token)
+    try:
+        cards = tuple(parse_card(c) for c in request.form.getlist("cards"))
+    except UnreadableInput:
+        abort(400)
+    count = page.table.state.rules.pass_count
+    if len(set(cards)) != count:
+        return render_seat(page, code=422, message=f"Pick exactly {count} cards to pass "
+                           f"(you picked {len(set(cards))}).")
+    return seat_move(token, page, PassCards(page.token.seat_no or 0, cards), "passed",
+                     "Your cards are passed.")
+
+
+@bp.post("/s/<token>/moon")
+def seat_moon(token: str) -> ResponseReturnValue:
+    check_csrf()
+    page = load_seat(token)
+    choice = request.form.get("choice", "")
+    if choice not in MOON_CODES:
+        abort(400)
+    down, points = choice == views.MOON_DOWN, page.table.state.rules.moon_points
+    return seat_move(token, page, ChooseMoon(page.token.seat_no or 0, down), "chosen",
+                     f"You went down {points}." if down
+                     else f"You put everyone else up {points}.")
+
+
+@bp.post("/s/<token>/bid")
+def seat_bid(token: str) -> ResponseReturnValue:
+    """Auction Hearts: bid the chips typed in, or pass (the Pass button)."""
+    check_csrf()
+    page = load_seat(token)
+    chips: int | None = None
+    if "pass" not in request.form:
+        typed = request.form.get("chips", "").strip()
+        low = asked(page.table.state, page.token.seat_no or 0).min_bid or 1
+        if not typed.isdigit() or len(typed) > 6 or int(typed) < 1:
+            not_one = f" (“{typed}” is not one)" if typed else ""
+            return render_seat(page, code=422, message=f"Type a whole number of chips to bid, "
+                               f"at least {low}{not_one}, or press Pass.")
+        chips = int(typed)
+    event = BidMade(page.token.seat_no or 0, chips)
+    return seat_move(token, page, Bid(event.seat, chips), "done",
+                     f"Done: {choice_words(event)}.", f"Nothing more to do: "
+                     f"{choice_words(event)} already.")
+
+
+@bp.post("/s/<token>/suit")
+def seat_suit(token: str) -> ResponseReturnValue:
+    """Auction Hearts: the winning bidder names the suit to avoid."""
+    check_csrf()
+    page = load_seat(token)
+    choice = codes.read_choice(request.form.get("suit", ""))
+    if choice is None or not isinstance(choice[1], Suit):
+        abort(400)
+    event = SuitNamed(page.token.seat_no or 0, choice[1])
+    return seat_move(token, page, NameSuit(event.seat, event.suit), "done",
+                     f"Done: {choice_words(event)}.", f"Nothing more to do: "
+                     f"{choice_words(event)} already.")
+
+
+def seat_move(token: str, page: SeatPage, command: Command, done: str, made: str,
+              repeated: str | None = None) -> ResponseReturnValue:
+    """The private page's one protocol for every move: the page's turn goes with the command
+    to the service's move command, which refuses it once that turn has passed and answers a
+    repeat of the move made then with "already done"; then back to the page (303)."""
+    t, turn = page.token, _form_int("turn")
+    if turn is None:  # a form from no page of ours
+        return render_seat(page, code=409, message=MOVED_ON.format(done=done))
+    try:
+        out = service.move(service.Context(engine=db_engine()), t.game_id or 0, command,
+                           expected_turn=turn, player_id=t.player_id)
+    except service.Stale:
+        return render_seat(load_seat(token), code=409, message=MOVED_ON.format(done=done))
+    except service.PlayerMistake as exc:
+        return render_seat(load_seat(token), message=str(exc), code=409)
+    flash((repeated or out.message) if out.duplicate else made)
+    return redirect(url_for("play.seat_page", token=token), code=303)
+
+
+def _form_int(name: str) -> int | None:
+    value = request.form.get(name, "")
+    return int(value) if value.isdigit() and len(value) < 12 else None
