@@ -58,3 +58,18 @@ def test_migrated_deadlines_accept_every_kind_the_models_know(empty_db_url: str)
     checks = {c["name"]: c["sqltext"] for c in inspect(engine).get_check_constraints("deadline")}
     engine.dispose()
     assert all(f"'{kind}'" in checks["ck_deadline_kind"] for kind in DEADLINE_KINDS)
+
+
+def test_the_migrations_form_one_line_of_unique_revisions() -> None:
+    """Two branches that each add a migration numbered 0004 must not both land: every revision
+    id is unique, each file's number is its revision, and there is exactly one head."""
+    from alembic.script import ScriptDirectory
+
+    from pbem.store.migrate import alembic_config
+
+    scripts = ScriptDirectory.from_config(alembic_config("sqlite://"))
+    files = sorted((Path(scripts.dir) / "versions").glob("[0-9]*.py"))
+    ids = [path.name.split("_", 1)[0] for path in files]
+    assert len(ids) == len(set(ids)), ids
+    assert [r.revision for r in reversed(list(scripts.walk_revisions()))] == ids
+    assert scripts.get_heads() == [ids[-1]]

@@ -1,7 +1,7 @@
 """join tokens: a newcomer confirms their address before taking over an open seat
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0006
+Revises: 0005
 Create Date: 2026-11-23 06:00:00
 
 """
@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = '0004'
-down_revision: str | None = '0003'
+revision: str = '0006'
+down_revision: str | None = '0005'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
