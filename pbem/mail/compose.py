@@ -56,8 +56,15 @@ class MailSettings:
         return f"{self.base_url}/{path.lstrip('/')}"
 
 
-def new_message_id(kind: str, domain: str) -> str:
-    """A fresh, stable-per-email Message-ID: `<pbem.{kind}.{uuid}@{domain}>`."""
+def new_message_id(kind: str, domain: str, reply_token: str | None = None) -> str:
+    """A fresh Message-ID per email: `<pbem.{kind}.{uuid}@{domain}>`, or when the email can
+    be answered `<pbem.{kind}.r-{token}.{random}@{domain}>`: Exchange, Outlook and other
+    clients may keep only the In-Reply-To of the email answered (no References, no plus
+    address), so its own Message-ID must lead back to the reply token too (see
+    `reply_tokens_in`). Kept short: a header line over 78 characters gets folded or even
+    encoded by some mail software."""
+    if reply_token:
+        return f"<pbem.{kind}.r-{reply_token}.{secrets.token_hex(4)}@{domain}>"
     return f"<pbem.{kind}.{uuid.uuid4().hex}@{domain}>"
 
 
@@ -69,6 +76,18 @@ def thread_root_id(game_id: int, player_id: int, domain: str) -> str:
 def reply_ref_id(reply_token: str, domain: str) -> str:
     """A Message-ID carrying the reply token, for servers that drop plus addressing."""
     return f"<pbem.reply.{reply_token}@{domain}>"
+
+
+# Both forms we mint: `<pbem.reply.TOKEN@…>` (References) and `<pbem.KIND.r-TOKEN.RANDOM@…>`
+# (each email's own Message-ID).
+_TOKEN_IN_ID = re.compile(r"<pbem\.(?:reply\.([A-Za-z0-9]+)|[A-Za-z0-9_-]+\.r-([A-Za-z0-9]+)"
+                          r"\.[0-9a-f]+)@[^>]*>")
+
+
+def reply_tokens_in(header_value: str) -> list[str]:
+    """The reply tokens of every Message-ID of ours in a header value (In-Reply-To,
+    References), in order."""
+    return [a or b for a, b in _TOKEN_IN_ID.findall(header_value)]
 
 
 def reply_address(reply_token: str, settings: MailSettings) -> Address:
@@ -107,7 +126,7 @@ def build_headers(
 ) -> dict[str, str]:
     """The headers stored with an outbox row (everything but Subject and Date)."""
     headers = {
-        "Message-ID": new_message_id(kind, settings.domain),
+        "Message-ID": new_message_id(kind, settings.domain, reply_token),
         "From": _from_header(settings),
         "To": recipient(to_name, to_addr),
         "Auto-Submitted": "auto-generated",

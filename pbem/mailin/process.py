@@ -53,6 +53,7 @@ from pbem.mailin.loops import automatic_reason_raw, bounce_of, sender_address
 from pbem.mailin.parse import parse_message, reply_text
 from pbem.mailin.receive import Stored, store_raw, with_recipients
 from pbem.mailin.route import Route, find_route, players_with_address, sender_is_player
+from pbem.mailin.unroutable import unroutable
 from pbem.present import views
 from pbem.present.presenters import presenter
 from pbem.roster import load_roster
@@ -234,10 +235,11 @@ def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
     if machine:
         return Decision("ignored", f"automatic mail ({machine}): no answer")
     with transaction(inbox.engine, read_only=True) as session:
-        route = find_route(session, message, inbox.settings, inbox.clock())
-        if route is None:
-            return Decision("ignored", "no live reply token in the address or references")
         sender = sender_address(message)
+        route = find_route(session, message, inbox.settings, inbox.clock(), sender)
+        if route is None:
+            reason, answers = unroutable(inbox.settings, inbox.clock(), message, sender)
+            return Decision("ignored", reason, answers)
         if not sender_is_player(session, route.player_id, sender):
             return _not_the_player(inbox, route, sender)
         try:

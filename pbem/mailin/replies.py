@@ -22,8 +22,8 @@ from pbem.present.tokens import new_token
 from pbem.store.models import Game, OutboxEmail, Player
 from pbem.store.types import utcnow
 
-KINDS = ("say", "status", "help", "not_your_seat", "note")
-ANSWER_KINDS = ("error", "status", "help", "not_your_seat", "note")  # rate-limited
+KINDS = ("say", "status", "help", "not_your_seat", "note", "unroutable")
+ANSWER_KINDS = ("error", "status", "help", "not_your_seat", "note", "unroutable")  # rate-limited
 ANSWER_LIMIT = 5
 ANSWER_WINDOW = timedelta(hours=1)
 

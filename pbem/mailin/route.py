@@ -2,14 +2,20 @@
 game, seat and player it was issued for; and whether the sender is that player.
 
 Exchange and Office 365 drop plus-addressing, so every email also lists the token in a
-`<pbem.reply.TOKEN@domain>` Message-ID in References (pbem.mail.compose.reply_ref_id).
+`<pbem.reply.TOKEN@domain>` Message-ID in References (pbem.mail.compose.reply_ref_id), and
+its own Message-ID carries it too (clients that keep only In-Reply-To).
+
+A reply-all can carry several players' tokens (To, Cc, the envelope): it is routed to the
+sender's own seat whichever copy arrives first, and only to another seat when none is theirs.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from email.header import decode_header, make_header
 from email.message import Message
 from email.utils import getaddresses
 from typing import Any
@@ -17,11 +23,10 @@ from typing import Any
 from sqlalchemy import Row, bindparam, union_all
 from sqlmodel import Session, select
 
-from pbem.mail.compose import MailSettings
+from pbem.mail.compose import MailSettings, reply_tokens_in
 from pbem.present.tokens import find_token, find_token_row
 from pbem.store.models import Player, PlayerAddress, Token, normalise_email
 
-_REF_TOKEN = re.compile(r"<pbem\.reply\.([A-Za-z0-9]+)@[^>]*>")
 _TOKEN = re.compile(r"^[A-Za-z0-9]{8,64}$")
 REPLY = frozenset({"reply"})
 
@@ -58,23 +63,48 @@ def candidate_tokens(message: Message, settings: MailSettings) -> list[tuple[str
     newest first."""
     found = [(t, "address") for t in (address_token(a, settings.reply_local)
                                        for a in recipients_of(message)) if t]
-    refs = _REF_TOKEN.findall(str(message.get("In-Reply-To", "")))
-    refs += reversed(_REF_TOKEN.findall(" ".join(str(v) for v in
-                                                 message.get_all("References") or [])))
+    refs = reply_tokens_in(_decoded(message.get("In-Reply-To", "")))
+    refs += reversed(reply_tokens_in(" ".join(_decoded(v) for v in
+                                              message.get_all("References") or [])))
     found += [(t, "references") for t in refs]
     return list(dict.fromkeys(found))
 
 
-def find_route(session: Session, message: Message, settings: MailSettings,
-               now: datetime | None = None) -> Route | None:
-    """The first live reply token the message carries, as a Route; None if there is none."""
+def _decoded(value: object) -> str:
+    """A header as text; encoded words decoded (Python's own email package encodes a long
+    In-Reply-To, so some clients send one that way)."""
+    text = str(value)
+    if "=?" not in text:
+        return text
+    try:
+        return str(make_header(decode_header(text)))
+    except (LookupError, ValueError, UnicodeError):
+        return text
+
+
+def live_routes(session: Session, message: Message, settings: MailSettings,
+                now: datetime | None = None) -> Iterator[Route]:
+    """A Route for each live reply token the message carries, in `candidate_tokens` order
+    (one per seat: a seat's first token wins)."""
+    seen: set[tuple[int, int]] = set()
     for raw, via in candidate_tokens(message, settings):
         token = find_token_row(session, raw, REPLY, now=now)
-        if token is not None and _complete(token):
-            assert token.game_id is not None and token.seat_no is not None
-            assert token.player_id is not None
-            return Route(token.game_id, token.seat_no, token.player_id, token.turn_seq, via)
-    return None
+        if token is None or not _complete(token) or (token.game_id, token.seat_no) in seen:
+            continue
+        seen.add((token.game_id, token.seat_no))
+        yield Route(token.game_id, token.seat_no, token.player_id, token.turn_seq, via)
+
+
+def find_route(session: Session, message: Message, settings: MailSettings,
+               now: datetime | None = None, sender: str | None = None) -> Route | None:
+    """The live reply token the message carries, as a Route; None if there is none. With
+    `sender`, a token of the sender's own seat is preferred (reply-all carries others')."""
+    first = None
+    for route in live_routes(session, message, settings, now):
+        if sender is None or sender_is_player(session, route.player_id, sender):
+            return route
+        first = first or route
+    return first
 
 
 def _complete(token: Token | Row[Any]) -> bool:
@@ -83,14 +113,15 @@ def _complete(token: Token | Row[Any]) -> bool:
 
 def known_recipient(session: Session, address: str, settings: MailSettings,
                     now: datetime | None = None) -> bool:
-    """May mail to `address` be accepted (at RCPT time)? A live reply token, or our own From
+    """May mail to `address` be accepted (at RCPT time)? A live reply token, the bare reply
+    address (Exchange strips `+TOKEN`; the token is then in the references), or our own From
     address (delivery status notifications come back to it)."""
     token = address_token(address, settings.reply_local)
     if token is not None:
         found = find_token(session, token, {"reply"}, now=now)
         return found is not None and _complete(found)
     mailbox, _, domain = address.strip().strip("<>").rpartition("@")
-    return (mailbox.lower() == settings.from_local.lower()
+    return (mailbox.lower() in {settings.from_local.lower(), settings.reply_local.lower()}
             and domain.lower() == settings.domain.lower())
 
 
