@@ -16,6 +16,11 @@ Some lines read differently by phase (`read_commands`' `phase` and `variant`): a
 cards is a pass in the pass phase and a mistake otherwise; a bare `pass` passes the bid in
 Auction Hearts and asks for the cards elsewhere; a bare suit names the suit only while it is
 being named. `needs_phase` says when a reply has such a line, so the game is loaded only then.
+
+Other languages (pbem.mailin.language): card names ("Pik Dame", "dame de pique"), Unicode
+playing cards and the commands in German, French, Spanish, Italian and Dutch read as English.
+When no line is a command, a card named inside a sentence ("Je joue 3C, merci", "3C bitte")
+is played if it is the only card named; two different cards are asked about, never guessed.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from pbem.engine import (
     parse_cards,
     parse_suit,
 )
+from pbem.mailin.language import cards_in, in_english
 
 MOVES = frozenset({"play", "pass", "claim", "moon", "bid", "avoid"})
 VERBS = ("play", "pass", "claim", "moon", "bid", "avoid", "status", "help", "say", "away")
@@ -116,7 +122,7 @@ def needs_phase(text: str) -> bool:
                     return True
             except UnreadableInput:
                 continue
-    return False
+    return len(set(cards_in(text))) > 1  # in a sentence: a pass in the pass phase
 
 
 def read_commands(text: str, phase: Phase | None = None, *,
@@ -159,27 +165,53 @@ def _judge(found: list[Command], problems: list[str], read: str, text: str,
         return Reading(problem=f"Your reply has more than one command ({named}); "
                                "send one at a time.", read=read)
     if not actions and say is None:
-        return Reading(problem=_nothing_found(text, phase), read=read)
+        return _in_sentences(text, phase, read)
     return Reading(action=actions[0] if actions else None, say=say, read=read)
+
+
+def _in_sentences(text: str, phase: Phase | None, read: str) -> Reading:
+    """No line is a command: the cards named inside the sentences. One card is played (in
+    the pass phase, the cards named are passed); two different ones are asked about."""
+    cards = tuple(dict.fromkeys(cards_in(text)))
+    if len(cards) == 1:
+        return Reading(action=Command("play", cards, line=read), read=read)
+    if len(cards) > 1 and phase is Phase.PASS:
+        return Reading(action=Command("pass", cards, line=read), read=read)
+    if len(cards) > 1:
+        named = list_in_words([str(c) for c in cards], "or")
+        return Reading(problem=f"Your reply names {len(cards)} different cards ({named}), so "
+                               "we didn't guess: reply with just the one you play.", read=read)
+    return Reading(problem=_nothing_found(text, phase), read=read)
 
 
 def _nothing_found(text: str, phase: Phase | None = None) -> str:
     first = next((_clean(line) for line in text.splitlines() if _clean(line)), "")
-    if not first:
+    written = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    if not written:
         return "Your reply was empty: write your move above the quoted email."
+    first = first or written.lower()  # only polite words ("Merci !")
     if phase is Phase.BID:
         return ("We couldn't find a bid in your reply. Write “bid 5” (a number of chips) or "
                 "“pass” on a line of its own; “help” lists every command.")
     if phase is Phase.NAME_SUIT:
         return ("We couldn't find the suit to avoid in your reply. Write e.g. “avoid spades” on "
                 "a line of its own; “help” lists every command.")
-    if len(first.split()) <= 2:
+    if len(first.split()) <= 2 and _looks_like_card(first):
         try:  # a near-miss like "Q" or "queen": the engine says what's missing
             parse_card(first)
         except UnreadableInput as exc:
             return str(exc)
+    if len(first.split()) <= 2:
+        return (f"We found no card or command in “{first}”. Reply with the card you play, "
+                "like QS, on a line of its own; “help” lists every command.")
     return ("We couldn't find a move in your reply. Write the card, like QS, on a line of "
             "its own; “help” lists every command.")
+
+
+def _looks_like_card(text: str) -> bool:
+    """A near-miss of a card ("Q", "queen", "11H"), not a word like "ok"."""
+    return bool(re.search(r"\d|[♣♦♥♠]|\b(?:ace|king|queen|jack|ten|[akqjt]|clubs?|diamonds?|"
+                          r"hearts?|spades?)\b", text))
 
 
 def read_line(line: str, phase: Phase | None = None, *,
@@ -200,7 +232,7 @@ def read_line(line: str, phase: Phase | None = None, *,
     if verb == "pass":
         if not rest:
             return _bare_pass(line, phase, variant)
-        return Command("pass", parse_cards(rest), line=line)
+        return Command("pass", _cards(rest), line=line)
     if verb in {"claim", "status", "help"} and rest in {"", "all", "the rest", "rest"}:
         return Command(verb, line=line)
     if verb == "moon":
@@ -292,10 +324,33 @@ def _bare_cards(line: str, passing: bool) -> Command | None:
 def _one_card(text: str) -> Card:
     if not text:
         raise UnreadableInput("Name the card to play, e.g. “play QS”.")
-    cards = parse_cards(text)
+    cards = _cards(text)
     if len(cards) != 1:
         raise UnreadableInput(f"“play {text}” names {len(cards)} cards: play one at a time.")
     return cards[0]
+
+
+def _cards(text: str) -> tuple[Card, ...]:
+    """The cards after `play` or `pass`; among other words ("joue le 3C", "2C, 3D et AH")
+    the cards named in them."""
+    try:
+        return parse_cards(text)
+    except UnreadableInput:
+        cards = tuple(dict.fromkeys(cards_in(text, any_case=True)))
+        if not cards:
+            raise
+        return cards
+
+
+_SUBJECT_PREFIX = re.compile(r"^\s*(?:(?:re|aw|sv|antw|rif|r|wg|fw|fwd|tr|rv)\s*:\s*)+",
+                             re.IGNORECASE)
+_OUR_SUBJECT = re.compile(r"(?:^|\s)(?:re\s*:\s*)*hearts\s*:.*$", re.IGNORECASE)
+
+
+def subject_words(subject: str) -> str:
+    """What a player wrote in the subject of a reply with an empty body ("3C", "Re: 3C"):
+    the subject without reply prefixes and without our own "Hearts: <game>"."""
+    return _OUR_SUBJECT.sub("", _SUBJECT_PREFIX.sub("", subject)).strip()
 
 
 def _verb(cleaned: str) -> str:
@@ -303,7 +358,7 @@ def _verb(cleaned: str) -> str:
 
 
 def _clean(line: str) -> str:
-    line = line.strip().lower().replace("\u00a0", " ")
+    line = in_english(line.strip().replace("\u00a0", " "))
     line = _TRAILING.sub("", line)
     line = _TRAILING.sub("", _POLITE.sub("", line).strip())
     line = re.sub(r"\s+", " ", line)

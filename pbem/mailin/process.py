@@ -48,11 +48,18 @@ from pbem.mailin.commands import (
     away_dates,
     needs_phase,
     read_commands,
+    subject_words,
 )
 from pbem.mailin.loops import automatic_reason_raw, bounce_of, sender_address
 from pbem.mailin.parse import parse_message, reply_text
 from pbem.mailin.receive import Stored, store_raw, with_recipients
-from pbem.mailin.route import Route, find_route, players_with_address, sender_is_player
+from pbem.mailin.route import (
+    Route,
+    decoded_header,
+    find_route,
+    players_with_address,
+    sender_is_player,
+)
 from pbem.mailin.unroutable import unroutable
 from pbem.present import views
 from pbem.present.presenters import presenter
@@ -248,6 +255,7 @@ def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
             return _error(inbox, route, "", "We couldn't read your email: its format is broken "
                           f"({_why(exc)}). Please send your reply again as plain text.",
                           "malformed")
+        text = text or subject_words(decoded_header(message.get("Subject", "")))
         phase, variant = None, Variant.STANDARD
         if needs_phase(text):
             state = load_state(session, route.game_id).state

@@ -63,14 +63,14 @@ def candidate_tokens(message: Message, settings: MailSettings) -> list[tuple[str
     newest first."""
     found = [(t, "address") for t in (address_token(a, settings.reply_local)
                                        for a in recipients_of(message)) if t]
-    refs = reply_tokens_in(_decoded(message.get("In-Reply-To", "")))
-    refs += reversed(reply_tokens_in(" ".join(_decoded(v) for v in
+    refs = reply_tokens_in(decoded_header(message.get("In-Reply-To", "")))
+    refs += reversed(reply_tokens_in(" ".join(decoded_header(v) for v in
                                               message.get_all("References") or [])))
     found += [(t, "references") for t in refs]
     return list(dict.fromkeys(found))
 
 
-def _decoded(value: object) -> str:
+def decoded_header(value: object) -> str:
     """A header as text; encoded words decoded (Python's own email package encodes a long
     In-Reply-To, so some clients send one that way)."""
     text = str(value)

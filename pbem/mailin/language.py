@@ -1,0 +1,187 @@
+"""The words players write, per language: card and suit names and the commands, turned into
+the English the reply reader knows (`QS`, `pass`, `help`...), and the cards named anywhere in
+a sentence ("Je joue 3C, merci", "Ich spiele Pik Dame", "3 ♣", "🃓").
+
+Each language is data (a `Words`); adding one is adding an entry to LANGUAGES. Names are
+matched one language at a time, so words of different languages never pair up.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache, partial
+
+from pbem.engine import Card, UnreadableInput, parse_card
+
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
+
+
+@dataclass(frozen=True)
+class Words:
+    """One language's words. `ranks`: words for 2..10, J, Q, K, A in that order (each a
+    space-separated list of spellings); `suits`: clubs, diamonds, hearts, spades; `joins`:
+    words between rank and suit ("of", "de"); `commands`: English verb → spellings (a
+    spelling may be several words); `pronouns` and `polite`: dropped around a command."""
+
+    ranks: tuple[str, ...]
+    suits: tuple[str, str, str, str]
+    joins: str = ""
+    commands: dict[str, str] = field(default_factory=dict)
+    pronouns: str = ""
+    polite: str = ""
+
+
+LANGUAGES: dict[str, Words] = {
+    "en": Words(
+        ranks=("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+               "jack knave", "queen", "king", "ace"),
+        suits=("clubs club", "diamonds diamond", "hearts heart", "spades spade"),
+        joins="of", pronouns="i",
+        polite="please pls thanks thank_you cheers ta"),
+    "de": Words(
+        ranks=("zwei", "drei", "vier", "fünf fuenf", "sechs", "sieben", "acht", "neun", "zehn",
+               "bube bauer", "dame", "könig koenig konig", "ass as"),
+        suits=("kreuz treff", "karo", "herz", "pik"),
+        commands={"play": "spiele spiel lege", "pass": "passe passen schiebe gebe_weiter",
+                  "claim": "beanspruche rest_für_mich", "help": "hilfe",
+                  "status": "stand"},
+        pronouns="ich", polite="bitte danke vielen_dank gruß gruss"),
+    "fr": Words(
+        ranks=("deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix",
+               "valet", "dame reine", "roi", "as"),
+        suits=("trèfle trèfles trefle trefles", "carreau carreaux", "cœur cœurs coeur coeurs",
+               "pique piques"),
+        joins="de du d'",
+        commands={"play": "joue jouer", "pass": "passe passer", "claim": "réclame reclame",
+                  "help": "aide", "status": "état etat statut"},
+        pronouns="je j'", polite="merci s'il_vous_plaît s'il_vous_plait svp stp"),
+    "es": Words(
+        ranks=("dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez",
+               "jota sota", "reina dama", "rey", "as"),
+        suits=("tréboles trébol treboles trebol", "diamantes diamante",
+               "corazones corazón corazon", "picas pica"),
+        joins="de",
+        commands={"play": "juego jugar juega", "pass": "paso pasar", "claim": "reclamo",
+                  "help": "ayuda", "status": "estado"},
+        pronouns="yo", polite="gracias por_favor"),
+    "it": Words(
+        ranks=("due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove", "dieci",
+               "fante jack", "regina donna", "re", "asso"),
+        suits=("fiori", "quadri", "cuori", "picche"),
+        joins="di",
+        commands={"play": "gioco giocare", "pass": "passo passare", "claim": "rivendico",
+                  "help": "aiuto", "status": "stato"},
+        pronouns="io", polite="grazie per_favore"),
+    "nl": Words(
+        ranks=("twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen", "tien",
+               "boer", "vrouw dame", "heer koning", "aas"),
+        suits=("klaveren klaver", "ruiten", "harten", "schoppen"),
+        commands={"play": "speel", "pass": "pas passen", "claim": "claim", "help": "hulp",
+                  "status": "stand"},
+        pronouns="ik", polite="alsjeblieft alstublieft bedankt dank_je dank_u"),
+}
+
+SUIT_LETTERS = "CDHS"
+_SYMBOLS = "♣♦♥♠♧♢♡♤"
+# Unicode playing cards: U+1F0A1.. spades, B1 hearts, C1 diamonds, D1 clubs; the low nibble
+# is the rank (1 ace, 2-10, B jack, C knight (not in our deck), D queen, E king).
+_BLOCK_SUITS = {0xA: "S", 0xB: "H", 0xC: "D", 0xD: "C"}
+_BLOCK_RANKS = {1: "A", **{n: RANKS[n - 2] for n in range(2, 11)}, 0xB: "J", 0xD: "Q", 0xE: "K"}
+_SPACED_SYMBOL = re.compile(rf"(?<![\w])(10|[2-9]|[AKQJTakqjt])\s+([{_SYMBOLS}])")
+# A card code inside a sentence: digits with any case ("3c", "10H"); letter ranks only when
+# written in capitals ("QS", "AH": "as" and "ad" are words).
+_CODE = re.compile(rf"(?<![\w])(?:(10|[2-9])([cdhsCDHS{_SYMBOLS}])|([AKQJT])([CDHS{_SYMBOLS}])"
+                   rf"|([akqjt])([{_SYMBOLS}]))(?![\w])")
+
+
+def _spellings(text: str) -> list[str]:
+    return [s.replace("_", " ") for s in text.split()]
+
+
+def _alternation(words: Iterable[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+@cache
+def _name_patterns() -> list[tuple[re.Pattern[str], dict[str, str], dict[str, str]]]:
+    """Per language: a pattern for "rank [join] suit" or "suit[-]rank" (German and Dutch
+    glue them: "Pikdame", "schoppenvrouw"), and the word → rank / suit letter maps."""
+    found = []
+    for words in LANGUAGES.values():
+        ranks = {s: RANKS[i] for i, spelled in enumerate(words.ranks) for s in _spellings(spelled)}
+        suits = {s: SUIT_LETTERS[i] for i, spelled in enumerate(words.suits)
+                 for s in _spellings(spelled)}
+        rank, suit = _alternation(ranks), _alternation(suits)
+        join = _alternation(_spellings(words.joins))
+        joined = rf"\s+(?:(?:{join})\s*)?" if join else r"\s+"
+        pattern = re.compile(
+            rf"(?<![\w])(?:(?P<r1>{rank}){joined}(?P<s1>{suit})|(?P<s2>{suit})[\s-]*(?P<r2>{rank}))"
+            rf"(?![\w])", re.IGNORECASE)
+        found.append((pattern, ranks, suits))
+    return found
+
+
+def cards_by_name(text: str) -> str:
+    """`text` with card names in any of the languages, Unicode playing cards and "3 ♣"
+    written as codes ("Pik Dame" → "QS", "🃓" → "3C")."""
+    text = "".join(_block_card(ch) for ch in text)
+    text = _SPACED_SYMBOL.sub(lambda m: m.group(1) + m.group(2), text)
+    for pattern, ranks, suits in _name_patterns():
+        text = pattern.sub(partial(_code, ranks=ranks, suits=suits), text)
+    return text
+
+
+def _code(match: re.Match[str], ranks: dict[str, str], suits: dict[str, str]) -> str:
+    rank = (match.group("r1") or match.group("r2")).lower()
+    suit = (match.group("s1") or match.group("s2")).lower()
+    return ranks[rank] + suits[suit]
+
+
+def _block_card(ch: str) -> str:
+    point = ord(ch)
+    if not 0x1F0A1 <= point <= 0x1F0DE:
+        return ch
+    suit, rank = _BLOCK_SUITS.get((point >> 4) & 0xF), _BLOCK_RANKS.get(point & 0xF)
+    return f" {rank}{suit} " if suit and rank else ch
+
+
+def cards_in(text: str, *, any_case: bool = False) -> list[Card]:
+    """Every card named anywhere in `text` (codes, names, symbols), in order, repeats kept.
+    `any_case`: letter codes in lower case count too (after a command word: "pass 2c ah")."""
+    found = []
+    named = cards_by_name(text)
+    for match in _CODE.finditer(named.upper() if any_case else named):
+        rank = match.group(1) or match.group(3) or match.group(5)
+        suit = match.group(2) or match.group(4) or match.group(6)
+        try:
+            found.append(parse_card(rank + suit))
+        except UnreadableInput:
+            continue
+    return found
+
+
+@cache
+def _command_words() -> tuple[re.Pattern[str], dict[str, str], re.Pattern[str]]:
+    verbs = {s: verb for words in LANGUAGES.values() for verb, spelled in words.commands.items()
+             for s in _spellings(spelled)}
+    pronouns = [s for w in LANGUAGES.values() for s in _spellings(w.pronouns)]
+    polite = [s for w in LANGUAGES.values() for s in _spellings(w.polite)]
+    lead = re.compile(rf"^(?:(?:{_alternation(pronouns)})\s*)?(?P<verb>{_alternation(verbs)})"
+                      r"(?![\w])", re.IGNORECASE)
+    words = _alternation(polite)
+    trail = re.compile(rf"(?:[\s,.;:!]+(?:{words}))+[\s.!]*$|^(?:{words})[\s,]+", re.IGNORECASE)
+    return lead, verbs, trail
+
+
+def in_english(line: str) -> str:
+    """A cleaned, lower-case line with a command word of another language (after a pronoun:
+    "ich passe", "je joue") made English, polite words dropped, and card names as codes."""
+    lead, verbs, trail = _command_words()
+    line = trail.sub("", cards_by_name(line)).strip()
+    found = lead.match(line)
+    if found:
+        line = verbs[found.group("verb").lower()] + line[found.end():]
+    return unicodedata.normalize("NFC", line).lower()
