@@ -10,10 +10,12 @@ from typing import Any
 from flask import Flask
 
 from pbem import config as pbem_config
+from pbem.resources import resource_dir
 from pbem.service import core as service_core
 from pbem.store.app_engine import ENGINE_EXTENSION
 from pbem.store.app_engine import db_engine as db_engine  # re-exported: pbem.app.db_engine
 from pbem.store.db import make_engine
+
 
 
 def _mail_notifier() -> Any:
@@ -25,7 +27,7 @@ def _mail_notifier() -> Any:
 # The service's commands notify through the mail layer: wired here, above both.
 service_core.use_notifier(_mail_notifier)
 
-TEMPLATE_FOLDER = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATE_FOLDER = resource_dir("templates")
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

@@ -12,6 +12,8 @@ from types import ModuleType
 import click
 from flask.cli import FlaskGroup
 
+from pbem import __version__
+
 COMMAND_MODULES: tuple[str, ...] = (
     "pbem.store.cli",  # pbem db upgrade
     "pbem.service.cli",
@@ -46,8 +48,46 @@ def _create_app():  # type: ignore[no-untyped-def]
     return create_app()
 
 
-cli = FlaskGroup(name="pbem", create_app=_create_app, help="Hearts by email.")
+# Flask's own --version prints Flask's version; pbem's is what an operator needs. -e/--env-file
+# (Flask's, with python-dotenv installed) loads PBEM_* settings from a file before the app is made.
+cli = click.version_option(__version__, "--version", package_name="pbem", prog_name="pbem",
+                           message="%(prog)s %(version)s")(
+    FlaskGroup(name="pbem", create_app=_create_app, add_version_option=False,
+               help="Hearts by email."))
+
+
+# A plain click command (AppGroup.command would wrap it in an app context, and building the
+# app is what refuses unsafe settings).
+@click.command("check", help="Check the settings (PBEM_* variables) against what production "
+             "requires; print every problem. Exit code 1 if there is any.")
+def check() -> None:
+    import os
+
+    from pbem import config as pbem_config
+
+    settings = pbem_config.from_environment(os.environ)
+    try:
+        cfg = pbem_config.derive(settings, settings.get("INSTANCE_PATH") or "instance")
+    except pbem_config.ConfigError as exc:
+        raise click.ClickException(str(exc)) from exc
+    problems = pbem_config.production_problems(cfg)
+    if not problems:
+        click.echo("The settings are fit for production.")
+        return
+    click.echo(f"PBEM_ENV=production would refuse to start ({len(problems)} problems):")
+    for problem in problems:
+        click.echo(f"- {problem}")
+    raise SystemExit(1)
+
+
+cli.add_command(check)
 
 
 def main() -> None:
-    cli.main(prog_name="pbem")
+    from pbem.config import ConfigError
+
+    try:
+        cli.main(prog_name="pbem")
+    except ConfigError as exc:  # refused settings: the list, not a traceback
+        click.echo(f"pbem: {exc}", err=True)
+        raise SystemExit(2) from None

@@ -62,6 +62,25 @@ SETTINGS: tuple[Setting, ...] = (
             "Port of `pbem mail-in smtp` (SMTP, or LMTP with `--lmtp`), on 127.0.0.1."),
     Setting("PBEM_INBOUND_KEEP_DAYS", "INBOUND_KEEP_DAYS", "30",
             "Days received mail is kept raw before `purge_raw_mail` empties it."),
+    # Operating it (deploy/README.md).
+    Setting("PBEM_LOG_FORMAT", "LOG_FORMAT", "plain",
+            "`plain` or `json` (one JSON object a line) for the web and worker logs."),
+    Setting("PBEM_LOG_LEVEL", "LOG_LEVEL", "INFO", "Level of pbem's own log lines."),
+    Setting("PBEM_SENTRY_DSN", "SENTRY_DSN", "",
+            "Sentry DSN: errors are reported there when set (off when empty)."),
+    Setting("PBEM_RATELIMIT", "RATELIMIT", "30 per minute; 300 per hour",
+            "Per-client limit on every POST and on /new (Flask-Limiter syntax)."),
+    Setting("PBEM_RATELIMIT_STORAGE_URL", "RATELIMIT_STORAGE_URL", None,
+            "Where rate-limit counters live: `redis://...`, `memory://` (one process only), "
+            "or `database` (the default: pbem's database, shared by every gunicorn worker)."),
+    Setting("PBEM_DKIM_KEY_FILE", "DKIM_KEY_FILE", "",
+            "PEM private key: outgoing mail is DKIM-signed with it when set."),
+    Setting("PBEM_DKIM_SELECTOR", "DKIM_SELECTOR", "pbem", "DKIM selector (DNS name part)."),
+    Setting("PBEM_DKIM_DOMAIN", "DKIM_DOMAIN", None,
+            "DKIM signing domain (d=). Default: PBEM_MAIL_DOMAIN."),
+    Setting("PBEM_BOUNCE_LOCALPART", "BOUNCE_LOCALPART", "",
+            "When set (e.g. `bounces`), the envelope sender is VERP "
+            "`bounces+<outbox id>@MAIL_DOMAIN`, so a bounce names the email it returns."),
 )
 
 _BOOL_KEYS = {"SMTP_STARTTLS"}
@@ -90,11 +109,26 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
 def resolve(
     overrides: Mapping[str, Any], instance_path: str | os.PathLike[str]
 ) -> dict[str, Any]:
-    """Fill in defaults and derived values; `overrides` (env + create_app config) win."""
+    """Fill in defaults and derived values; `overrides` (env + create_app config) win.
+    Production refuses unsafe settings, naming them all (ConfigError)."""
+    cfg = derive(overrides, instance_path)
+    if cfg["PBEM_ENV"] == "production":
+        problems = production_problems(cfg)
+        if problems:
+            raise ConfigError("PBEM_ENV=production refuses these settings:\n"
+                              + "\n".join(f"- {p}" for p in problems))
+    if not cfg.get("SECRET_KEY"):
+        cfg["SECRET_KEY"] = dev_secret_key(Path(instance_path))
+    return cfg
+
+
+def derive(overrides: Mapping[str, Any], instance_path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The settings with defaults and derived values, no checks and no side effects."""
     cfg: dict[str, Any] = {s.key: s.default for s in SETTINGS if s.default is not None}
     cfg.update(overrides)
     instance = Path(instance_path)
     cfg["INSTANCE_PATH"] = str(instance)
+    cfg["DATABASE_URL_CHOSEN"] = bool(overrides.get("DATABASE_URL"))
     if not cfg.get("DATABASE_URL"):
         cfg["DATABASE_URL"] = f"sqlite:///{instance / SQLITE_FILE}"
     for key in _BOOL_KEYS:
@@ -108,13 +142,47 @@ def resolve(
         cfg["MAIL_DOMAIN"] = urlsplit(cfg["BASE_URL"]).hostname or "localhost"
     if not cfg.get("MAIL_FROM"):
         cfg["MAIL_FROM"] = f"Hearts <hearts@{cfg['MAIL_DOMAIN']}>"
+    if not cfg.get("DKIM_DOMAIN"):
+        cfg["DKIM_DOMAIN"] = cfg["MAIL_DOMAIN"]
     if cfg["PBEM_ENV"] not in {"development", "production"}:
         raise ConfigError(f"PBEM_ENV must be development or production, not {cfg['PBEM_ENV']!r}")
-    if not cfg.get("SECRET_KEY"):
-        if cfg["PBEM_ENV"] == "production":
-            raise ConfigError("PBEM_SECRET_KEY is required when PBEM_ENV=production")
-        cfg["SECRET_KEY"] = dev_secret_key(instance)
     return cfg
+
+
+_LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "0.0.0.0"}
+MIN_SECRET_BYTES = 32
+DEV_MAIL_PORT = 1025
+
+
+def production_problems(cfg: Mapping[str, Any]) -> list[str]:
+    """Every setting that is unsafe for a public service, each in one sentence (all at once,
+    so an operator fixes them in one go). Used by create_app in production and `pbem check`."""
+    problems = []
+    key = str(cfg.get("SECRET_KEY") or "")
+    if len(key.encode()) < MIN_SECRET_BYTES:
+        problems.append(f"PBEM_SECRET_KEY must be at least {MIN_SECRET_BYTES} bytes "
+                        f"(it is {len(key.encode())}); make one with "
+                        "`python3 -c 'import secrets; print(secrets.token_hex(32))'`")
+    base = urlsplit(str(cfg.get("BASE_URL", "")))
+    if base.scheme != "https":
+        problems.append(f"PBEM_BASE_URL must start with https:// (it is {cfg.get('BASE_URL')!r})")
+    host = (base.hostname or "").lower()
+    if host in _LOCAL_HOSTS or host.endswith(".localhost") or host.startswith("127."):
+        problems.append(f"PBEM_BASE_URL points at this machine ({host or 'no host'}): players "
+                        "need the public address")
+    if int(cfg.get("SMTP_PORT", 0)) == DEV_MAIL_PORT:
+        problems.append(f"PBEM_SMTP_PORT is {DEV_MAIL_PORT}, the development mail catcher's port: "
+                        "set your relay's port (25, 465 or 587)")
+    url = str(cfg.get("DATABASE_URL", ""))
+    if url.startswith("sqlite") and not cfg.get("DATABASE_URL_CHOSEN"):
+        problems.append("PBEM_DATABASE_URL is not set (the SQLite default): set a PostgreSQL URL, "
+                        "or a sqlite:/// URL to choose SQLite on purpose")
+    if str(cfg.get("RATELIMIT_STORAGE_URL") or "").startswith("memory"):
+        problems.append("PBEM_RATELIMIT_STORAGE_URL is memory://: every gunicorn worker would "
+                        "count apart; use `database` or redis://")
+    if cfg.get("LOG_FORMAT") not in {"plain", "json"}:
+        problems.append(f"PBEM_LOG_FORMAT must be plain or json (it is {cfg.get('LOG_FORMAT')!r})")
+    return problems
 
 
 def dev_secret_key(instance: Path) -> str:

@@ -16,7 +16,9 @@ from jinja2 import (
     select_autoescape,
 )
 
-TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates" / "email"
+from pbem.resources import resource_dir
+
+TEMPLATE_DIR = resource_dir("templates") / "email"
 
 
 @dataclass(frozen=True)

@@ -7,14 +7,12 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 
-_REPO_MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+from pbem.resources import resource_dir
 
 
 def migrations_dir() -> Path:
-    for candidate in (_REPO_MIGRATIONS, Path.cwd() / "migrations"):
-        if (candidate / "env.py").exists():
-            return candidate
-    raise FileNotFoundError("no migrations/ folder next to the pbem package or in the cwd")
+    """The migrations shipped with this pbem (in the wheel, or the checkout's top level)."""
+    return resource_dir("migrations")
 
 
 def alembic_config(url: str) -> Config:

@@ -14,6 +14,7 @@ from flask import Flask
 from pbem.devmail.server import start_catcher
 from pbem.devmail.store import MailStore
 from pbem.devmail.web import with_base_target
+from tests.settings import PRODUCTION_SAFE
 from tests.web.support import free_port
 
 
@@ -110,7 +111,7 @@ def test_base_target_goes_into_the_head_or_in_front() -> None:
 
 
 def test_no_mail_pages_in_production(make_app: Callable[..., Flask]) -> None:
-    app = make_app(PBEM_ENV="production")
+    app = make_app(**PRODUCTION_SAFE)
     assert "devmail" not in app.blueprints
     assert app.test_client().get("/mail").status_code == 404
 

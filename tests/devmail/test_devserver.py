@@ -16,6 +16,7 @@ from pbem.devserver import DEMO_PLAYER, OutboxPump, banner, ensure_demo_game, we
 from pbem.mail.outbox import SmtpSettings, pending_count
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
+from tests.settings import PRODUCTION_SAFE
 from tests.web.support import free_port
 
 
@@ -71,7 +72,7 @@ def test_pump_survives_a_missing_smtp_server(app: Flask) -> None:
 
 
 def test_dev_refuses_to_run_in_production(make_app: Callable[..., Flask]) -> None:
-    app = make_app(PBEM_ENV="production")
+    app = make_app(**PRODUCTION_SAFE)
     result = app.test_cli_runner().invoke(args=["dev"])
     assert result.exit_code != 0
     assert "development" in result.output
