@@ -173,8 +173,10 @@ def drain_outbox(
     *,
     clock: Clock = utcnow,
     stale_after: timedelta = STALE_AFTER,
+    stop: Callable[[], bool] = lambda: False,
 ) -> DrainResult:
-    """Send one batch of due rows over one SMTP connection; return what happened to each."""
+    """Send one batch of due rows over one SMTP connection; return what happened to each.
+    Once `stop()` is true (the worker is shutting down) the rest of the batch is handed back."""
     worker_id = worker_id or default_worker_id()
     reclaim_stale(engine, clock(), stale_after)
     rows = claim(engine, worker_id, batch, clock())
@@ -186,6 +188,8 @@ def drain_outbox(
         try:
             with _connect(smtp_settings) as smtp:
                 for row in rows:
+                    if stop():
+                        break
                     _send_one(marks, smtp, smtp_settings, row, clock, result)
         except (OSError, smtplib.SMTPException) as exc:  # server down or connection lost
             log.warning("SMTP connection failed: %s", exc)
@@ -194,19 +198,34 @@ def drain_outbox(
                 if row.id not in done:
                     marks.retry(row, f"connection: {exc}", clock())
                     result.retry.append(row.id)
+    if len(result.sent) + len(result.retry) + len(result.failed) < len(rows):
+        hand_back(engine, worker_id)  # told to stop: the rest of the batch goes back
     return result
 
 
 def drain_all(engine: Engine, smtp_settings: SmtpSettings, **kwargs: Any) -> DrainResult:
     """Drain batches until nothing due is left or nothing could be sent (for CLI and tests)."""
     total = DrainResult()
+    stop: Callable[[], bool] = kwargs.get("stop", lambda: False)
     while True:
         result = drain_outbox(engine, smtp_settings, **kwargs)
         total.sent += result.sent
         total.retry += result.retry
         total.failed += result.failed
-        if not result.sent:
+        if not result.sent or stop():
             return total
+
+
+def hand_back(engine: Engine, worker_id: str) -> int:
+    """Put the rows this worker claimed but did not send back to pending, at once (a worker
+    that stops must not leave them "sending" for `stale_after`)."""
+    with transaction(engine) as session:
+        result = session.execute(
+            update(OutboxEmail)
+            .where(col(OutboxEmail.status) == "sending", col(OutboxEmail.claimed_by) == worker_id)
+            .values(status="pending", claimed_by=None, claimed_at=None)
+            .execution_options(synchronize_session=False))
+        return int(result.rowcount or 0)
 
 
 def _connect(settings: SmtpSettings) -> smtplib.SMTP:

@@ -13,7 +13,9 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import signal
 import socket
+import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,16 +24,17 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
+from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
-from sqlalchemy import Engine, or_, update
+from sqlalchemy import Engine, delete, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
 from pbem.mail.asks import send_reminder
 from pbem.mail.compose import MailSettings
-from pbem.mail.outbox import DrainResult, SmtpSettings, drain_all, purge_sent
+from pbem.mail.outbox import DrainResult, SmtpSettings, drain_all, hand_back, purge_sent
 from pbem.scheduler.digest import send_digests
 from pbem.service import Context, PlayerMistake, timeout_move
 from pbem.service.deadlines import reminder_points
@@ -49,6 +52,10 @@ LEASE_NAME = "scheduler"
 LEASE_TTL = timedelta(seconds=DEADLINE_INTERVAL_SECONDS * 3)
 RAW_MAIL_KEEP_DAYS = 30
 IMAP_INTERVAL_SECONDS = 60
+HEARTBEAT_INTERVAL_SECONDS = 15
+# `pbem worker --check` fails once the last beat is older than this.
+HEARTBEAT_MAX_AGE = timedelta(seconds=HEARTBEAT_INTERVAL_SECONDS * 4)
+HEARTBEAT_PREFIX = "heartbeat:"
 # The mail-in area's jobs, scheduled when their functions exist: (module, function).
 PURGE_RAW_MAIL = ("pbem.mailin.receive", "purge_raw_mail")  # (engine, older_than) -> int
 POLL_IMAP = ("pbem.mailin.imap", "poll_imap")  # (app) -> int
@@ -105,6 +112,82 @@ def lease(engine: Engine, name: str, holder: str, ttl: timedelta = LEASE_TTL,
     yield acquire_lease(engine, holder, name=name, ttl=ttl, now=now)
 
 
+# --- the heartbeat ---------------------------------------------------------------------------
+# One row per host in worker_lease, named "heartbeat:<host>": its expires_at is the last beat.
+# A health check runs on the worker's own host (or container, which has its own host name).
+
+def heartbeat_name(host: str | None = None) -> str:
+    return (HEARTBEAT_PREFIX + (host or socket.gethostname()))[:64]
+
+
+def beat(engine: Engine, holder: str, now: datetime | None = None) -> None:
+    """Record that this worker is alive (an upsert of its host's heartbeat row)."""
+    now = now or utcnow()
+    name = heartbeat_name()
+    with transaction(engine) as session:
+        row = session.get(WorkerLease, name, with_for_update=True)
+        if row is None:
+            session.add(WorkerLease(name=name, holder=holder, expires_at=now))
+        else:
+            row.holder, row.expires_at = holder, now
+            session.add(row)
+
+
+def forget_heartbeat(engine: Engine, holder: str) -> None:
+    with transaction(engine) as session:
+        session.execute(delete(WorkerLease).where(col(WorkerLease.name) == heartbeat_name(),
+                                                  col(WorkerLease.holder) == holder))
+
+
+def check_heartbeat(engine: Engine, max_age: timedelta = HEARTBEAT_MAX_AGE,
+                    now: datetime | None = None) -> tuple[bool, str]:
+    """(alive, a sentence): is a worker on this host beating?"""
+    now = now or utcnow()
+    with transaction(engine, read_only=True) as session:
+        row = session.get(WorkerLease, heartbeat_name())
+    if row is None:
+        return False, f"no worker heartbeat from {socket.gethostname()}"
+    age = (now - row.expires_at).total_seconds()
+    if age > max_age.total_seconds():
+        return False, f"worker {row.holder} last beat {age:.0f} s ago (limit {max_age.seconds} s)"
+    return True, f"worker {row.holder} alive (last beat {age:.0f} s ago)"
+
+
+# --- running and stopping --------------------------------------------------------------------
+
+def run_worker(app: Flask, holder: str | None = None,
+               signals: tuple[signal.Signals, ...] = (signal.SIGTERM, signal.SIGINT)) -> None:
+    """Run the jobs until SIGTERM or SIGINT, then stop gracefully: running jobs finish the
+    email or deadline in hand and hand the rest back, rows still "sending" go back to pending,
+    the lease is released (another worker may act at once) and the heartbeat removed."""
+    holder = holder or default_holder()
+    engine = db_engine(app)
+    stopping = threading.Event()
+
+    def on_signal(signum: int, _frame: object) -> None:
+        log.info("worker %s: %s received, stopping after the jobs in hand", holder,
+                 signal.Signals(signum).name)
+        stopping.set()
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in signals}
+    scheduler = build_scheduler(app, BackgroundScheduler(timezone="UTC"), holder=holder,
+                                stopping=stopping)
+    beat(engine, holder)
+    scheduler.start()
+    log.info("worker %s started", holder)
+    try:
+        while not stopping.wait(1.0):
+            pass
+    finally:
+        scheduler.shutdown(wait=True)  # the jobs in hand see `stopping` and end early
+        handed = hand_back(engine, holder)
+        release_lease(engine, holder)
+        forget_heartbeat(engine, holder)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        log.info("worker %s stopped (%d emails handed back, lease released)", holder, handed)
+
+
 # --- deadlines -------------------------------------------------------------------------------
 
 @dataclass
@@ -115,9 +198,11 @@ class DeadlineReport:
     failed: list[int] = field(default_factory=list)
 
 
-def process_deadlines(ctx: Context, settings: MailSettings, now: datetime) -> DeadlineReport:
+def process_deadlines(ctx: Context, settings: MailSettings, now: datetime,
+                      stop: Callable[[], bool] = lambda: False) -> DeadlineReport:
     """Act on expired deadlines, then send due reminders; each in its own transaction, so a
-    crash in the middle loses nothing and a second run repeats nothing."""
+    crash in the middle loses nothing and a second run repeats nothing. Once `stop()` is
+    true the rest waits for the next run (of this worker or another)."""
     report = DeadlineReport()
     with transaction(ctx.engine, read_only=True) as session:
         expired = session.exec(select(Deadline).where(
@@ -128,9 +213,13 @@ def process_deadlines(ctx: Context, settings: MailSettings, now: datetime) -> De
             col(Deadline.grace_until) > now).order_by(col(Deadline.next_reminder_at))).all()
     for row in expired:
         assert row.id is not None
+        if stop():
+            return report
         _guarded(report, row.id, partial(_time_out, ctx, row, now), report.timeouts)
     for deadline_id in reminders:
         assert deadline_id is not None
+        if stop():
+            return report
         _guarded(report, deadline_id,
                  partial(send_due_reminder, ctx.engine, deadline_id, settings, now),
                  report.reminders)
@@ -184,7 +273,8 @@ def send_due_reminder(engine: Engine, deadline_id: int, settings: MailSettings,
         return True
 
 
-def check_deadlines(app: Flask, holder: str, now: datetime | None = None) -> DeadlineReport:
+def check_deadlines(app: Flask, holder: str, now: datetime | None = None,
+                    stopping: threading.Event | None = None) -> DeadlineReport:
     """Every minute: under the lease, time out expired deadlines and send due reminders."""
     engine = db_engine(app)
     now = now or utcnow()
@@ -192,7 +282,8 @@ def check_deadlines(app: Flask, holder: str, now: datetime | None = None) -> Dea
         return DeadlineReport(acted=False)
     with app.app_context():
         ctx = Context(engine=engine, clock=lambda: now)
-        report = process_deadlines(ctx, MailSettings.from_config(app.config), now)
+        report = process_deadlines(ctx, MailSettings.from_config(app.config), now,
+                                   stop=stopping.is_set if stopping else lambda: False)
     if report.reminders or report.timeouts or report.failed:
         log.info("deadlines: %d reminders, %d timeouts, %d failed", len(report.reminders),
                  len(report.timeouts), len(report.failed))
@@ -201,9 +292,12 @@ def check_deadlines(app: Flask, holder: str, now: datetime | None = None) -> Dea
 
 # --- the other jobs ------------------------------------------------------------------------
 
-def send_outbox(app: Flask) -> DrainResult:
-    """Send every due email of the outbox (safe to run in several processes: rows are claimed)."""
-    result = drain_all(db_engine(app), SmtpSettings.from_config(app.config))
+def send_outbox(app: Flask, holder: str | None = None,
+                stopping: threading.Event | None = None) -> DrainResult:
+    """Send every due email of the outbox (safe to run in several processes: rows are claimed).
+    Rows are claimed under `holder`, so a stopping worker hands back exactly its own."""
+    result = drain_all(db_engine(app), SmtpSettings.from_config(app.config), worker_id=holder,
+                       stop=stopping.is_set if stopping else lambda: False)
     if result.sent or result.retry or result.failed:
         log.info("outbox: %d sent, %d to retry, %d failed",
                  len(result.sent), len(result.retry), len(result.failed))
@@ -272,14 +366,20 @@ def optional_function(where: tuple[str, str]) -> Callable[..., Any] | None:
 
 
 def build_scheduler(app: Flask, scheduler: BaseScheduler | None = None,
-                    holder: str | None = None) -> BaseScheduler:
-    """The worker's scheduler with its jobs added (not started)."""
+                    holder: str | None = None,
+                    stopping: threading.Event | None = None) -> BaseScheduler:
+    """The worker's scheduler with its jobs added (not started). Jobs that work through a
+    list end early once `stopping` is set."""
     scheduler = scheduler or BlockingScheduler(timezone="UTC")
     holder = holder or default_holder()
-    scheduler.add_job(send_outbox, "interval", args=[app], seconds=OUTBOX_INTERVAL_SECONDS,
+    scheduler.add_job(send_outbox, "interval", args=[app, holder, stopping],
+                      seconds=OUTBOX_INTERVAL_SECONDS,
                       id="send_outbox", max_instances=1, coalesce=True,
                       misfire_grace_time=OUTBOX_INTERVAL_SECONDS * 6)
-    scheduler.add_job(check_deadlines, "interval", args=[app, holder],
+    scheduler.add_job(beat, "interval", args=[db_engine(app), holder],
+                      seconds=HEARTBEAT_INTERVAL_SECONDS, id="heartbeat", max_instances=1,
+                      coalesce=True, misfire_grace_time=HEARTBEAT_INTERVAL_SECONDS)
+    scheduler.add_job(check_deadlines, "interval", args=[app, holder, None, stopping],
                       seconds=DEADLINE_INTERVAL_SECONDS, id="check_deadlines", max_instances=1,
                       coalesce=True, misfire_grace_time=DEADLINE_INTERVAL_SECONDS * 5)
     scheduler.add_job(send_daily_digests, "cron", args=[app, holder], minute=0, id="daily_digests",
