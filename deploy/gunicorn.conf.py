@@ -19,6 +19,13 @@ max_requests = 2000
 max_requests_jitter = 200
 accesslog = "-"
 errorlog = "-"
+# The access log writes each request line: private and one-time links are bearer tokens, so
+# this logger masks them (/s/*** ...). The last field is the request id the app logs too.
+logger_class = "pbem.gunicorn_logging.MaskingLogger"
+access_log_format = ('%(h)s - - %(t)s "%(r)s" %(s)s %(b)s %(M)sms "%(f)s" "%(a)s" '
+                     '%({x-request-id}o)s')
+# The app's own logs (pbem.wsgi sets them up): plain or JSON by PBEM_LOG_FORMAT.
 forwarded_allow_ips = os.environ.get("PBEM_FORWARDED_ALLOW_IPS", "127.0.0.1")
+# Graceful stop: systemd and docker send SIGTERM; requests in flight get this long.
 # Don't preload: each worker must open its own database connections after the fork.
 preload_app = False

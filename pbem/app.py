@@ -7,15 +7,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response
 
 from pbem import config as pbem_config
 from pbem.resources import resource_dir
+from pbem.security import init_security
 from pbem.service import core as service_core
 from pbem.store.app_engine import ENGINE_EXTENSION
 from pbem.store.app_engine import db_engine as db_engine  # re-exported: pbem.app.db_engine
 from pbem.store.db import make_engine
-
 
 
 def _mail_notifier() -> Any:
@@ -45,11 +45,33 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     settings.update(overrides)
     app.config.update(pbem_config.resolve(settings, app.instance_path))
     app.extensions[ENGINE_EXTENSION] = make_engine(app.config["DATABASE_URL"])
+    init_request_ids(app)
+    init_security(app)
     register_blueprints(app)
+    from pbem.metrics import init_metrics
+
+    init_metrics(app, app.extensions[ENGINE_EXTENSION])
     from pbem.cli import register_commands
 
     register_commands(app.cli)
     return app
+
+
+def init_request_ids(app: Flask) -> None:
+    """Each request gets an id (the proxy's X-Request-ID or a new one) for its log lines,
+    sent back in the response so a player's report can be found in the logs."""
+    from flask import g, request
+
+    from pbem.logs import incoming_request_id
+
+    @app.before_request
+    def take_request_id() -> None:
+        g.request_id = incoming_request_id(request.headers.get("X-Request-ID"))
+
+    @app.after_request
+    def give_request_id(response: Response) -> Response:
+        response.headers.setdefault("X-Request-ID", str(g.get("request_id", "")))
+        return response
 
 
 def register_blueprints(app: Flask) -> None:

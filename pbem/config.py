@@ -68,6 +68,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("PBEM_LOG_LEVEL", "LOG_LEVEL", "INFO", "Level of pbem's own log lines."),
     Setting("PBEM_SENTRY_DSN", "SENTRY_DSN", "",
             "Sentry DSN: errors are reported there when set (off when empty)."),
+    Setting("PBEM_METRICS_TOKEN", "METRICS_TOKEN", "",
+            "When set, GET /metrics needs `Authorization: Bearer <token>`."),
+    Setting("PBEM_PROXIES", "PROXIES", "0",
+            "How many proxies (nginx...) stand in front of gunicorn: their X-Forwarded-For "
+            "gives the client address the rate limit counts by."),
     Setting("PBEM_RATELIMIT", "RATELIMIT", "30 per minute; 300 per hour",
             "Per-client limit on every POST and on /new (Flask-Limiter syntax)."),
     Setting("PBEM_RATELIMIT_STORAGE_URL", "RATELIMIT_STORAGE_URL", None,
@@ -84,7 +89,7 @@ SETTINGS: tuple[Setting, ...] = (
 )
 
 _BOOL_KEYS = {"SMTP_STARTTLS"}
-_INT_KEYS = {"SMTP_PORT"}
+_INT_KEYS = {"SMTP_PORT", "PROXIES"}
 SECRET_KEY_FILE = "secret_key"
 MAX_REQUEST_BYTES = 1024 * 1024
 SQLITE_FILE = "pbem.sqlite3"

@@ -114,17 +114,23 @@ def init_error_reporting(config: Mapping[str, Any]) -> bool:
 
     sentry_sdk.init(dsn=dsn, environment=str(config.get("PBEM_ENV", "development")),
                     release=f"pbem@{__version__}", send_default_pii=False,
+                    # Frame locals hold WSGI environs, tokens and player text: never sent.
+                    include_local_variables=False,
                     before_send=_mask_event)  # type: ignore[arg-type]
     return True
 
 
 def _mask_event(event: dict[str, Any], _hint: Any) -> dict[str, Any]:
-    request = event.get("request") or {}
-    for key in ("url", "query_string"):
-        if isinstance(request.get(key), str):
-            request[key] = mask_tokens(request[key])
-    headers = request.get("headers") or {}
-    for key in list(headers):
-        if key.lower() == "referer":
-            headers[key] = mask_tokens(str(headers[key]))
-    return event
+    """Every string of the event (URL, headers, messages, transaction name) with tokens masked."""
+    masked: dict[str, Any] = _mask_value(event)
+    return masked
+
+
+def _mask_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return mask_tokens(value)
+    if isinstance(value, dict):
+        return {k: _mask_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_mask_value(v) for v in value]
+    return value

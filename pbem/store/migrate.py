@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from sqlalchemy import Connection, text
+from sqlalchemy.pool import NullPool
 
 from pbem.resources import resource_dir
+from pbem.store.db import make_engine, writing
 
 
 def migrations_dir() -> Path:
@@ -25,7 +30,67 @@ def alembic_config(url: str) -> Config:
 
 
 def upgrade(url: str, revision: str = "head") -> None:
-    command.upgrade(alembic_config(url), revision)
+    """Upgrade under a lock, so that several hosts starting at once (each unit runs the
+    upgrade before it starts) upgrade one after the other: the later ones find it done."""
+    with migration_lock(url) as connection:
+        cfg = alembic_config(url)
+        if connection is not None:
+            cfg.attributes["connection"] = connection  # env.py runs on the locked connection
+        command.upgrade(cfg, revision)
+        if connection is not None:
+            connection.commit()
+    if revision == "head":
+        backfill(url)
+
+
+def backfill(url: str) -> dict[str, int]:
+    """Fill in, for data already there, what the migrations introduced (see
+    pbem.scheduler.backfill; imported here, at the top of the stack, only when run)."""
+    from pbem.scheduler.backfill import run_backfills
+
+    engine = make_engine(url, poolclass=NullPool)
+    try:
+        return run_backfills(engine)
+    finally:
+        engine.dispose()
+
+
+def downgrade(url: str, revision: str) -> None:
+    with migration_lock(url) as connection:
+        cfg = alembic_config(url)
+        if connection is not None:
+            cfg.attributes["connection"] = connection
+        command.downgrade(cfg, revision)
+        if connection is not None:
+            connection.commit()
+
+
+# PostgreSQL: a session-level advisory lock named after the schema being migrated.
+_PG_LOCK = "SELECT pg_advisory_lock(hashtext('pbem-migrate:' || current_schema()))"
+_PG_UNLOCK = "SELECT pg_advisory_unlock(hashtext('pbem-migrate:' || current_schema()))"
+
+
+@contextmanager
+def migration_lock(url: str) -> Iterator[Connection | None]:
+    """PostgreSQL: a connection holding the advisory lock (migrate on it). SQLite: the file's
+    writer lock (pbem.store.db.writing) around the whole upgrade; yields None."""
+    engine = make_engine(url, poolclass=NullPool)
+    try:
+        if engine.dialect.name != "postgresql":
+            with writing(engine):
+                yield None
+            return
+        with engine.connect() as conn:
+            conn.execute(text(_PG_LOCK))
+            conn.commit()  # the lock belongs to the session and outlives this transaction
+            try:
+                yield conn
+            finally:
+                conn.rollback()
+                conn.execute(text(_PG_UNLOCK))
+                conn.commit()
+    finally:
+        engine.dispose()
 
 
 def current_heads(url: str) -> tuple[str, ...]:

@@ -251,6 +251,17 @@ class WorkerLease(SQLModel, table=True):
     expires_at: datetime = Field(sa_type=UTCDateTime)
 
 
+class RateLimit(SQLModel, table=True):
+    """A per-client rate-limit counter (pbem.ratelimit_store): hits in the window that ends
+    at `expires_at` (Unix time, so the atomic upsert compares plain numbers)."""
+
+    __tablename__ = "rate_limit"
+
+    key: str = Field(primary_key=True, max_length=255)
+    count: int = 0
+    expires_at: float = Field(index=True)
+
+
 class Away(SQLModel, table=True):
     """A player's away dates (inclusive, in their own time zone)."""
 

@@ -1,0 +1,88 @@
+"""GET /metrics: Prometheus text format, read from the database at each scrape, so every
+gunicorn worker and the worker process tell the same story without shared memory.
+
+Moves and other events by type, emails by outbox status, inbound mail by status, how late the
+outbox and the deadlines run, and when a worker last beat its heartbeat."""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Iterator
+from datetime import datetime
+
+from flask import Blueprint, Flask, Response, abort, current_app, request
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+from sqlalchemy import Engine, func, select
+
+from pbem.store.models import Deadline, Event, InboundMail, OutboxEmail, WorkerLease
+from pbem.store.types import utcnow
+
+REGISTRY_EXTENSION = "pbem.metrics"
+bp = Blueprint("metrics", __name__)
+
+
+def _age(now: datetime, then: datetime | None) -> float:
+    return max((now - then).total_seconds(), 0.0) if then is not None else 0.0
+
+
+class DatabaseCollector(Collector):
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def collect(self) -> Iterator[Metric]:
+        now = utcnow()
+        with self.engine.connect() as conn:
+            events = conn.execute(select(Event.type, func.count()).group_by(Event.type)).all()
+            outbox = conn.execute(select(OutboxEmail.status, func.count())
+                                  .group_by(OutboxEmail.status)).all()
+            inbound = conn.execute(select(InboundMail.status, func.count())
+                                   .group_by(InboundMail.status)).all()
+            oldest_due_email = conn.execute(select(func.min(OutboxEmail.next_attempt_at)).where(
+                OutboxEmail.status == "pending", OutboxEmail.next_attempt_at <= now)).scalar()
+            oldest_deadline = conn.execute(select(func.min(Deadline.grace_until)).where(
+                Deadline.status == "pending", Deadline.grace_until <= now)).scalar()
+            last_beat = conn.execute(select(func.max(WorkerLease.expires_at)).where(
+                WorkerLease.name.startswith("heartbeat:"))).scalar()  # type: ignore[attr-defined]
+        yield _family(CounterMetricFamily, "pbem_events", "Game events stored, by type "
+                      "(card plays, passes, bids... are moves).", "type", events)
+        yield _family(GaugeMetricFamily, "pbem_outbox_emails", "Emails in the outbox by status "
+                      "(pending, sending, sent, failed).", "status", outbox)
+        yield _family(GaugeMetricFamily, "pbem_inbound_mail", "Received mail by status.",
+                      "status", inbound)
+        yield GaugeMetricFamily("pbem_outbox_lag_seconds", "How long the oldest due email has "
+                                "waited to be sent (0: none waiting).",
+                                value=_age(now, oldest_due_email))
+        yield GaugeMetricFamily("pbem_deadline_overdue_seconds", "How long past its grace the "
+                                "oldest pending deadline is (0: none overdue).",
+                                value=_age(now, oldest_deadline))
+        yield GaugeMetricFamily("pbem_worker_heartbeat_age_seconds", "Seconds since a worker "
+                                "last beat (-1: no worker has).",
+                                value=_age(now, last_beat) if last_beat else -1.0)
+
+
+def _family(kind: type, name: str, doc: str, label: str,
+            rows: list[tuple[str, int]] | object) -> Metric:
+    family = kind(name, doc, labels=[label])
+    for value, count in rows:  # type: ignore[attr-defined]
+        family.add_metric([str(value)], int(count))
+    return family  # type: ignore[no-any-return]
+
+
+def init_metrics(app: Flask, engine: Engine) -> None:
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(DatabaseCollector(engine))
+    app.extensions[REGISTRY_EXTENSION] = registry
+    app.register_blueprint(bp)
+
+
+@bp.get("/metrics")
+def metrics() -> Response:
+    token = str(current_app.config.get("METRICS_TOKEN") or "")
+    if token:  # optional: a bearer token the scraper sends
+        given = request.headers.get("Authorization", "").removeprefix("Bearer ")
+        if not hmac.compare_digest(given.encode(), token.encode()):
+            abort(401)
+    registry: CollectorRegistry = current_app.extensions[REGISTRY_EXTENSION]
+    return Response(generate_latest(registry), mimetype=CONTENT_TYPE_LATEST)

@@ -1,0 +1,95 @@
+"""Rate-limit counters in pbem's own database: a `limits` storage (scheme `pbem-db://`), so
+every gunicorn worker and host counts into the same fixed windows without another server.
+
+One row per (limit, client) key holds the count and when its window ends; `incr` is one
+atomic INSERT ... ON CONFLICT DO UPDATE ... RETURNING on SQLite and PostgreSQL alike."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from flask import Flask
+from limits.storage import Storage
+from sqlalchemy import Engine, case, delete, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import SQLAlchemyError
+
+from pbem.store.db import writing
+from pbem.store.models import RateLimit
+
+DATABASE = "pbem-db://"
+PURGE_ONE_IN = 200  # now and then an increment also deletes long-ended windows
+_T = RateLimit.__table__  # type: ignore[attr-defined]
+
+
+def storage_options(app: Flask, uri: str) -> dict[str, Any]:
+    if uri.startswith(DATABASE):
+        from pbem.store.app_engine import db_engine
+
+        return {"engine": db_engine(app)}
+    return {}
+
+
+class DatabaseStorage(Storage):
+    STORAGE_SCHEME = ["pbem-db"]
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False,
+                 engine: Engine | None = None, **options: Any) -> None:
+        if engine is None:
+            raise ValueError("the pbem-db:// rate-limit storage needs the app's engine")
+        self.engine = engine
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+
+    @property
+    def base_exceptions(self) -> type[Exception]:
+        return SQLAlchemyError
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        now = time.time()
+        insert = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
+        statement = insert(_T).values(key=key, count=amount, expires_at=now + expiry)
+        ended = _T.c.expires_at <= now
+        statement = statement.on_conflict_do_update(
+            index_elements=[_T.c.key],
+            set_={"count": case((ended, amount), else_=_T.c.count + amount),
+                  "expires_at": case((ended, now + expiry), else_=_T.c.expires_at)},
+        ).returning(_T.c.count)
+        with writing(self.engine), self.engine.begin() as conn:
+            count = int(conn.execute(statement).scalar_one())
+            if random.randrange(PURGE_ONE_IN) == 0:
+                conn.execute(delete(_T).where(_T.c.expires_at < now - 86400))
+        return count
+
+    def _row(self, key: str) -> tuple[int, float] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(_T.c.count, _T.c.expires_at).where(_T.c.key == key)).first()
+        if row is None or row.expires_at <= time.time():
+            return None
+        return int(row.count), float(row.expires_at)
+
+    def get(self, key: str) -> int:
+        row = self._row(key)
+        return row[0] if row else 0
+
+    def get_expiry(self, key: str) -> float:
+        row = self._row(key)
+        return row[1] if row else time.time()
+
+    def check(self) -> bool:
+        try:
+            with self.engine.connect() as conn:
+                conn.execute(select(1))
+            return True
+        except SQLAlchemyError:
+            return False
+
+    def reset(self) -> int | None:
+        with writing(self.engine), self.engine.begin() as conn:
+            return int(conn.execute(delete(_T)).rowcount or 0)
+
+    def clear(self, key: str) -> None:
+        with writing(self.engine), self.engine.begin() as conn:
+            conn.execute(delete(_T).where(_T.c.key == key))

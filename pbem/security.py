@@ -1,0 +1,81 @@
+"""What every response carries for safety (CSP, frame and referrer policies, HSTS in
+production), the session cookie's flags, and the per-client rate limit on POSTs and /new."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, request
+
+# The pages run no script at all; their CSS is one inline <style> block and a few style=
+# attributes (colour swatches), hence 'unsafe-inline' for styles only. Forms post to this site.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; "
+    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+HSTS = "max-age=31536000; includeSubDomains"
+# Paths outside the per-client limit: the webhook (one mail provider posts everyone's mail,
+# and it is signed) and what monitoring polls.
+UNLIMITED_PATHS = ("/inbound", "/healthz", "/metrics")
+
+
+def init_security(app: Flask) -> None:
+    production = app.config["PBEM_ENV"] == "production"
+    # Flask's defaults are HttpOnly, no SameSite, not Secure: Lax keeps the cookie off
+    # cross-site posts; Secure once the site is on https (production requires it).
+    app.config["SESSION_COOKIE_HTTPONLY"] = True
+    app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
+    app.config["SESSION_COOKIE_SECURE"] = bool(app.config.get("SESSION_COOKIE_SECURE")) \
+        or production
+
+    @app.after_request
+    def security_headers(response: Response) -> Response:
+        headers = response.headers
+        headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        headers.setdefault("X-Frame-Options", "DENY")  # frame-ancestors for old browsers
+        # Private and one-time links are bearer tokens: never send them on in a Referer.
+        headers.setdefault("Referrer-Policy", "no-referrer")
+        headers.setdefault("X-Content-Type-Options", "nosniff")
+        if production:
+            headers.setdefault("Strict-Transport-Security", HSTS)
+        return response
+
+    if app.config.get("PROXIES"):
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        count = int(app.config["PROXIES"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count)  # type: ignore[method-assign]
+    init_rate_limit(app)
+
+
+def rate_limited(path: str, method: str) -> bool:
+    """Whether a request counts against its client's limit: every POST, and /new."""
+    if path.startswith(UNLIMITED_PATHS):
+        return False
+    return method == "POST" or path == "/new"
+
+
+def init_rate_limit(app: Flask) -> None:
+    """Flask-Limiter, one shared bucket per client address over all limited requests.
+    Counters live in pbem's database by default (every gunicorn worker sees the same counts),
+    in Redis or memory when PBEM_RATELIMIT_STORAGE_URL says so."""
+    from flask_limiter import Limiter
+    from flask_limiter.util import get_remote_address
+
+    from pbem.ratelimit_store import DATABASE, storage_options
+
+    if app.testing and "RATELIMIT_ENABLED" not in app.config:
+        # The suite posts far more than a person would; tests of the limit turn it on.
+        app.config["RATELIMIT_ENABLED"] = False
+    storage = str(app.config.get("RATELIMIT_STORAGE_URL") or DATABASE)
+    limiter = Limiter(
+        key_func=get_remote_address, app=app, storage_uri=storage,
+        storage_options=storage_options(app, storage),
+        application_limits=[str(app.config["RATELIMIT"])],
+        application_limits_exempt_when=lambda: not rate_limited(request.path, request.method),
+        headers_enabled=True, strategy="fixed-window", key_prefix="pbem",
+    )
+    app.extensions["pbem.limiter"] = limiter
+
+    @app.errorhandler(429)
+    def too_many(_error: Exception) -> tuple[str, int, dict[str, str]]:
+        return ("Too many requests from your address just now. Nothing was lost: wait a "
+                "minute, then try again.\n", 429, {"Content-Type": "text/plain; charset=utf-8"})
