@@ -6,7 +6,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from pbem.mail.outbox import DrainResult, SmtpSettings, drain_all
+from pbem.mail.outbox import DrainResult, SmtpSettings, drain_all, reset_address, retry_failed
 from pbem.store.app_engine import db_engine
 
 
@@ -28,6 +28,73 @@ def mail_send(batch: int) -> None:
 def summary(result: DrainResult, settings: SmtpSettings) -> str:
     return (f"{len(result.sent)} sent, {len(result.retry)} to retry later, "
             f"{len(result.failed)} failed (SMTP {settings.host}:{settings.port})")
+
+
+def _row_line(*cells: object) -> str:
+    return "  ".join(str(c) for c in cells)
+
+
+@mail_group.command("list", help="List outgoing emails, newest first.")
+@click.option("--status", type=click.Choice(["pending", "sending", "sent", "failed"]),
+              help="Only emails in this state.")
+@click.option("--limit", default=50, show_default=True, type=click.IntRange(min=1))
+@with_appcontext
+def mail_list(status: str | None, limit: int) -> None:
+    from sqlmodel import col, select
+
+    from pbem.store.db import transaction
+    from pbem.store.models import OutboxEmail
+
+    query = select(OutboxEmail).order_by(col(OutboxEmail.id).desc()).limit(limit)
+    if status:
+        query = query.where(OutboxEmail.status == status)
+    with transaction(db_engine(), read_only=True) as session:
+        rows = session.exec(query).all()
+    for r in rows:
+        click.echo(_row_line(r.id, r.status, f"tries={r.attempts}", r.to_addr, r.kind,
+                             r.created_at.isoformat(timespec="seconds"),
+                             (r.last_error or "")[:120]))
+    click.echo(f"{len(rows)} shown")
+
+
+@mail_group.command("inbound", help="List received mail, newest first.")
+@click.option("--status", help="Only mail in this state (pending, done, failed, ignored...).")
+@click.option("--limit", default=50, show_default=True, type=click.IntRange(min=1))
+@with_appcontext
+def mail_inbound(status: str | None, limit: int) -> None:
+    from sqlmodel import col, select
+
+    from pbem.store.db import transaction
+    from pbem.store.models import InboundMail
+
+    query = (select(InboundMail.id, InboundMail.status, InboundMail.received_at,
+                    InboundMail.message_id, InboundMail.reason)
+             .order_by(col(InboundMail.id).desc()).limit(limit))
+    if status:
+        query = query.where(InboundMail.status == status)
+    with transaction(db_engine(), read_only=True) as session:
+        rows = session.exec(query).all()
+    for row_id, row_status, received, message_id, reason in rows:
+        click.echo(_row_line(row_id, row_status, received.isoformat(timespec="seconds"),
+                             message_id[:80], (reason or "")[:120]))
+    click.echo(f"{len(rows)} shown")
+
+
+@mail_group.command("retry", help="Send failed emails again (all of them, or the ids given).")
+@click.argument("ids", nargs=-1, type=int)
+@with_appcontext
+def mail_retry(ids: tuple[int, ...]) -> None:
+    count = retry_failed(db_engine(), ids=list(ids) if ids else None)
+    click.echo(f"{count} failed emails queued again")
+
+
+@mail_group.command("reset", help="Mail ADDRESS again: clear its 'emails bounce' mark.")
+@click.argument("address")
+@with_appcontext
+def mail_reset(address: str) -> None:
+    if not reset_address(db_engine(), address):
+        raise click.ClickException(f"no player has the address {address}")
+    click.echo(f"{address} will get emails again")
 
 
 commands: list[click.Command] = [mail_group]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import smtplib
 import socket
 from collections.abc import Callable, Mapping
@@ -255,7 +256,7 @@ def _send_one(
         raise
     except smtplib.SMTPRecipientsRefused as exc:
         code, text = next(iter(exc.recipients.values()))
-        _on_response(marks, row, code, text, clock(), result)
+        _on_response(marks, row, code, text, clock(), result, at_rcpt=True)
         return
     except smtplib.SMTPSenderRefused as exc:  # our problem, not the player's: retry later
         marks.retry(row, f"sender refused: {exc}", clock())
@@ -272,13 +273,35 @@ def _send_one(
     result.sent.append(row.id)
 
 
+_ENHANCED = re.compile(r"\s*([245])\.(\d{1,3})\.(\d{1,3})\b")
+
+
+def recipient_refused(code: int, text: str, *, at_rcpt: bool) -> bool:
+    """Whether a 5xx says this recipient's address is bad (RFC 3463: 5.1.x addressing, 5.2.1
+    mailbox disabled), rather than something about the relay, the message or policy (5.7.x,
+    5.3.x, 5.4.x, 5.5.x, 5.2.2 full...). Without an enhanced code, only a 550/551/553
+    refusal of RCPT TO names the recipient; a refused DATA is about the message."""
+    if not 500 <= code < 600:
+        return False
+    enhanced = _ENHANCED.match(text)
+    if enhanced is not None:
+        return enhanced.group(2) == "1" or enhanced.group(2, 3) == ("2", "1")
+    return at_rcpt and code in {550, 551, 553}
+
+
 def _on_response(
     marks: Marks, row: Claimed, code: int, text: bytes | str, now: datetime,
-    result: DrainResult,
+    result: DrainResult, *, at_rcpt: bool = False,
 ) -> None:
-    reason = f"{code} {text.decode('utf-8', 'replace') if isinstance(text, bytes) else text}"
-    if 500 <= code < 600:
-        marks.failed(row, reason, now, blame=True)
+    words = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+    reason = f"{code} {words}"
+    if recipient_refused(code, words, at_rcpt=at_rcpt):
+        marks.failed(row, reason, now, blame=True)  # the address is bad: stop mailing it
+        result.failed.append(row.id)
+    elif 500 <= code < 600:
+        # The relay refuses this message (policy, content, its own trouble): this email
+        # fails, the player's address is not blamed; `pbem mail retry` sends it again.
+        marks.failed(row, reason, now, blame=False)
         result.failed.append(row.id)
     else:
         marks.retry(row, reason, now)
@@ -390,3 +413,39 @@ def pending_count(engine: Engine) -> int:
         query = select(OutboxEmail.id).where(
             or_(col(OutboxEmail.status) == "pending", col(OutboxEmail.status) == "sending"))
         return len(session.exec(query).all())
+
+
+def retry_failed(engine: Engine, *, ids: list[int] | None = None,
+                 now: datetime | None = None) -> int:
+    """Failed emails back to pending, due now (all of them, or those in `ids`)."""
+    query = (update(OutboxEmail).where(col(OutboxEmail.status) == "failed")
+             .values(status="pending", next_attempt_at=now or utcnow(), claimed_by=None,
+                     claimed_at=None)
+             .execution_options(synchronize_session=False))
+    if ids is not None:
+        query = query.where(col(OutboxEmail.id).in_(ids))
+    with transaction(engine) as session:
+        return int(session.execute(query).rowcount or 0)  # type: ignore[attr-defined]
+
+
+def reset_player(engine: Engine, player_id: int) -> int:
+    """Clear the player's "failing" mark (they say their address works again)."""
+    with transaction(engine) as session:
+        result = session.execute(
+            update(Player).where(col(Player.id) == player_id)
+            .values(email_status="ok", email_status_reason=None)
+            .execution_options(synchronize_session=False))
+        return int(result.rowcount or 0)  # type: ignore[attr-defined]
+
+
+def reset_address(engine: Engine, address: str) -> int:
+    """Mail the player at `address` again (clears a "failing" mark); the number of players
+    changed."""
+    from pbem.store.models import normalise_email
+
+    with transaction(engine) as session:
+        result = session.execute(
+            update(Player).where(col(Player.email) == normalise_email(address))
+            .values(email_status="ok", email_status_reason=None)
+            .execution_options(synchronize_session=False))
+        return int(result.rowcount or 0)  # type: ignore[attr-defined]

@@ -65,6 +65,17 @@ def back_again(token: str) -> ResponseReturnValue:
                  else "You had no away dates.")
 
 
+@bp.post("/s/<token>/mail-ok")
+def mail_again(token: str) -> ResponseReturnValue:
+    """The player says their address works again (after a bounce marked it failing)."""
+    check_csrf()
+    page = load_seat(token)
+    from pbem.mail.outbox import reset_player
+
+    reset_player(db_engine(), page.token.player_id or 0)
+    return _back(token, "Thanks: we will email you again.")
+
+
 @bp.post("/s/<token>/resume")
 def resume(token: str) -> ResponseReturnValue:
     check_csrf()
