@@ -185,6 +185,9 @@ def production_problems(cfg: Mapping[str, Any]) -> list[str]:
     if str(cfg.get("RATELIMIT_STORAGE_URL") or "").startswith("memory"):
         problems.append("PBEM_RATELIMIT_STORAGE_URL is memory://: every gunicorn worker would "
                         "count apart; use `database` or redis://")
+    key_file = str(cfg.get("DKIM_KEY_FILE") or "")
+    if key_file and not os.access(key_file, os.R_OK):
+        problems.append(f"PBEM_DKIM_KEY_FILE {key_file} cannot be read")
     if cfg.get("LOG_FORMAT") not in {"plain", "json"}:
         problems.append(f"PBEM_LOG_FORMAT must be plain or json (it is {cfg.get('LOG_FORMAT')!r})")
     return problems

@@ -11,6 +11,8 @@ brings back everything needed to send (the rows are not read again).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import os
 import re
@@ -20,6 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.utils import parseaddr
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, bindparam, insert, or_, update
@@ -47,13 +50,29 @@ class SmtpSettings:
     starttls: bool = False
     timeout: float = 30.0
     envelope_from: str = ""  # MAIL FROM (bounces); empty: the From header's address
+    # VERP: MAIL FROM is `<bounce_localpart>+<row id>-<tag>@<bounce_domain>`, so a bounce
+    # names the email (and so the player) it returns; the tag (an HMAC) stops forged ones.
+    bounce_localpart: str = ""
+    bounce_domain: str = ""
+    bounce_secret: bytes = b""
+    # DKIM (dkimpy) when a key is set: d=, s= and the PEM private key.
+    dkim_domain: str = ""
+    dkim_selector: str = ""
+    dkim_key: bytes = b""
 
     @classmethod
     def from_config(cls, cfg: Mapping[str, Any]) -> SmtpSettings:
+        key_file = str(cfg.get("DKIM_KEY_FILE") or "")
         return cls(
             host=str(cfg.get("SMTP_HOST", "127.0.0.1")), port=int(cfg.get("SMTP_PORT", 1025)),
             user=str(cfg.get("SMTP_USER", "")), password=str(cfg.get("SMTP_PASSWORD", "")),
             starttls=bool(cfg.get("SMTP_STARTTLS", False)),
+            bounce_localpart=str(cfg.get("BOUNCE_LOCALPART") or ""),
+            bounce_domain=str(cfg.get("MAIL_DOMAIN") or ""),
+            bounce_secret=str(cfg.get("SECRET_KEY") or "").encode(),
+            dkim_domain=str(cfg.get("DKIM_DOMAIN") or cfg.get("MAIL_DOMAIN") or ""),
+            dkim_selector=str(cfg.get("DKIM_SELECTOR") or "pbem"),
+            dkim_key=Path(key_file).read_bytes() if key_file else b"",
         )
 
 
@@ -248,8 +267,9 @@ def _send_one(
 ) -> None:
     try:
         # Raises ValueError (HeaderInjectionError included) if the bytes fail the header check.
-        data = to_bytes(subject=row.subject, body_text=row.body_text, body_html=row.body_html,
-                        headers=row.headers, date=clock())
+        data = dkim_sign(settings, to_bytes(
+            subject=row.subject, body_text=row.body_text, body_html=row.body_html,
+            headers=row.headers, date=clock()))
         # Explicit envelope recipient: never derived from headers (no Bcc can sneak in).
         smtp.sendmail(_envelope_from(settings, row), [row.to_addr], data)
     except smtplib.SMTPServerDisconnected:
@@ -308,7 +328,67 @@ def _on_response(
         result.retry.append(row.id)
 
 
+# Signed with the key: what a player sees and what RFC 8058 requires (List-Unsubscribe and
+# List-Unsubscribe-Post must be covered, or one-click unsubscribe is not trusted).
+DKIM_HEADERS = (b"from", b"to", b"subject", b"date", b"message-id", b"reply-to",
+                b"in-reply-to", b"references", b"list-unsubscribe", b"list-unsubscribe-post",
+                b"mime-version", b"content-type")
+
+
+def dkim_sign(settings: SmtpSettings, data: bytes) -> bytes:
+    """The message with a DKIM-Signature header in front (unchanged without a key)."""
+    if not settings.dkim_key:
+        return data
+    import dkim
+
+    signature: bytes = dkim.sign(data, settings.dkim_selector.encode(),
+                                 settings.dkim_domain.encode(), settings.dkim_key,
+                                 include_headers=list(DKIM_HEADERS))
+    return signature + data
+
+
+def verp_tag(secret: bytes, row_id: int) -> str:
+    return hmac.new(secret, f"bounce:{row_id}".encode(), hashlib.sha256).hexdigest()[:10]
+
+
+def verp_address(settings: SmtpSettings, row_id: int) -> str:
+    tag = verp_tag(settings.bounce_secret, row_id)
+    return f"{settings.bounce_localpart}+{row_id}-{tag}@{settings.bounce_domain}"
+
+
+_VERP = re.compile(r"[^+@\s]+\+(\d{1,18})-([0-9a-f]{10})@", re.IGNORECASE)
+
+
+def verp_row_id(secret: bytes, address: str) -> int | None:
+    """The outbox row a bounce to `address` returns (None unless its tag is ours)."""
+    match = _VERP.match(address.strip().strip("<>"))
+    if match is None:
+        return None
+    row_id = int(match.group(1))
+    good = hmac.compare_digest(match.group(2).lower(), verp_tag(secret, row_id))
+    return row_id if good else None
+
+
+def record_bounce(engine: Engine, row_id: int, reason: str) -> int | None:
+    """A bounce came back for outbox row `row_id`: the email failed and its recipient's
+    address is marked failing. Returns the player id (None: no such row or no player)."""
+    with transaction(engine) as session:
+        row = session.get(OutboxEmail, row_id, with_for_update=True)
+        if row is None:
+            return None
+        row.status, row.last_error = "failed", f"bounce: {reason}"[:2000]
+        session.add(row)
+        if row.player_id is not None:
+            session.execute(
+                update(Player).where(col(Player.id) == row.player_id)
+                .values(email_status="failing", email_status_reason=f"bounce: {reason}"[:2000])
+                .execution_options(synchronize_session=False))
+        return row.player_id
+
+
 def _envelope_from(settings: SmtpSettings, row: Claimed) -> str:
+    if settings.bounce_localpart and settings.bounce_domain:
+        return verp_address(settings, row.id)
     if settings.envelope_from:
         return settings.envelope_from
     address = parseaddr(row.headers.get("From", ""))[1]
