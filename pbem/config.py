@@ -168,6 +168,9 @@ def production_problems(cfg: Mapping[str, Any]) -> list[str]:
         problems.append(f"PBEM_SECRET_KEY must be at least {MIN_SECRET_BYTES} bytes "
                         f"(it is {len(key.encode())}); make one with "
                         "`python3 -c 'import secrets; print(secrets.token_hex(32))'`")
+    for key_name in ("SECRET_KEY", "DATABASE_URL"):
+        if "CHANGE-ME" in str(cfg.get(key_name) or ""):
+            problems.append(f"PBEM_{key_name} still holds the example's CHANGE-ME")
     base = urlsplit(str(cfg.get("BASE_URL", "")))
     if base.scheme != "https":
         problems.append(f"PBEM_BASE_URL must start with https:// (it is {cfg.get('BASE_URL')!r})")

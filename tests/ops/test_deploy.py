@@ -1,0 +1,95 @@
+"""The deploy files, checked the way an operator's tools would: systemd-analyze rates the
+units' hardening and verifies them, the env example reads the same in a shell as in systemd,
+the compose file and the Dockerfile say what deploy/README.md promises."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+UNITS = sorted((DEPLOY / "systemd").glob("*.service"))
+needs_systemd = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                                   reason="systemd-analyze is not installed")
+
+
+@needs_systemd
+@pytest.mark.parametrize("unit", UNITS, ids=lambda p: p.name)
+def test_units_are_hardened(unit: Path) -> None:
+    out = subprocess.run(["systemd-analyze", "security", "--offline=true", str(unit)],
+                         capture_output=True, text=True, timeout=60).stdout
+    level = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", out)
+    assert level is not None, out[-500:]
+    assert float(level.group(1)) <= 2.0  # was 8.5 ("EXPOSED")
+
+
+@needs_systemd
+def test_units_verify_but_for_the_missing_install() -> None:
+    result = subprocess.run(["systemd-analyze", "verify", *map(str, UNITS)],
+                            capture_output=True, text=True, timeout=60)
+    problems = [line for line in (result.stdout + result.stderr).splitlines()
+                if line.strip() and "is not executable: No such file" not in line]
+    assert problems == []
+
+
+def _systemd_environment_file(text: str) -> dict[str, str]:
+    """systemd's EnvironmentFile= reading of simple NAME=value / NAME="value" lines."""
+    values = {}
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        name, _, value = line.partition("=")
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            value = value[1:-1]
+        values[name.strip()] = value
+    return values
+
+
+def test_the_env_example_reads_the_same_in_a_shell_and_in_systemd() -> None:
+    example = DEPLOY / "pbem.env.example"
+    shell = subprocess.run(
+        ["bash", "-c", f'set -a; . "{example}"; set +a; env -0'], capture_output=True,
+        check=True, env={"PATH": "/usr/bin:/bin"}).stdout.decode()
+    from_shell = dict(item.split("=", 1) for item in shell.split("\0") if item.startswith("PBEM_"))
+    assert from_shell == _systemd_environment_file(example.read_text())
+    assert from_shell["PBEM_MAIL_FROM"] == "Hearts <hearts@hearts.example.org>"
+
+
+def test_compose_scales_web_and_gives_each_service_its_own_health_check() -> None:
+    compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
+    services = compose["services"]
+    assert all(":8000:8000" not in p and not p.startswith("8000:")
+               for p in services["web"]["ports"])  # --scale web=3 needs free host ports
+    assert services["migrate"]["healthcheck"] == {"disable": True}
+    assert services["worker"]["healthcheck"]["test"] == ["CMD", "pbem", "worker", "--check"]
+    for name in ("web", "worker"):
+        assert services[name]["depends_on"]["migrate"]["condition"] \
+            == "service_completed_successfully"
+    smtp = compose["x-pbem"]["environment"]["PBEM_SMTP_HOST"]
+    assert ":?" in smtp and "smtp" not in services  # no default to a service that isn't there
+
+
+def test_the_dockerfile_caches_locked_dependencies_and_runs_as_a_numeric_user() -> None:
+    lines = [line.strip() for line in (DEPLOY / "Dockerfile").read_text().splitlines()]
+    steps = [line for line in lines if line and not line.startswith("#")]
+    lock = next(i for i, s in enumerate(steps) if "requirements.lock" in s and "RUN" in s)
+    source = next(i for i, s in enumerate(steps) if s.startswith("COPY pbem"))
+    assert lock < source  # dependencies in a layer of their own, before the source
+    assert "-e " not in " ".join(s for s in steps if s.startswith("RUN pip"))
+    assert any(re.fullmatch(r"USER \d+:\d+", s) for s in steps)
+    assert "STOPSIGNAL SIGTERM" in steps
+    health = next(i for i, s in enumerate(steps) if s.startswith("HEALTHCHECK"))
+    assert steps[health + 1].startswith('CMD ["')  # exec form
+    assert (DEPLOY.parent / ".dockerignore").is_file()
+
+
+@pytest.mark.skipif(shutil.which("hadolint") is None, reason="hadolint is not installed")
+def test_hadolint_finds_nothing_in_the_dockerfile() -> None:
+    result = subprocess.run(["hadolint", str(DEPLOY / "Dockerfile")], capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
