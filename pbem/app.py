@@ -52,7 +52,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     init_metrics(app, app.extensions[ENGINE_EXTENSION])
     from pbem.cli import register_commands
+    from pbem.scheduler.backfill import backfill_url
+    from pbem.store.cli import AFTER_UPGRADE
 
+    app.extensions[AFTER_UPGRADE] = backfill_url
     register_commands(app.cli)
     return app
 

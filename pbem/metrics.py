@@ -9,12 +9,13 @@ from __future__ import annotations
 import hmac
 from collections.abc import Iterator
 from datetime import datetime
+from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, request
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Connection, Engine, Table, func, select
 
 from pbem.store.models import Deadline, Event, InboundMail, OutboxEmail, WorkerLease
 from pbem.store.types import utcnow
@@ -33,18 +34,18 @@ class DatabaseCollector(Collector):
 
     def collect(self) -> Iterator[Metric]:
         now = utcnow()
+        event, outbox_t, inbound_t = _table(Event), _table(OutboxEmail), _table(InboundMail)
+        deadline, lease = _table(Deadline), _table(WorkerLease)
         with self.engine.connect() as conn:
-            events = conn.execute(select(Event.type, func.count()).group_by(Event.type)).all()
-            outbox = conn.execute(select(OutboxEmail.status, func.count())
-                                  .group_by(OutboxEmail.status)).all()
-            inbound = conn.execute(select(InboundMail.status, func.count())
-                                   .group_by(InboundMail.status)).all()
-            oldest_due_email = conn.execute(select(func.min(OutboxEmail.next_attempt_at)).where(
-                OutboxEmail.status == "pending", OutboxEmail.next_attempt_at <= now)).scalar()
-            oldest_deadline = conn.execute(select(func.min(Deadline.grace_until)).where(
-                Deadline.status == "pending", Deadline.grace_until <= now)).scalar()
-            last_beat = conn.execute(select(func.max(WorkerLease.expires_at)).where(
-                WorkerLease.name.startswith("heartbeat:"))).scalar()  # type: ignore[attr-defined]
+            events = _counts(conn, event.c.type)
+            outbox = _counts(conn, outbox_t.c.status)
+            inbound = _counts(conn, inbound_t.c.status)
+            oldest_due_email = conn.execute(select(func.min(outbox_t.c.next_attempt_at)).where(
+                outbox_t.c.status == "pending", outbox_t.c.next_attempt_at <= now)).scalar()
+            oldest_deadline = conn.execute(select(func.min(deadline.c.grace_until)).where(
+                deadline.c.status == "pending", deadline.c.grace_until <= now)).scalar()
+            last_beat = conn.execute(select(func.max(lease.c.expires_at)).where(
+                lease.c.name.startswith("heartbeat:"))).scalar()
         yield _family(CounterMetricFamily, "pbem_events", "Game events stored, by type "
                       "(card plays, passes, bids... are moves).", "type", events)
         yield _family(GaugeMetricFamily, "pbem_outbox_emails", "Emails in the outbox by status "
@@ -62,12 +63,21 @@ class DatabaseCollector(Collector):
                                 value=_age(now, last_beat) if last_beat else -1.0)
 
 
-def _family(kind: type, name: str, doc: str, label: str,
-            rows: list[tuple[str, int]] | object) -> Metric:
-    family = kind(name, doc, labels=[label])
-    for value, count in rows:  # type: ignore[attr-defined]
-        family.add_metric([str(value)], int(count))
-    return family  # type: ignore[no-any-return]
+def _table(model: Any) -> Table:
+    table: Table = model.__table__
+    return table
+
+
+def _counts(conn: Connection, column: Any) -> list[tuple[str, int]]:
+    rows = conn.execute(select(column, func.count()).group_by(column)).all()
+    return [(str(value), int(count)) for value, count in rows]
+
+
+def _family(kind: Any, name: str, doc: str, label: str, rows: list[tuple[str, int]]) -> Metric:
+    family: Metric = kind(name, doc, labels=[label])
+    for value, count in rows:
+        family.add_metric([value], count)  # type: ignore[attr-defined]
+    return family
 
 
 def init_metrics(app: Flask, engine: Engine) -> None:

@@ -49,10 +49,10 @@ class DatabaseStorage(Storage):
 
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
         now = time.time()
-        insert = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
-        statement = insert(_T).values(key=key, count=amount, expires_at=now + expiry)
+        insert: Any = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
+        upsert: Any = insert(_T).values(key=key, count=amount, expires_at=now + expiry)
         ended = _T.c.expires_at <= now
-        statement = statement.on_conflict_do_update(
+        statement = upsert.on_conflict_do_update(
             index_elements=[_T.c.key],
             set_={"count": case((ended, amount), else_=_T.c.count + amount),
                   "expires_at": case((ended, now + expiry), else_=_T.c.expires_at)},
@@ -66,9 +66,9 @@ class DatabaseStorage(Storage):
     def _row(self, key: str) -> tuple[int, float] | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(_T.c.count, _T.c.expires_at).where(_T.c.key == key)).first()
-        if row is None or row.expires_at <= time.time():
+        if row is None or row[1] <= time.time():
             return None
-        return int(row.count), float(row.expires_at)
+        return int(row[0]), float(row[1])  # by position: a Row's .count is tuple.count
 
     def get(self, key: str) -> int:
         row = self._row(key)
@@ -88,7 +88,8 @@ class DatabaseStorage(Storage):
 
     def reset(self) -> int | None:
         with writing(self.engine), self.engine.begin() as conn:
-            return int(conn.execute(delete(_T)).rowcount or 0)
+            result: Any = conn.execute(delete(_T))
+            return int(result.rowcount or 0)
 
     def clear(self, key: str) -> None:
         with writing(self.engine), self.engine.begin() as conn:

@@ -62,18 +62,17 @@ def mail_list(status: str | None, limit: int) -> None:
 @click.option("--limit", default=50, show_default=True, type=click.IntRange(min=1))
 @with_appcontext
 def mail_inbound(status: str | None, limit: int) -> None:
-    from sqlmodel import col, select
+    from sqlalchemy import Table, select
 
-    from pbem.store.db import transaction
     from pbem.store.models import InboundMail
 
-    query = (select(InboundMail.id, InboundMail.status, InboundMail.received_at,
-                    InboundMail.message_id, InboundMail.reason)
-             .order_by(col(InboundMail.id).desc()).limit(limit))
+    table: Table = InboundMail.__table__  # type: ignore[attr-defined]
+    query = (select(table.c.id, table.c.status, table.c.received_at, table.c.message_id,
+                    table.c.reason).order_by(table.c.id.desc()).limit(limit))
     if status:
-        query = query.where(InboundMail.status == status)
-    with transaction(db_engine(), read_only=True) as session:
-        rows = session.exec(query).all()
+        query = query.where(table.c.status == status)
+    with db_engine().connect() as conn:
+        rows = conn.execute(query).all()
     for row_id, row_status, received, message_id, reason in rows:
         click.echo(_row_line(row_id, row_status, received.isoformat(timespec="seconds"),
                              message_id[:80], (reason or "")[:120]))

@@ -240,7 +240,7 @@ def hand_back(engine: Engine, worker_id: str) -> int:
     """Put the rows this worker claimed but did not send back to pending, at once (a worker
     that stops must not leave them "sending" for `stale_after`)."""
     with transaction(engine) as session:
-        result = session.execute(
+        result: Any = session.execute(
             update(OutboxEmail)
             .where(col(OutboxEmail.status) == "sending", col(OutboxEmail.claimed_by) == worker_id)
             .values(status="pending", claimed_by=None, claimed_at=None)

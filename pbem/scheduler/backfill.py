@@ -11,10 +11,11 @@ import logging
 from datetime import datetime
 
 from sqlalchemy import Engine
+from sqlalchemy.pool import NullPool
 from sqlmodel import select
 
 from pbem.service.deadlines import sync_deadlines
-from pbem.store.db import transaction
+from pbem.store.db import make_engine, transaction
 from pbem.store.events import load_state
 from pbem.store.models import Deadline, Game
 from pbem.store.types import utcnow
@@ -46,3 +47,12 @@ def backfill_deadlines(engine: Engine, now: datetime | None = None) -> int:
 
 def run_backfills(engine: Engine) -> dict[str, int]:
     return {"deadlines": backfill_deadlines(engine)}
+
+
+def backfill_url(url: str) -> dict[str, int]:
+    """The backfills on the database at `url` (what `pbem db upgrade` runs after upgrading)."""
+    engine = make_engine(url, poolclass=NullPool)
+    try:
+        return run_backfills(engine)
+    finally:
+        engine.dispose()

@@ -8,6 +8,8 @@ from flask.cli import with_appcontext
 
 from pbem.store.migrate import upgrade
 
+AFTER_UPGRADE = "pbem.after_upgrade"
+
 
 @click.group("db", help="Database schema.")
 def db() -> None:
@@ -19,7 +21,8 @@ def db() -> None:
 @with_appcontext
 def db_upgrade(revision: str) -> None:
     url = current_app.config["DATABASE_URL"]
-    upgrade(url, revision)
+    # The app hands in what runs after the migrations (the backfills of pbem.scheduler).
+    upgrade(url, revision, after=current_app.extensions.get(AFTER_UPGRADE))
     click.echo(f"database at {_safe(url)} is at {revision}")
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -29,9 +29,12 @@ def alembic_config(url: str) -> Config:
     return cfg
 
 
-def upgrade(url: str, revision: str = "head") -> None:
+def upgrade(url: str, revision: str = "head",
+            after: Callable[[str], object] | None = None) -> None:
     """Upgrade under a lock, so that several hosts starting at once (each unit runs the
-    upgrade before it starts) upgrade one after the other: the later ones find it done."""
+    upgrade before it starts) upgrade one after the other: the later ones find it done.
+    `after(url)` runs once the schema is at head: the backfills (pbem.scheduler.backfill,
+    passed in by the app, the store may not import it)."""
     with migration_lock(url) as connection:
         cfg = alembic_config(url)
         if connection is not None:
@@ -39,20 +42,8 @@ def upgrade(url: str, revision: str = "head") -> None:
         command.upgrade(cfg, revision)
         if connection is not None:
             connection.commit()
-    if revision == "head":
-        backfill(url)
-
-
-def backfill(url: str) -> dict[str, int]:
-    """Fill in, for data already there, what the migrations introduced (see
-    pbem.scheduler.backfill; imported here, at the top of the stack, only when run)."""
-    from pbem.scheduler.backfill import run_backfills
-
-    engine = make_engine(url, poolclass=NullPool)
-    try:
-        return run_backfills(engine)
-    finally:
-        engine.dispose()
+    if revision == "head" and after is not None:
+        after(url)
 
 
 def downgrade(url: str, revision: str) -> None:
