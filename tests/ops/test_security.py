@@ -4,9 +4,7 @@ POSTs and /new (counted in the database, so every gunicorn worker shares it)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-import pytest
 from flask import Flask
 
 from pbem.security import CONTENT_SECURITY_POLICY
@@ -89,26 +87,3 @@ def test_the_signed_webhook_is_not_limited(make_app: Callable[..., Flask], db_ur
     client = _limited_app(make_app, db_url).test_client()
     answers = [client.post("/inbound", data=b"x").status_code for _ in range(5)]
     assert 429 not in answers
-
-
-@pytest.mark.browser
-def test_chromium_reports_no_csp_violation_on_the_pages(
-    live_site: object, browser_page: object
-) -> None:
-    from tests.browser.conftest import LiveSite
-    from tests.browser.test_play_in_chromium import open_newest_mail
-    from tests.web.support import start_game
-
-    assert isinstance(live_site, LiveSite)
-    page: Any = browser_page
-    violations: list[str] = []
-    page.on("console", lambda msg: violations.append(msg.text)
-            if "Content Security Policy" in msg.text else None)
-    for path in ("/", "/new"):
-        page.goto(live_site.url + path)
-    with live_site.app.app_context():
-        start_game(live_site.app)
-    frame = open_newest_mail(page, live_site, "Pick the cards")
-    frame.get_by_role("link", name="Pick the cards").click()
-    page.get_by_role("checkbox").first.wait_for()
-    assert violations == []
