@@ -1,7 +1,7 @@
 """per-client rate-limit counters
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0007
+Revises: 0006
 Create Date: 2026-11-23 06:00:00
 
 """
@@ -11,8 +11,8 @@ import sqlalchemy as sa
 import sqlmodel  # noqa: F401  (autogenerate writes sqlmodel.sql.sqltypes.AutoString)
 from alembic import op
 
-revision: str = '0006'
-down_revision: str | None = '0005'
+revision: str = '0007'
+down_revision: str | None = '0006'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
