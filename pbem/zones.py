@@ -23,4 +23,6 @@ def deadline_text(deadline: datetime | None, time_zone: str | None) -> str | Non
         return None
     zone = player_zone(time_zone)
     local = (deadline if deadline.tzinfo else deadline.replace(tzinfo=UTC)).astimezone(zone)
-    return f"{local:%A} {local.day} {local:%B %Y, %H:%M %Z} ({zone.key})"
+    when = f"{local:%A} {local.day} {local:%B %Y, %H:%M %Z}"
+    # "UTC (UTC)" says nothing twice: the zone's name only when the abbreviation isn't it.
+    return when if local.tzname() == zone.key else f"{when} ({zone.key})"

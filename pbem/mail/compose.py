@@ -113,6 +113,11 @@ def _from_header(settings: MailSettings) -> str:
     return str(settings.from_address)
 
 
+# Emails that answer a player's own mail (RFC 3834 section 5: "auto-replied"); the rest are
+# "auto-generated" (turns, results, reminders).
+ANSWERS = frozenset({"error", "status", "help", "not_your_seat", "note", "unroutable"})
+
+
 def build_headers(
     settings: MailSettings,
     *,
@@ -129,7 +134,7 @@ def build_headers(
         "Message-ID": new_message_id(kind, settings.domain, reply_token),
         "From": _from_header(settings),
         "To": recipient(to_name, to_addr),
-        "Auto-Submitted": "auto-generated",
+        "Auto-Submitted": "auto-replied" if kind in ANSWERS else "auto-generated",
         "X-Auto-Response-Suppress": "All",
         "X-PBEM-Loop": settings.domain,
     }

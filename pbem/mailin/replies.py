@@ -15,6 +15,7 @@ from sqlmodel import Session, col, select
 
 from pbem.engine import MoonRule, Rules, claims_allowed
 from pbem.mail.compose import MailSettings
+from pbem.mail.gamemail import GameMail
 from pbem.mail.render import default_renderer
 from pbem.mail.sending import deliverable, queue_mail
 from pbem.present.presenters import presenter
@@ -49,8 +50,8 @@ def help_context(rules: Rules | None) -> dict[str, Any]:
     skip = set()
     if not rules.pass_count:
         skip.add("pass 2C 3D AH")
-    if rules.moon is MoonRule.NONE:
-        skip |= {"moon down", "moon up"}
+    if rules.moon not in (MoonRule.SHOOTER_CHOICE, MoonRule.CHOICE_AT_74):
+        skip |= {"moon down", "moon up"}  # only there does the shooter choose
     if not claims_allowed(rules):
         skip.add("claim")
     shown = presenter(rules)
@@ -72,6 +73,17 @@ def may_answer(session: Session, player: Player, now: datetime | None = None) ->
     return deliverable(player) and answers_recently(session, player.email, now) < ANSWER_LIMIT
 
 
+def game_link(session: Session, settings: MailSettings, game: Game | None, seat: int | None,
+              player: Player, now: datetime) -> str | None:
+    """The player's private page of the game (as every other email links it), else the
+    public one (no seat, or no app to sign the link)."""
+    if game is None or game.id is None:
+        return None
+    mail = GameMail(session, game, settings, now, default_renderer())
+    private = mail.private_url(seat, player) if seat is not None else None
+    return private or mail.game_url
+
+
 def queue_reply(
     session: Session, settings: MailSettings, kind: str, player: Player, *,
     context: dict[str, Any], game: Game | None = None, seat: int | None = None,
@@ -88,5 +100,6 @@ def queue_reply(
     if game is not None and seat is not None:
         reply = new_token(session, "reply", game_id=game.id, seat_no=seat,
                           player_id=player.id, turn_seq=game.last_seq, now=now)
-    return queue_mail(session, settings, default_renderer(), kind, player, context=context,
-                      game=game, reply_token=reply, now=now)
+    private = {"game_url": game_link(session, settings, game, seat, player, now)}
+    return queue_mail(session, settings, default_renderer(), kind, player,
+                      context={**private, **context}, game=game, reply_token=reply, now=now)

@@ -12,8 +12,6 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from pbem.mail.compose import MailSettings
-from pbem.mail.gamemail import GameMail
-from pbem.mail.render import default_renderer
 from pbem.mailin import replies
 from pbem.mailin.route import candidate_tokens, players_with_address
 from pbem.store.models import Game, Player, Seat
@@ -53,7 +51,6 @@ def games_of(session: Session, player: Player, settings: MailSettings,
         .order_by(col(Game.id).desc()).limit(20))
     found = []
     for seat, game in rows:
-        mail = GameMail(session, game, settings, now, default_renderer())
-        url = mail.private_url(seat.seat_no, player) or mail.game_url
+        url = replies.game_link(session, settings, game, seat.seat_no, player, now)
         found.append({"name": game.name, "url": url, "status": game.status})
     return found

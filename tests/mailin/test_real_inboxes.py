@@ -172,7 +172,7 @@ def test_an_unroutable_reply_from_a_player_is_answered_with_their_games(
     text = answers[0].body_text
     assert "couldn't tell which game" in text and "Friday night" in text
     assert "http://pbem.test/s/" in text  # their private link
-    assert answers[0].headers["Auto-Submitted"].startswith("auto-")
+    assert answers[0].headers["Auto-Submitted"] == "auto-replied"  # RFC 3834
     status, reason, kept = reasons(engine)[-1]
     assert (status, kept) == ("ignored", True) and reason and "no reply token" in reason
 

@@ -1,0 +1,81 @@
+"""No outgoing email scores above 0.5 with SpamAssassin run offline (`spamassassin -t -L`,
+network tests off). One email of every kind a game sends — invitations and turns, results,
+answers to replies (help, status, errors, an unroutable reply) — serialized exactly as the
+outbox sends it. Skipped only when SpamAssassin is not installed (apt-get install spamassassin).
+"""
+
+from __future__ import annotations
+
+import mailbox
+import re
+import shutil
+import subprocess
+import tempfile
+from datetime import UTC, datetime
+
+import pytest
+from flask import Flask
+from sqlmodel import col, select
+
+from pbem.app import db_engine
+from pbem.mail.compose import to_bytes
+from pbem.mailin.process import Inbox, deliver
+from pbem.store.db import transaction
+from pbem.store.models import OutboxEmail
+from tests.mailin.support import illegal, latest_token, legal, reply, to_play, two_human_game
+
+SPAMASSASSIN = shutil.which("spamassassin")
+LIMIT = 0.5
+_STATUS = re.compile(r"^X-Spam-Status: \w+, score=(-?[\d.]+) .*?tests=([^\n]*(?:\n\t[^\n]*)*)",
+                     re.MULTILINE)
+
+pytestmark = pytest.mark.skipif(SPAMASSASSIN is None, reason="spamassassin is not installed "
+                                "(apt-get install spamassassin)")
+
+
+def scores(messages: list[bytes]) -> list[tuple[float, str]]:
+    """SpamAssassin's score and rules for each message, offline, in one run (`--mbox`: its
+    start-up is most of the time), with its own HOME."""
+    assert SPAMASSASSIN is not None
+    with tempfile.TemporaryDirectory() as home:
+        box = mailbox.mbox(f"{home}/out.mbox")
+        for raw in messages:
+            box.add(mailbox.mboxMessage(raw))
+        box.flush()
+        with open(f"{home}/out.mbox", "rb") as data:
+            out = subprocess.run([SPAMASSASSIN, "--mbox", "-t", "-L"], stdin=data,
+                                 capture_output=True, env={"HOME": home, "PATH": "/usr/bin:/bin"},
+                                 timeout=600, check=True).stdout.decode("utf-8", "replace")
+    found = [(float(m.group(1)), " ".join(m.group(2).split())) for m in _STATUS.finditer(out)]
+    assert len(found) == len(messages), out[:2000]
+    return found
+
+
+def one_of_each_kind(app: Flask) -> dict[str, bytes]:
+    engine = db_engine(app)
+    inbox = Inbox.from_app(app)
+    with app.app_context():
+        game = two_human_game(engine)
+        seat, state = to_play(engine, game)
+        me = ("ann@example.org", "bob@example.org")[seat]
+        token = latest_token(engine, me, "turn")
+        for text in ("help", "status", str(illegal(state, seat)), str(legal(state, seat))):
+            deliver(inbox, reply(token, text, sender=me))
+        deliver(inbox, reply(None, "QS", sender=me, to="Hearts <play@pbem.test>"))
+    with transaction(engine, read_only=True) as session:
+        rows = session.exec(select(OutboxEmail).order_by(col(OutboxEmail.id)))
+        found: dict[str, bytes] = {}
+        for row in rows:
+            found.setdefault(row.kind, to_bytes(
+                subject=row.subject, body_text=row.body_text, body_html=row.body_html,
+                headers=row.headers, date=datetime(2026, 11, 21, 9, 47, tzinfo=UTC)))
+    return found
+
+
+def test_no_outgoing_email_scores_above_half_a_point(make_app: object) -> None:
+    app = make_app(BASE_URL="https://hearts.example.org")  # type: ignore[operator]
+    kinds = one_of_each_kind(app)
+    assert {"turn", "help", "status", "error", "unroutable"} <= set(kinds)
+    scored = dict(zip(kinds, scores(list(kinds.values())), strict=True))
+    high = {kind: found for kind, found in scored.items() if found[0] > LIMIT}
+    assert not high, high
