@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import re
 import secrets
 import uuid
@@ -88,6 +89,17 @@ def reply_tokens_in(header_value: str) -> list[str]:
     """The reply tokens of every Message-ID of ours in a header value (In-Reply-To,
     References), in order."""
     return [a or b for a, b in _TOKEN_IN_ID.findall(header_value)]
+
+
+def without_tokens(header_value: str) -> str:
+    """The same header with the reply token in each Message-ID of ours replaced by a short
+    digest of it: a copy kept at rest still names its email but holds no usable token."""
+    def masked(match: re.Match[str]) -> str:
+        token = match.group(1) or match.group(2)
+        digest = "h" + hashlib.sha256(token.encode()).hexdigest()[:12]
+        return match.group(0).replace(token, digest)
+
+    return _TOKEN_IN_ID.sub(masked, header_value)
 
 
 def reply_address(reply_token: str, settings: MailSettings) -> Address:

@@ -28,7 +28,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, bindparam, insert, or_, update
 from sqlmodel import Session, col, select
 
-from pbem.mail.compose import to_bytes
+from pbem.mail.compose import to_bytes, without_tokens
 from pbem.store.db import inserted_id, transaction, writing
 from pbem.store.models import OutboxEmail, Player
 from pbem.store.types import utcnow
@@ -113,7 +113,8 @@ def enqueue(
     values: dict[str, Any] = {
         "game_id": game_id, "player_id": player_id, "to_addr": to_addr, "kind": kind,
         "subject": subject, "body_text": body_text, "body_html": body_html,
-        "headers": dict(headers), "message_id": headers.get("Message-ID"),
+        "headers": dict(headers),
+        "message_id": kept_message_id(headers) if failed else headers.get("Message-ID"),
         "status": "failed" if failed else "pending",
         "attempts": 0, "next_attempt_at": now, "claimed_by": None, "claimed_at": None,
         "last_error": failed or None, "created_at": now, "sent_at": None,
@@ -414,13 +415,21 @@ KEPT_HEADERS = ("Message-ID", "From", "To", "In-Reply-To")
 
 
 def kept_headers(headers: Mapping[str, str]) -> dict[str, str]:
-    return {name: value for name, value in headers.items() if name in KEPT_HEADERS}
+    """The headers a sent or failed row keeps, their Message-IDs without reply tokens."""
+    return {name: without_tokens(value) for name, value in headers.items()
+            if name in KEPT_HEADERS}
+
+
+def kept_message_id(headers: Mapping[str, str]) -> str | None:
+    message_id = headers.get("Message-ID")
+    return without_tokens(message_id) if message_id is not None else None
 
 
 def _forget(status: str) -> Any:
     return (update(_T).where(_T.c.id == bindparam("row_id"), _T.c.status == status)
             .values(body_text="", body_html=None,
-                    headers=bindparam("kept", type_=_T.c.headers.type)))
+                    headers=bindparam("kept", type_=_T.c.headers.type),
+                    message_id=bindparam("kept_id")))
 
 
 _FORGET_SENT, _FORGET_FAILED = _forget("sent"), _forget("failed")
@@ -457,7 +466,8 @@ class Marks:
 
     @staticmethod
     def _forget(statement: Any, row: Claimed) -> tuple[Any, dict[str, Any]]:
-        return statement, {"row_id": row.id, "kept": kept_headers(row.headers)}
+        return statement, {"row_id": row.id, "kept": kept_headers(row.headers),
+                           "kept_id": kept_message_id(row.headers)}
 
     def retry(self, row: Claimed, error: str, now: datetime) -> None:
         next_at = now + backoff(row.attempts + 1)
@@ -484,7 +494,8 @@ def purge_sent(engine: Engine) -> int:
         for row_id, headers in rows:
             session.connection().execute(
                 update(_T).where(_T.c.id == row_id)
-                .values(body_text="", body_html=None, headers=kept_headers(headers or {})))
+                .values(body_text="", body_html=None, headers=kept_headers(headers or {}),
+                        message_id=kept_message_id(headers or {})))
         return len(rows)
 
 

@@ -221,7 +221,17 @@ def _mark(session: Session, mail_id: int, decision: Decision, now: datetime) -> 
     if session.autoflush:
         session.flush()  # what the answers added, before this plain UPDATE
     session.connection().execute(_MARK, {"mail_id": mail_id, "status": decision.status,
-                                         "reason": decision.reason, "processed_at": now})
+                                         "reason": printable(decision.reason),
+                                         "processed_at": now})
+
+
+_CONTROL = dict.fromkeys(c for c in range(32) if chr(c) not in "\t\n")
+
+
+def printable(text: str) -> str:
+    """`text` without control characters (a NUL can't even be stored in PostgreSQL text): what
+    a hostile message quoted back, in a reason or an answer, is kept readable and storable."""
+    return text.translate(_CONTROL)
 
 
 # --- deciding -------------------------------------------------------------------------------
@@ -382,7 +392,8 @@ def _error(inbox: Inbox, route: Route, read: str, reason: str, label: str,
         if player is None or game is None or not replies.may_answer(session, player, inbox.clock()):
             return
         state = load_state(session, route.game_id).state
-        send_error(session, game, state, route.seat_no, what_was_read=read or "(nothing)",
+        send_error(session, game, state, route.seat_no,
+                   what_was_read=printable(read) or "(nothing)",
                    reason=explain(reason, state, route.seat_no, command),
                    settings=inbox.settings, now=inbox.clock())
 
