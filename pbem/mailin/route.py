@@ -136,8 +136,18 @@ def player_addresses(session: Session, player_id: int) -> set[str]:
     return set(session.connection().execute(_ADDRESSES, {"player_id": player_id}).scalars())
 
 
+def without_plus(address: str) -> str:
+    """`bob+games@example.org` → `bob@example.org` (normalised): the same mailbox."""
+    local, at, domain = normalise_email(address).rpartition("@")
+    return f"{local.partition('+')[0]}{at}{domain}" if at else normalise_email(address)
+
+
 def sender_is_player(session: Session, player_id: int, sender: str) -> bool:
-    return normalise_email(sender) in player_addresses(session, player_id)
+    """Is `sender` one of the player's addresses, or a plus-variant of one (only the
+    mailbox's owner receives mail at bob+anything@, so bob+games@ is Bob)?"""
+    addresses = player_addresses(session, player_id)
+    return (normalise_email(sender) in addresses
+            or without_plus(sender) in {without_plus(a) for a in addresses})
 
 
 def players_with_address(session: Session, addresses: list[str]) -> list[Player]:

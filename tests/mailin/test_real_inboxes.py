@@ -191,3 +191,17 @@ def test_unroutable_mail_from_strangers_and_machines_gets_no_answer(
     assert len(emails(engine, sender)) == outbox
     status, reason, kept = reasons(engine)[-1]
     assert (status, kept) == ("ignored", True) and reason
+
+
+def test_a_plus_variant_of_the_players_address_is_the_player(way: tuple[Flask, Send]) -> None:
+    app, send = way
+    engine = db_engine(app)
+    game = two_human_game(engine)
+    seat, state = to_play(engine, game)
+    me = PEOPLE[seat]
+    token = latest_token(engine, me, "turn")
+    card = legal(state, seat)
+    send(message(me.replace("@", "+games@"), str(card), to=f"Hearts <play+{token}@pbem.test>"),
+         [f"play+{token}@pbem.test"])
+    assert plays(engine, game).count(CardPlayed(seat, card)) == 1
+    assert not emails(engine, me, "not_your_seat")
