@@ -43,7 +43,8 @@ from pbem.engine import (
 from pbem.mailin.language import cards_in, in_english
 
 MOVES = frozenset({"play", "pass", "claim", "moon", "bid", "avoid"})
-VERBS = ("play", "pass", "claim", "moon", "bid", "avoid", "status", "help", "say", "away")
+VERBS = ("play", "pass", "claim", "moon", "bid", "avoid", "status", "help", "say", "away",
+         "address")
 SUIT_VERBS = frozenset({"avoid", "name", "suit"})  # `avoid spades`, `name spades`, `suit spades`
 NO_BID = frozenset({"no bid", "bid pass", "pass bid", "pass the bid"})
 _NUMBER_WORDS = {word: n for n, word in enumerate((
@@ -83,7 +84,7 @@ class Command:
             return "bid pass" if self.chips is None else f"bid {self.chips}"
         if self.verb == "avoid" and self.suit is not None:
             return f"avoid {self.suit.plural}"
-        if self.verb in {"say", "away"}:
+        if self.verb in {"say", "away", "address"}:
             return f"{self.verb} {self.text}".strip()
         return self.verb
 
@@ -244,6 +245,11 @@ def read_line(line: str, phase: Phase | None = None, *,
                               "else goes up).")
     if verb == "away":
         return Command("away", text=rest, line=line)
+    if verb == "address" or line.startswith("add address "):  # "address bob@work.example"
+        address = line.removeprefix("add address ").removeprefix("address").strip(" :")
+        if not address:
+            raise UnreadableInput("Write the address to add, e.g. “address you@example.org”.")
+        return Command("address", text=address, line=line)
     suit = _bare_suit(line) if phase is Phase.NAME_SUIT else None
     if suit is not None:
         return Command("avoid", suit=suit, line=line)

@@ -38,6 +38,7 @@ from pbem.engine import (
     seat_view,
 )
 from pbem.engine import Command as EngineCommand
+from pbem.mail.addresses import AddressRefused, request_address
 from pbem.mail.compose import MailSettings
 from pbem.mail.errors import send_error
 from pbem.mailin import replies
@@ -441,6 +442,8 @@ def _note(inbox: Inbox, route: Route, note: str) -> Answer:
 def _info(inbox: Inbox, route: Route, command: Command) -> Answer:
     if command.verb == "away":
         return _note(inbox, route, _away(inbox, route, command.text))
+    if command.verb == "address":
+        return _add_address(inbox, route, command.text)
 
     def answer(session: Session) -> None:
         player, game = session.get(Player, route.player_id), session.get(Game, route.game_id)
@@ -454,6 +457,29 @@ def _info(inbox: Inbox, route: Route, command: Command) -> Answer:
                                      route.seat_no)
         replies.queue_reply(session, inbox.settings, command.verb, player, game=game,
                             seat=route.seat_no, now=inbox.clock(), context=context)
+
+    return answer
+
+
+def _add_address(inbox: Inbox, route: Route, address: str) -> Answer:
+    """`address bob@work.example`: a confirmation link to that address, and a note saying so
+    (or why not)."""
+    def answer(session: Session) -> None:
+        player, game = session.get(Player, route.player_id), session.get(Game, route.game_id)
+        if player is None or game is None or not replies.may_answer(
+                session, player, inbox.clock()):
+            return
+        secret = inbox.app.config["SECRET_KEY"] if inbox.app is not None else None
+        try:
+            if not secret:
+                raise AddressRefused("Addresses can't be added by email here; use the form "
+                                     "on your game page.")
+            note = request_address(session, inbox.settings, secret, player, address,
+                                   inbox.clock())
+        except AddressRefused as exc:
+            note = str(exc)
+        replies.queue_reply(session, inbox.settings, "note", player, game=game,
+                            seat=route.seat_no, now=inbox.clock(), context={"note": note})
 
     return answer
 

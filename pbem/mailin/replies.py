@@ -37,6 +37,8 @@ HELP = [
     {"example": "status", "meaning": "get the table as it is now"},
     {"example": "say good game!", "meaning": "a message to the other players"},
     {"example": "away 1-14 August", "meaning": "tell us you're on holiday"},
+    {"example": "address you@example.org", "meaning": "also count replies from that address "
+                                                      "(we mail it a link to confirm)"},
     {"example": "help", "meaning": "this list"},
 ]
 _TWO_DECKS = {"example": "QS", "meaning": "play a queen of spades you hold (either deck's: "

@@ -10,7 +10,7 @@ from flask import Blueprint
 BLUEPRINT_MODULES: tuple[str, ...] = ("pbem.web.health", "pbem.web.play",
                                       "pbem.web.unsubscribe", "pbem.web.create",
                                       "pbem.web.takeover",
-                                      "pbem.web.seat_actions")
+                                      "pbem.web.seat_actions", "pbem.web.addresses")
 
 
 def blueprints() -> list[Blueprint]:

@@ -18,7 +18,8 @@ from pbem.web.play import check_csrf, load_seat
 bp = Blueprint("seat_actions", __name__)
 
 
-def _back(token: str, message: str) -> ResponseReturnValue:
+def back(token: str, message: str) -> ResponseReturnValue:
+    """Back to the private view, with a sentence."""
     flash(message)
     return redirect(url_for("play.seat_page", token=token), code=303)
 
@@ -32,9 +33,9 @@ def nudge(token: str) -> ResponseReturnValue:
         nudged = service.nudge(service.Context(engine=db_engine()), t.game_id or 0,
                                t.seat_no or 0, player_id=t.player_id)
     except service.PlayerMistake as exc:
-        return _back(token, str(exc))
+        return back(token, str(exc))
     names = list_in_words([page.table.names[s] for s in nudged])
-    return _back(token, f"We sent {names} a friendly nudge." if nudged
+    return back(token, f"We sent {names} a friendly nudge." if nudged
                  else "Nobody needed a nudge just now.")
 
 
@@ -46,13 +47,13 @@ def away(token: str) -> ResponseReturnValue:
         start = date.fromisoformat(request.form.get("start", ""))
         end = date.fromisoformat(request.form.get("end", ""))
     except ValueError:
-        return _back(token, "Give both away dates, like 2026-12-20 and 2026-12-28.")
+        return back(token, "Give both away dates, like 2026-12-20 and 2026-12-28.")
     try:
         service.set_away(service.Context(engine=db_engine()), page.token.player_id or 0,
                          start, end)
     except service.PlayerMistake as exc:
-        return _back(token, str(exc))
-    return _back(token, f"Noted: you are away from {start:%d %B %Y} to {end:%d %B %Y}. "
+        return back(token, str(exc))
+    return back(token, f"Noted: you are away from {start:%d %B %Y} to {end:%d %B %Y}. "
                         "Your deadlines in every game follow each game's holiday rule.")
 
 
@@ -61,7 +62,7 @@ def back_again(token: str) -> ResponseReturnValue:
     check_csrf()
     page = load_seat(token)
     removed = service.clear_away(service.Context(engine=db_engine()), page.token.player_id or 0)
-    return _back(token, "Welcome back: your away dates are cleared." if removed
+    return back(token, "Welcome back: your away dates are cleared." if removed
                  else "You had no away dates.")
 
 
@@ -83,5 +84,5 @@ def resume(token: str) -> ResponseReturnValue:
     try:
         service.resume_game(service.Context(engine=db_engine()), page.token.game_id or 0)
     except service.PlayerMistake as exc:
-        return _back(token, str(exc))
-    return _back(token, "The game goes on: everyone waited for has a fresh deadline.")
+        return back(token, str(exc))
+    return back(token, "The game goes on: everyone waited for has a fresh deadline.")

@@ -1,0 +1,117 @@
+"""Another address for a player: a confirmation link is mailed to the new address, and only
+following it (a POST from the page it opens) adds the address.
+
+The link is the player's id and the new address signed with the app's secret key
+(itsdangerous, expiring after ADDRESS_TTL): nothing is stored until it is confirmed, so no
+table holds half-added addresses, and confirming twice adds it once (the address is unique).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from email_validator import EmailNotValidError, validate_email
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from pbem.mail.compose import MailSettings, build_headers
+from pbem.mail.outbox import enqueue
+from pbem.mail.render import default_renderer
+from pbem.store.models import OutboxEmail, Player, PlayerAddress, normalise_email
+from pbem.store.types import utcnow
+
+ADDRESS_TTL = timedelta(days=3)
+PER_DAY = 5  # confirmation emails a player may ask for in a day (each goes to a stranger)
+_SALT = "pbem.address"
+
+
+class AddressRefused(ValueError):
+    """A sentence fit for the player: why the address can't be added."""
+
+
+def _signer(secret: str | bytes) -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(secret, salt=_SALT)
+
+
+def sign(secret: str | bytes, player_id: int, address: str) -> str:
+    return _signer(secret).dumps({"p": player_id, "a": address})
+
+
+def unsign(secret: str | bytes, signed: str) -> tuple[int, str] | None:
+    """(player id, address) of a confirmation link; None if forged or older than the TTL."""
+    try:
+        data = _signer(secret).loads(signed, max_age=int(ADDRESS_TTL.total_seconds()))
+    except BadSignature:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("p"), int):
+        return None
+    return data["p"], str(data.get("a", ""))
+
+
+def checked(address: str) -> str:
+    """The address in its stored form, or AddressRefused saying what is wrong with it."""
+    try:
+        valid = validate_email(address.strip(), check_deliverability=False,
+                               allow_smtputf8=False)
+    except EmailNotValidError as exc:
+        raise AddressRefused(f"“{address.strip()[:100]}” isn't an email address we can "
+                             f"use: {exc}") from None
+    return normalise_email(valid.normalized)
+
+
+def request_address(session: Session, settings: MailSettings, secret: str | bytes,
+                    player: Player, address: str, now: datetime | None = None) -> str:
+    """Mail a confirmation link to `address` for `player`; the sentence to show them.
+    AddressRefused if the address is unusable, already someone's, or asked too often."""
+    now = now or utcnow()
+    address = checked(address)
+    owner = _owner(session, address)
+    if owner == player.id:
+        return f"{address} is already one of your addresses."
+    if owner is not None:
+        raise AddressRefused(f"{address} belongs to another player, so it can't be added.")
+    if _sent_today(session, player, now) >= PER_DAY:
+        raise AddressRefused("You asked for several confirmation emails today already; "
+                             "please use one of those, or try again tomorrow.")
+    link = settings.url(f"a/{sign(secret, player.id or 0, address)}")
+    context: dict[str, Any] = {"player_name": player.name, "address": address, "link": link,
+                               "days": ADDRESS_TTL.days, "game_name": None, "game_url": None,
+                               "unsubscribe_url": None, "marker": "",
+                               "preheader": f"Confirm {address} for {player.name}'s Hearts games"}
+    rendered = default_renderer().render("address_confirm", **context)
+    headers = build_headers(settings, kind="address_confirm", to_name=player.name,
+                            to_addr=address)
+    enqueue(session, kind="address_confirm", to_addr=address,
+            subject="Hearts: confirm your address", body_text=rendered.text,
+            body_html=rendered.html, headers=headers, player_id=player.id, now=now)
+    return (f"We sent a confirmation link to {address}: follow it within {ADDRESS_TTL.days} "
+            "days and replies from that address count as yours.")
+
+
+def confirm_address(session: Session, player_id: int, address: str) -> str:
+    """Add the address (once); the sentence to show."""
+    player = session.get(Player, player_id)
+    owner = _owner(session, address)
+    if player is None:
+        raise AddressRefused("This confirmation link is for a player who no longer exists.")
+    if owner is not None and owner != player_id:
+        raise AddressRefused(f"{address} belongs to another player now, so it wasn't added.")
+    if owner is None:
+        session.add(PlayerAddress(player_id=player_id, email=address))
+    return f"Done: {address} is now one of {player.name}'s addresses."
+
+
+def _owner(session: Session, address: str) -> int | None:
+    main = session.exec(select(Player.id).where(Player.email == address)).first()
+    if main is not None:
+        return main
+    return session.exec(select(PlayerAddress.player_id).where(
+        PlayerAddress.email == address)).first()
+
+
+def _sent_today(session: Session, player: Player, now: datetime) -> int:
+    return int(session.exec(select(func.count()).select_from(OutboxEmail).where(
+        OutboxEmail.player_id == player.id, OutboxEmail.kind == "address_confirm",
+        col(OutboxEmail.created_at) >= now - timedelta(days=1))).one())
