@@ -115,11 +115,14 @@ def _name_patterns() -> list[tuple[re.Pattern[str], dict[str, str], dict[str, st
         suits = {s: SUIT_LETTERS[i] for i, spelled in enumerate(words.suits)
                  for s in _spellings(spelled)}
         rank, suit = _alternation(ranks), _alternation(suits)
+        # Rank first only with the joining word ("two of hearts", "dame de pique"): "two
+        # hearts" and "twee harten" count cards, they don't name one. German and Dutch put
+        # the suit first ("Pik Dame", "schoppenvrouw").
         join = _alternation(_spellings(words.joins))
-        joined = rf"\s+(?:(?:{join})\s*)?" if join else r"\s+"
+        rank_first = rf"(?P<r1>{rank})\s+(?:{join})\s*(?P<s1>{suit})|" if join else ""
         pattern = re.compile(
-            rf"(?<![\w])(?:(?P<r1>{rank}){joined}(?P<s1>{suit})|(?P<s2>{suit})[\s-]*(?P<r2>{rank}))"
-            rf"(?![\w])", re.IGNORECASE)
+            rf"(?<![\w])(?:{rank_first}(?P<s2>{suit})[\s-]*(?P<r2>{rank}))(?![\w])",
+            re.IGNORECASE)
         found.append((pattern, ranks, suits))
     return found
 
@@ -135,8 +138,9 @@ def cards_by_name(text: str) -> str:
 
 
 def _code(match: re.Match[str], ranks: dict[str, str], suits: dict[str, str]) -> str:
-    rank = (match.group("r1") or match.group("r2")).lower()
-    suit = (match.group("s1") or match.group("s2")).lower()
+    found = match.groupdict()
+    rank = (found.get("r1") or found["r2"]).lower()
+    suit = (found.get("s1") or found["s2"]).lower()
     return ranks[rank] + suits[suit]
 
 
