@@ -130,11 +130,32 @@ def _name_patterns() -> list[tuple[re.Pattern[str], dict[str, str], dict[str, st
 def cards_by_name(text: str) -> str:
     """`text` with card names in any of the languages, Unicode playing cards and "3 ♣"
     written as codes ("Pik Dame" → "QS", "🃓" → "3C")."""
-    text = "".join(_block_card(ch) for ch in text)
+    if _BLOCK.search(text):
+        text = "".join(_block_card(ch) for ch in text)
     text = _SPACED_SYMBOL.sub(lambda m: m.group(1) + m.group(2), text)
-    for pattern, ranks, suits in _name_patterns():
-        text = pattern.sub(partial(_code, ranks=ranks, suits=suits), text)
+    if _names_a_suit(text):  # most replies name no suit in words: skip the patterns
+        for pattern, ranks, suits in _name_patterns():
+            text = pattern.sub(partial(_code, ranks=ranks, suits=suits), text)
     return text
+
+
+_BLOCK = re.compile("[\U0001F0A1-\U0001F0DE]")
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _names_a_suit(text: str) -> bool:
+    """Does a word start with a suit's name in some language ("Pikdame" too)? A quick
+    filter: a startswith over the words is far cheaper than the name patterns."""
+    prefixes = _suit_words()
+    return any(word.startswith(prefixes) for word in _WORD.findall(text.lower()))
+
+
+@cache
+def _suit_words() -> tuple[str, ...]:
+    return tuple({s for w in LANGUAGES.values() for spelled in w.suits
+                  for s in _spellings(spelled)})
 
 
 def _code(match: re.Match[str], ranks: dict[str, str], suits: dict[str, str]) -> str:
