@@ -63,10 +63,11 @@ def main() -> None:
     for name in NAMES:
         address = f"{name.lower()}@example.org"
         mine = {kind: n for (addr, kind), n in counted.items() if addr == address}
-        total = sum(mine.values())
+        # the game_started email and the next hand's pass email are not this hand's
+        total = sum(mine.values()) - mine.get("game_started", 0) - 1
         kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(mine.items()))
-        print(f"{name}: {total} emails (reference ≤ {reference}: ratio {total / reference:.2f})"
-              f" — {kinds}")
+        print(f"{name}: {total} emails this hand (reference ≤ {reference}: ratio "
+              f"{total / reference:.2f}) — all queued: {kinds}")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from pbem.engine import (
     GameState,
     SeatView,
     asked,
+    list_in_words,
     seat_view,
 )
 from pbem.mail.compose import MailSettings
@@ -47,7 +48,19 @@ def ask_turn(mail: GameMail, state: GameState, view: SeatView, seat: int,
              ttl: timedelta | None) -> Asked:
     legal = card_links(mail, seat, asked(state, seat).cards, ttl)
     pre = f"Your turn: hand {view.hand_number}, trick {view.trick_number}."
-    return "turn", {"legal": legal, "example": legal[0].code if legal else "QS"}, pre
+    received = received_words(mail, state, seat) if view.trick_number == 1 else ""
+    return "turn", {"legal": legal, "example": legal[0].code if legal else "QS",
+                    "received": received}, pre
+
+
+def received_words(mail: GameMail, state: GameState, seat: int) -> str:
+    """"You received 3♣, 8♦ and A♥ from Bob." in the hand's first play email ("" with no
+    pass this hand)."""
+    cards = state.received_cards(seat)
+    if not cards:
+        return ""
+    labels = list_in_words([views.card_view(c).label for c in sorted(cards)])
+    return f"You received {labels} from {mail.names[state.pass_source(seat)]}."
 
 
 def table(mail: GameMail, state: GameState, view: SeatView, seat: int) -> dict[str, Any]:

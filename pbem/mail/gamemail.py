@@ -40,6 +40,7 @@ class GameMail:
     players: dict[int, Player] = field(default_factory=dict)  # seat_no -> human player
     failing: frozenset[int] = frozenset()  # seats whose address bounces
     draws: list[tuple[int, tuple[Card, ...]]] = field(default_factory=list)  # Domino, this move
+    echo: dict[int, str] = field(default_factory=dict)  # seat -> "you played 3♣.", not yet sent
     _tokens: list[dict[str, Any]] = field(default_factory=list)  # rows not inserted yet
     _unsubscribe: dict[int | None, str] = field(default_factory=dict)  # player id -> raw
     _private: dict[int, str | None] = field(default_factory=dict)  # seat -> private URL
@@ -98,6 +99,8 @@ class GameMail:
             self._unsubscribe[player.id] = unsubscribe
         private = self.private_url(seat, player)
         self.flush_tokens()
+        if seat in self.echo:  # a reply's move, said in the first email that goes to them
+            context = {"echo": self.echo.pop(seat), **context}
         return queue_mail(self.session, self.settings, self.renderer, kind, player,
                           game=self.game, reply_token=reply, now=self.now,
                           unsubscribe=unsubscribe,

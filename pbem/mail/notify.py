@@ -36,6 +36,7 @@ from pbem.mail.render import Renderer
 from pbem.mail.results import (
     HandEnd,
     confirmation,
+    echo_words,
     game_started_mail,
     hand_mail,
     summary_mail,
@@ -53,6 +54,7 @@ def notify(
     events: Sequence[Event],
     *,
     actor: int | None = None,
+    echo: bool = False,
     deadline: datetime | None = None,
     settings: MailSettings | None = None,
     now: datetime | None = None,
@@ -62,13 +64,15 @@ def notify(
     """Queue every email the new `events` call for (`roster`: the game's, if the caller has
     it loaded already). Call after appending them and moving
     `game.last_seq` (it is the turn_seq of the new tokens). `actor`: the seat whose command
-    made the events (gets a confirmation); by default the seat of the first play or pass."""
+    made the events; by default the seat of the first play or pass. `echo`: the command came
+    by email, so the actor's move is said in the first email they get from here (a short
+    confirmation if none); a move made on a page gets no email for itself."""
     if not events:
         return []
     mail = GameMail.load(session, game, settings, now, renderer, roster)
     mail.draws = _draws(state_before, events)
     rows: list[OutboxEmail | None] = []
-    rows += confirmation(mail, state_after, events, actor)
+    mail.echo = echo_words(state_after, events, actor) if echo else {}
     done = _finished(state_before, events)
     rows += _results(mail, done)
     if _game_started(state_before, state_after):
@@ -78,6 +82,7 @@ def notify(
         rows += [summary_mail(mail, state_after, seat, last) for seat in mail.players]
     else:
         rows += _asks(mail, state_before, state_after, deadline)
+    rows += confirmation(mail, state_after)  # only if no email above carried the echo
     return [row for row in rows if row is not None]
 
 

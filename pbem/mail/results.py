@@ -27,20 +27,27 @@ from pbem.store.models import OutboxEmail
 HandEnd = tuple[GameState, GameState, Event]  # before and after the event that ended a hand
 
 
-def confirmation(mail: GameMail, after: GameState, events: Sequence[Event],
-                 actor: int | None) -> list[OutboxEmail | None]:
+def echo_words(after: GameState, events: Sequence[Event],
+               actor: int | None) -> dict[int, str]:
+    """What the actor's command did, in their words ("You played 3♣."), by seat."""
     moves = [e for e in events
              if isinstance(e, CardPlayed | CardsPassed | MoonChosen | BidMade | SuitNamed)]
     if actor is None and moves:
         actor = moves[0].seat
     mine = [e for e in moves if e.seat == actor]
     if actor is None or not mine:
-        return []
-    understood = "; ".join(_move_words(e, after.rules.moon_points) for e in mine) + "."
-    next_step = _waiting_words(mail, after, actor)
-    return [mail.send("move_confirmed", actor, {"understood": understood,
-                                                 "next_step": next_step},
-                      preheader=understood)]
+        return {}
+    said = "; ".join(_move_words(e, after.rules.moon_points) for e in mine) + "."
+    return {actor: said[0].upper() + said[1:]}
+
+
+def confirmation(mail: GameMail, after: GameState) -> list[OutboxEmail | None]:
+    """A short confirmation for a reply's move when no other email went to its player."""
+    pending, mail.echo = mail.echo, {}
+    return [mail.send("move_confirmed", seat, {"understood": said[0].lower() + said[1:],
+                                               "next_step": _waiting_words(mail, after, seat)},
+                      preheader=said)
+            for seat, said in pending.items()]
 
 
 def _move_words(event: CardPlayed | CardsPassed | MoonChosen | BidMade | SuitNamed,

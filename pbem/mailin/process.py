@@ -344,6 +344,7 @@ def _move(inbox: Inbox, route: Route, command: Command, read: str,
     """Carry out a move through the one move command. With `mail_id`, a move that is made
     marks that message processed in its own transaction."""
     ctx = inbox.context()
+    ctx.echo = True  # the player hears back by email what their reply did
     if mail_id is not None:
         def mark(session: Session, outcome: service.Outcome) -> None:
             _mark(session, mail_id, _made(command, outcome), inbox.clock())

@@ -73,6 +73,9 @@ class Context:
     # (not for duplicates, nor for refused commands): the caller's bookkeeping then commits,
     # or rolls back, with the move (mail-in marks its message processed there).
     on_applied: Callable[[Session, Outcome], None] | None = None
+    # The command came by email: the player's move is echoed back in the next email they get
+    # (a page shows the move itself, so a move made there sends no confirmation).
+    echo: bool = False
 
 
 @dataclass(frozen=True)
@@ -249,9 +252,9 @@ def commit(
     g.session.add(g.game)
     opened = sync_deadlines(g.session, g.game, state, appended, ctx.clock(), g.seats)
     extra = {"roster": g.loaded_roster} if g.loaded_roster is not None else {}
+    deadline = min((d.due_at for d in opened), default=None)
     notify_hook()(g.session, g.game, before, state, tuple(appended), actor=actor,
-                  now=ctx.clock(), deadline=min((d.due_at for d in opened), default=None),
-                  **extra)
+                  echo=ctx.echo, now=ctx.clock(), deadline=deadline, **extra)
     return Outcome(g.game_id, new_seq, tuple(appended), state)
 
 

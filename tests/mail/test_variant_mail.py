@@ -81,6 +81,7 @@ def test_auction_emails_escape_player_names(engine: Engine) -> None:
 
 def test_auction_name_suit_email_offers_each_suit_and_the_reply_words(engine: Engine) -> None:
     game = variant_game(engine, "auction")
+    game.ctx.echo = True  # the bids come by reply: each bidder hears back what they did
     bid(game, 1, 2)
     bid(game, 2, None)
     bid(game, 3, 5)
@@ -115,9 +116,12 @@ def test_auction_turn_email_shows_the_suit_to_avoid_the_pot_and_chips(engine: En
     bid(game, 1, 4)
     for offset in (2, 3, 4):
         bid(game, offset, None)
+    game.ctx.echo = True  # named by reply: said in the turn email the namer gets next
     service.name_suit(game.ctx, game.game_id, game.seat(1), "spades")
-    assert "you named ♠ Spades as the suit to avoid" in \
-        game.last("move_confirmed", game.seat(1)).body_text
+    assert "Got your reply: You named ♠ Spades as the suit to avoid" in \
+        game.last("turn", game.seat(1)).body_text
+    assert not game.mails("move_confirmed", game.seat(1))
+    game.ctx.echo = False
     play_first_legal(game)
     mail = game.last("turn", game.seat(2))
     text, html = mail.body_text, mail.body_html or ""
