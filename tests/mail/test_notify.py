@@ -124,13 +124,13 @@ def test_turn_email_shows_hand_legal_cards_links_and_local_deadline(
     assert f"https://hearts.test/t/{raw}" in html(turn)
 
 
-def test_the_passer_gets_an_exact_confirmation(
+def test_a_passer_by_reply_gets_an_exact_confirmation(
         engine: Engine, smtp_server: SmtpServer, mail_settings: MailSettings,
         game: PlayedGame) -> None:
     run(engine, game, mail_settings, deal_event())
     deliver(engine, smtp_server)
     event = game.passes()[0]
-    run(engine, game, mail_settings, event)
+    run(engine, game, mail_settings, event, echo=True)  # the pass came by reply
     [confirmation] = deliver(engine, smtp_server)["ann@example.org"]
     labels = [f"{c.symbol} ({c})" for c in sorted(event.cards)]
     assert f"you passed {labels[0]}, {labels[1]} and {labels[2]}." in text(confirmation)
