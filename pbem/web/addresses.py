@@ -8,9 +8,9 @@ from flask import Blueprint, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import generate_csrf
 
-from pbem.app import db_engine
 from pbem.mail.addresses import AddressRefused, confirm_address, request_address, unsign
 from pbem.mail.compose import MailSettings
+from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Player
 from pbem.web.play import check_csrf, load_seat
