@@ -34,13 +34,15 @@ def web(make_app: Callable[..., Flask], db_url: str) -> Flask:
     return make_app(DATABASE_URL=db_url)
 
 
-def run(engine: Engine, game: PlayedGame, settings: MailSettings, *events: Event) -> None:
-    """Like the service: apply the events and queue the mail, now (the links must be live)."""
+def run(engine: Engine, game: PlayedGame, settings: MailSettings, *events: Event,
+        echo: bool = False) -> None:
+    """Like the service: apply the events and queue the mail, now (the links must be live).
+    `echo`: the moves came by reply."""
     now = datetime.now(UTC)
     with transaction(engine) as session:
         row, before, after = game.step(session, *events)
         notify(session, row, before, after, list(events), settings=settings, now=now,
-               deadline=now + timedelta(days=2))
+               deadline=now + timedelta(days=2), echo=echo)
 
 
 def first_mail_to_ann(engine: Engine, server: SmtpServer, game: PlayedGame,
@@ -89,7 +91,7 @@ def test_one_click_post_unsubscribes_and_no_more_mail_arrives(
     assert ann(engine).unsubscribed
 
     for event in game.passes():
-        run(engine, game, mail_settings, event)
+        run(engine, game, mail_settings, event, echo=True)  # by reply: each passer hears back
     inbox = deliver(engine, smtp_server)
     assert ANN not in inbox
     assert sorted(inbox) == ["bob@example.org", "cy@example.org", "dee@example.org"]
