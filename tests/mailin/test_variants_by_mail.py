@@ -173,7 +173,8 @@ def test_only_the_winning_bidder_names_the_suit(engine: Engine) -> None:
     game = variant_game(engine, "auction")
     bidder = _to_name_suit(engine, game)
     other = (bidder + 1) % 4
-    answer(engine, other, "avoid spades")
+    answer(engine, other, "status")  # a fresh email to answer (an old one would be stale)
+    answer(engine, other, "avoid spades", "status")
     assert state_of(engine, game).named_suit is None
     assert f"Only {NAMES[bidder]}, who won the bidding, names the suit." in newest(
         engine, other, "error")
