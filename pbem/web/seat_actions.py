@@ -74,7 +74,7 @@ def mail_again(token: str) -> ResponseReturnValue:
     from pbem.mail.outbox import reset_player
 
     reset_player(db_engine(), page.token.player_id or 0)
-    return _back(token, "Thanks: we will email you again.")
+    return back(token, "Thanks: we will email you again.")
 
 
 @bp.post("/s/<token>/resume")
