@@ -6,7 +6,7 @@ import logging.config
 import os
 
 from alembic import context
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Engine, event, text
 from sqlalchemy.pool import NullPool
 
 import pbem.store.models  # noqa: F401  (registers every table on the metadata)
@@ -57,11 +57,33 @@ def run_online() -> None:
             context.run_migrations()
         return
     engine = make_engine(database_url(), poolclass=NullPool)
+    if engine.dialect.name == "sqlite":
+        without_foreign_keys(engine)
     with engine.connect() as conn:
         configure(conn)
         with context.begin_transaction():
             context.run_migrations()
+            if engine.dialect.name == "sqlite":
+                check_foreign_keys(conn)
     engine.dispose()
+
+
+def without_foreign_keys(engine: Engine) -> None:
+    """SQLite: batch mode rebuilds a table (copy, DROP, rename). With foreign keys on, dropping
+    a table other rows point to fails ("FOREIGN KEY constraint failed"), and the pragma is a
+    no-op inside a transaction, so it goes off as each connection opens (after pbem's own
+    connect hook turned it on). Alembic's batch docs recommend this for referenced tables."""
+
+    @event.listens_for(engine, "connect")
+    def foreign_keys_off(dbapi_connection: object, _record: object) -> None:
+        dbapi_connection.execute("PRAGMA foreign_keys = OFF")  # type: ignore[attr-defined]
+
+
+def check_foreign_keys(conn: Connection) -> None:
+    """With the checks off, make sure the migration left every reference whole."""
+    broken = conn.execute(text("PRAGMA foreign_key_check")).fetchall()
+    if broken:
+        raise RuntimeError(f"the migration broke foreign keys: {broken[:5]}")
 
 
 if context.is_offline_mode():

@@ -94,3 +94,30 @@ def test_the_lock_file_pins_every_dependency() -> None:
               and not line.startswith((" ", "#"))}
     missing = [r for r in wanted if Requirement(r).name.lower().replace("_", "-") not in pinned]
     assert missing == []
+
+
+def _locked_names() -> list[str]:
+    lock = (REPO / "requirements.lock").read_text()
+    return [line.split("==")[0].strip().lower() for line in lock.splitlines()
+            if "==" in line and not line.startswith((" ", "#"))]
+
+
+def test_the_lock_file_is_as_pip_compile_writes_it() -> None:
+    """Made by the command at its top, not by hand: pip-compile lists packages in name order
+    with a hash for each and says which requirement pulled each one in ('via')."""
+    names = _locked_names()
+    assert names == sorted(names)
+    lock = (REPO / "requirements.lock").read_text()
+    for line in lock.splitlines():
+        pin = "==" in line and not line.startswith((" ", "#"))
+        assert not pin or line.endswith("\\"), f"a pin without hashes: {line}"
+
+
+def test_the_lock_file_installs_alone_with_hashes(tmp_path: Path) -> None:
+    """What the Dockerfile and deploy/README.md run: every dependency of every pin is pinned
+    too, with its hash (pip's resolver refuses an incomplete lock in --require-hashes mode)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed",
+         "--require-hashes", "-q", "-r", str(REPO / "requirements.lock")],
+        capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
