@@ -11,7 +11,7 @@ from flask import Flask, Response
 
 from pbem import config as pbem_config
 from pbem.resources import resource_dir
-from pbem.security import init_security
+from pbem.security import init_security, limit_strictly
 from pbem.service import core as service_core
 from pbem.store.app_engine import ENGINE_EXTENSION
 from pbem.store.app_engine import db_engine as db_engine  # re-exported: pbem.app.db_engine
@@ -48,6 +48,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     init_request_ids(app)
     init_security(app)
     register_blueprints(app)
+    limit_strictly(app)
     from pbem.metrics import init_metrics
 
     init_metrics(app, app.extensions[ENGINE_EXTENSION])

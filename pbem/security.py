@@ -79,3 +79,16 @@ def init_rate_limit(app: Flask) -> None:
     def too_many(_error: Exception) -> tuple[str, int, dict[str, str]]:
         return ("Too many requests from your address just now. Nothing was lost: wait a "
                 "minute, then try again.\n", 429, {"Content-Type": "text/plain; charset=utf-8"})
+
+
+# Views that email someone, limited more strictly than the app-wide bucket, per client.
+STRICT_LIMITS = {"accounts.signin_ask": "5 per minute; 20 per hour"}
+
+
+def limit_strictly(app: Flask) -> None:
+    """Add STRICT_LIMITS to their views' POSTs (after the blueprints are registered)."""
+    limiter = app.extensions["pbem.limiter"]
+    for endpoint, limit in STRICT_LIMITS.items():
+        view = app.view_functions.get(endpoint)
+        if view is not None:  # the limit is checked by the wrapper, so it replaces the view
+            app.view_functions[endpoint] = limiter.limit(limit, methods=["POST"])(view)

@@ -28,6 +28,8 @@ def send_digest(
     """The daily digest for a player with `digest` on (the scheduler picks the games)."""
     if not games or not deliverable(player):
         return None
-    context = {"games": list(games), "preheader": f"{len(games)} games."}
-    return queue_mail(session, settings or default_settings(), default_renderer(), "digest",
+    settings = settings or default_settings()
+    context = {"games": list(games), "preheader": f"{len(games)} games.",
+               "me_url": settings.url("me")}
+    return queue_mail(session, settings, default_renderer(), "digest",
                       player, context=context, now=now)

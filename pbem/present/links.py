@@ -34,17 +34,9 @@ def seat_link(session: Session, game_id: int, seat_no: int, player_id: int, *,
     caller's transaction. `secret` defaults to the Flask app's SECRET_KEY."""
     key = _key(secret)
     now = now or datetime.now(UTC)
-    live = session.exec(
-        select(Token).where(
-            Token.purpose == PURPOSE, Token.game_id == game_id, Token.seat_no == seat_no,
-            Token.player_id == player_id, col(Token.used_at).is_(None),
-            col(Token.turn_seq).is_(None), col(Token.expires_at) > now + RENEW_BEFORE)
-        .order_by(col(Token.id).desc()))
-    for token in live:
-        assert token.id is not None
-        raw = _derive(key, token.id, game_id, seat_no, player_id)
-        if hmac.compare_digest(hash_token(raw), token.token_hash):
-            return raw
+    found = live_seat_link(session, game_id, seat_no, player_id, secret=key, now=now)
+    if found is not None:
+        return found
     # The hash needs the row's id: insert with a placeholder hash, then set the real one.
     token = Token(token_hash=_placeholder(), purpose=PURPOSE, game_id=game_id,
                   seat_no=seat_no, player_id=player_id, created_at=now,
@@ -57,6 +49,26 @@ def seat_link(session: Session, game_id: int, seat_no: int, player_id: int, *,
     session.add(token)
     session.flush()
     return raw
+
+
+def live_seat_link(session: Session, game_id: int, seat_no: int, player_id: int, *,
+                   secret: str | bytes | None = None, now: datetime | None = None) -> str | None:
+    """The raw token of the newest live private link of that (game, seat, player), or None:
+    reads only (for pages that list links on a GET)."""
+    key = _key(secret)
+    now = now or datetime.now(UTC)
+    live = session.exec(
+        select(Token).where(
+            Token.purpose == PURPOSE, Token.game_id == game_id, Token.seat_no == seat_no,
+            Token.player_id == player_id, col(Token.used_at).is_(None),
+            col(Token.turn_seq).is_(None), col(Token.expires_at) > now + RENEW_BEFORE)
+        .order_by(col(Token.id).desc()))
+    for token in live:
+        assert token.id is not None
+        raw = _derive(key, token.id, game_id, seat_no, player_id)
+        if hmac.compare_digest(hash_token(raw), token.token_hash):
+            return raw
+    return None
 
 
 def find_seat_token(session: Session, raw: str, *, now: datetime | None = None) -> Token | None:

@@ -13,7 +13,8 @@ from sqlmodel import Session, col, select
 
 from pbem.store.models import Token
 
-PURPOSES = frozenset({"reply", "card", "pass", "invite", "unsubscribe", "seat", "join"})
+PURPOSES = frozenset({"reply", "card", "pass", "invite", "unsubscribe", "seat", "join",
+                      "signin"})
 DEFAULT_TTL = timedelta(days=30)
 
 

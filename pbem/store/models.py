@@ -36,7 +36,8 @@ GAME_STATUSES = ("inviting", "active", "paused", "finished")
 ROBOT_STRENGTHS = ("easy", "strong")  # pbem.bots.STRENGTHS: the heuristic, the searching robot
 INVITE_STATUSES = ("invited", "accepted", "declined")
 OUTBOX_STATUSES = ("pending", "sending", "sent", "failed")
-TOKEN_PURPOSES = ("reply", "card", "pass", "invite", "unsubscribe", "seat", "join")
+TOKEN_PURPOSES = ("reply", "card", "pass", "invite", "unsubscribe", "seat", "join",
+                  "signin")
 INBOUND_STATUSES = ("pending", "processed", "ignored", "failed")
 DEADLINE_KINDS = ("pass", "play", "moon", "bid", "suit")
 DEADLINE_STATUSES = ("pending", "done", "expired", "cancelled")

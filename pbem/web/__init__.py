@@ -10,7 +10,8 @@ from flask import Blueprint
 BLUEPRINT_MODULES: tuple[str, ...] = ("pbem.web.health", "pbem.web.play",
                                       "pbem.web.unsubscribe", "pbem.web.create",
                                       "pbem.web.takeover",
-                                      "pbem.web.seat_actions", "pbem.web.addresses")
+                                      "pbem.web.seat_actions", "pbem.web.addresses",
+                                      "pbem.web.accounts")
 
 
 def blueprints() -> list[Blueprint]:

@@ -42,6 +42,8 @@ def test_digest_lists_every_open_game_once_a_day_at_8_local(engine: Engine) -> N
         assert name in digest.body_text
     assert digest.body_text.count("your move") == 2  # both games wait for Kai's pass
     assert "https://hearts.test/games/" in digest.body_text
+    assert "your settings: https://hearts.test/me" in digest.body_text  # issue 19: my games
+    assert 'href="https://hearts.test/me"' in (digest.body_html or "")
 
 
 def test_no_digest_at_other_hours_or_for_players_who_did_not_choose_it(engine: Engine) -> None:

@@ -1,0 +1,33 @@
+"""Emails about a player's account rather than a game: the sign-in link."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlmodel import Session
+
+from pbem.mail.compose import MailSettings, build_headers
+from pbem.mail.outbox import enqueue
+from pbem.mail.render import default_renderer
+from pbem.mail.sending import default_settings
+from pbem.present.tokens import new_token
+from pbem.store.models import OutboxEmail, Player
+
+
+def send_signin(session: Session, player: Player, address: str, *, ttl: timedelta,
+                now: datetime, settings: MailSettings | None = None) -> OutboxEmail:
+    """A one-time sign-in link to `address` (one of the player's; the one they typed). It goes
+    even to an unsubscribed player: they asked for it just now."""
+    settings = settings or default_settings()
+    raw = new_token(session, "signin", player_id=player.id, ttl=ttl, now=now)
+    minutes = int(ttl.total_seconds() // 60)
+    context: dict[str, Any] = {"player_name": player.name, "link": settings.url(f"signin/{raw}"),
+                               "minutes": minutes, "game_name": None, "game_url": None,
+                               "unsubscribe_url": None, "marker": "",
+                               "preheader": f"Your Hearts sign-in link (for {minutes} minutes)"}
+    rendered = default_renderer().render("signin", **context)
+    headers = build_headers(settings, kind="signin", to_name=player.name, to_addr=address)
+    return enqueue(session, kind="signin", to_addr=address, subject="Hearts: your sign-in link",
+                   body_text=rendered.text, body_html=rendered.html, headers=headers,
+                   player_id=player.id, now=now)

@@ -1,0 +1,54 @@
+"""Sign-in links (/signin/<token>): what a link is (live, used, expired, unknown) and using it
+up, once. Mail scanners open every link, so only a POST may call `use_signin`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from pbem.present.tokens import consume_token, hash_token
+from pbem.store.db import transaction
+from pbem.store.models import Player, Token
+
+PURPOSE = "signin"
+LIVE, USED, EXPIRED, UNKNOWN = "live", "used", "expired", "unknown"
+
+
+@dataclass(frozen=True)
+class SigninLink:
+    state: str  # LIVE, USED, EXPIRED or UNKNOWN
+    player_id: int | None = None
+    name: str = ""
+
+
+def _find(session: Session, raw: str, now: datetime) -> tuple[SigninLink, Token | None]:
+    token = session.exec(select(Token).where(Token.token_hash == hash_token(raw.strip()),
+                                             Token.purpose == PURPOSE)).first()
+    player = session.get(Player, token.player_id) if token and token.player_id else None
+    if token is None or player is None:
+        return SigninLink(UNKNOWN), None
+    if token.used_at is not None:
+        return SigninLink(USED), token
+    if token.expires_at is None or token.expires_at <= now:
+        return SigninLink(EXPIRED), token
+    return SigninLink(LIVE, player.id, player.name), token
+
+
+def check_signin(engine: Engine, raw: str, now: datetime | None = None) -> SigninLink:
+    """What the link is, changing nothing (for the GET that shows the confirm button)."""
+    with transaction(engine, read_only=True) as session:
+        return _find(session, raw, now or datetime.now(UTC))[0]
+
+
+def use_signin(engine: Engine, raw: str, now: datetime | None = None) -> SigninLink:
+    """Use the link up: LIVE (with the player) for exactly one caller, even when two POSTs
+    race; USED for the others."""
+    now = now or datetime.now(UTC)
+    with transaction(engine) as session:
+        link, token = _find(session, raw, now)
+        if link.state != LIVE or token is None:
+            return link
+        return link if consume_token(session, token, now=now) else SigninLink(USED)

@@ -1,0 +1,163 @@
+"""Players as people, not only seats: asking for a sign-in link, and a player's preferences.
+
+A sign-in link is a one-time token (purpose "signin", stored hashed, SIGNIN_TTL long; made and
+mailed by the mail layer's `send_signin`, checked and used up by pbem.present.signin). Asking
+for one answers the same whether the address is known or not: the page always says "if that
+address plays here, a link is on its way", so the form can't be used to find out who plays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from zoneinfo import available_timezones
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from pbem.engine import list_in_words
+from pbem.roster import load_roster
+from pbem.service.addresses import checked_address
+from pbem.service.core import Context, mail_hook
+from pbem.service.errors import BadRequest, NotFound
+from pbem.store.db import transaction
+from pbem.store.events import load_state
+from pbem.store.models import (
+    NOTIFY_CHOICES,
+    Deadline,
+    Game,
+    Player,
+    PlayerAddress,
+    Seat,
+    Token,
+    normalise_email,
+)
+
+SIGNIN_TTL = timedelta(minutes=20)
+SIGNIN_PER_HOUR = 5  # sign-in emails one player may be sent in an hour (per address limit)
+
+
+def player_by_address(session: Session, address: str) -> Player | None:
+    """The player whose address (or confirmed extra address) this is; a plus-variant of one
+    (bob+games@) is the mailbox owner's too."""
+    email = normalise_email(address)
+    local, at, domain = email.rpartition("@")
+    forms = list(dict.fromkeys([email, f"{local.partition('+')[0]}{at}{domain}"]))
+    for form in forms:
+        player = session.exec(select(Player).where(Player.email == form)).first()
+        if player is None:
+            extra = session.exec(select(PlayerAddress).where(PlayerAddress.email == form)).first()
+            player = session.get(Player, extra.player_id) if extra else None
+        if player is not None:
+            return player
+    return None
+
+
+def request_signin(ctx: Context, address: str) -> None:
+    """Mail a sign-in link to `address` if a player has it, else do nothing. The caller's
+    answer must not depend on which happened. BadRequest only for text that isn't an address.
+
+    The per-address limit is atomic: the player's row is locked before counting (PostgreSQL:
+    FOR UPDATE; SQLite's write transactions are serialized anyway). Past it, nothing is sent."""
+    email = checked_address(address.strip())
+    now = ctx.clock()
+    with transaction(ctx.engine) as session:
+        player = player_by_address(session, email)
+        if player is None:
+            return
+        session.exec(select(Player.id).where(Player.id == player.id).with_for_update()).one()
+        sent = session.exec(select(func.count()).select_from(Token).where(
+            Token.purpose == "signin", Token.player_id == player.id,
+            col(Token.created_at) >= now - timedelta(hours=1))).one()
+        if sent >= SIGNIN_PER_HOUR:
+            return
+        mail_hook("send_signin")(session, player, normalise_email(email), ttl=SIGNIN_TTL,
+                                 now=now)
+
+
+@dataclass(frozen=True)
+class Preferences:
+    name: str
+    email: str
+    extra_addresses: tuple[str, ...]
+    notify: str
+    digest: bool
+    time_zone: str
+    unsubscribed: bool
+
+
+def preferences(ctx: Context, player_id: int) -> Preferences:
+    with transaction(ctx.engine, read_only=True) as session:
+        player = _player(session, player_id)
+        extra = session.exec(select(PlayerAddress.email).where(
+            PlayerAddress.player_id == player_id).order_by(col(PlayerAddress.id))).all()
+        return Preferences(player.name, player.email, tuple(extra), player.notify,
+                           player.digest, player.time_zone, player.unsubscribed)
+
+
+def set_preferences(ctx: Context, player_id: int, *, notify: str, digest: bool,
+                    time_zone: str) -> None:
+    """How much mail (each trick, each hand, turns only), a daily digest, the time zone."""
+    if notify not in NOTIFY_CHOICES:
+        raise BadRequest("Choose how often to hear about the play: after every trick, after "
+                         "every hand, or only when it is your turn.")
+    if time_zone not in available_timezones():
+        raise BadRequest(f"“{time_zone[:64]}” is not a time zone we know; give one such as "
+                         "Europe/Paris or America/New_York.")
+    with transaction(ctx.engine) as session:
+        player = _player(session, player_id)
+        player.notify, player.digest, player.time_zone = notify, digest, time_zone
+        session.add(player)
+
+
+def _player(session: Session, player_id: int) -> Player:
+    player = session.get(Player, player_id)
+    if player is None:
+        raise NotFound("There is no such player.")
+    return player
+
+
+# --- my games -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GameLine:
+    """One game of a player's, as /me lists it."""
+
+    game_id: int
+    name: str
+    status: str  # inviting, active, paused, finished
+    seat_no: int
+    your_turn: bool
+    waiting_for: str  # names, "" when nobody
+    due_at: datetime | None  # the earliest pending deadline of the game
+    scores: tuple[tuple[str, int], ...]  # (name, total) per seat
+    winners: str  # names, for a finished game
+    hand_number: int
+
+
+def player_games(ctx: Context, player_id: int) -> list[GameLine]:
+    """Every game the player sits in (not the ones they left or were replaced in), the open
+    ones first, newest first within each group."""
+    with transaction(ctx.engine, read_only=True) as session:
+        seats = session.exec(select(Seat, Game).join(Game, col(Game.id) == col(Seat.game_id))
+                             .where(Seat.player_id == player_id, col(Seat.is_bot).is_(False))
+                             .order_by(col(Game.id).desc())).all()
+        lines = [_game_line(session, game, seat) for seat, game in seats]
+    return sorted(lines, key=lambda line: line.status == "finished")
+
+
+def _game_line(session: Session, game: Game, seat: Seat) -> GameLine:
+    assert game.id is not None
+    state = load_state(session, game.id).state
+    table = session.exec(select(Seat).where(Seat.game_id == game.id)
+                         .order_by(col(Seat.seat_no))).all()
+    names = load_roster(session, table).names
+    moving = state.to_move if game.status == "active" else ()
+    due = session.exec(select(func.min(Deadline.due_at)).where(
+        Deadline.game_id == game.id, Deadline.status == "pending")).one()
+    return GameLine(
+        game.id, game.name, game.status, seat.seat_no, seat.seat_no in moving,
+        list_in_words([names[s] for s in moving if s != seat.seat_no]), due,
+        tuple(zip(names, state.totals, strict=True)),
+        list_in_words([names[s] for s in state.winners]) if game.status == "finished" else "",
+        state.hand_number)

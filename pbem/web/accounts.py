@@ -1,0 +1,214 @@
+"""Signing in without a password: /signin mails a one-time link; the link's page (GET) only
+shows a button, since mail scanners open links; its POST signs the player in (a fresh Flask
+session: the old one is cleared, so nothing from before signing in carries over). /signout
+ends it. A private seat link (/s/<token>) still opens its one game only and signs nobody in."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import date
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from flask_wtf.csrf import generate_csrf
+from sqlmodel import col, select
+
+from pbem import service
+from pbem.mail.addresses import AddressRefused, request_address
+from pbem.mail.compose import MailSettings
+from pbem.present import signin as links
+from pbem.present.links import live_seat_link, seat_link
+from pbem.service import accounts
+from pbem.store.app_engine import db_engine
+from pbem.store.db import transaction
+from pbem.store.models import NOTIFY_CHOICES, Player, Seat
+from pbem.web.play import check_csrf
+from pbem.zones import deadline_text
+
+bp = Blueprint("accounts", __name__)
+PLAYER_KEY = "player_id"
+LINK_TEMPLATE = "web/signin_link.html"
+LINK_CODES = {links.UNKNOWN: 404, links.USED: 410, links.EXPIRED: 410}
+
+
+def signed_in_player() -> Player | None:
+    """The signed-in player, or None (not signed in, or the player is gone)."""
+    player_id = session.get(PLAYER_KEY)
+    if not isinstance(player_id, int):
+        return None
+    with transaction(db_engine(), read_only=True) as db:
+        return db.get(Player, player_id)
+
+
+def sign_in(player_id: int) -> None:
+    """A new session for the player: the old one's contents (and CSRF token) are dropped."""
+    session.clear()
+    session[PLAYER_KEY] = player_id
+    session["sid"] = secrets.token_urlsafe(16)  # a new cookie value even for the same player
+    session.permanent = True
+
+
+@bp.get("/signin")
+def signin_form() -> ResponseReturnValue:
+    return render_template("web/signin.html", state="ask", csrf=generate_csrf(),
+                           player=signed_in_player(), address="")
+
+
+@bp.post("/signin")
+def signin_ask() -> ResponseReturnValue:
+    """Mail a link if the address is a player's; the same answer either way."""
+    check_csrf()
+    address = request.form.get("address", "")[:400]
+    try:
+        accounts.request_signin(service.Context(engine=db_engine()), address)
+    except service.BadRequest as exc:
+        return render_template("web/signin.html", state="ask", csrf=generate_csrf(),
+                               problem=str(exc), address=address.strip(), player=None), 422
+    return render_template("web/signin.html", state="sent", address=address.strip(),
+                           minutes=int(accounts.SIGNIN_TTL.total_seconds() // 60))
+
+
+@bp.get("/signin/<token>")
+def signin_link(token: str) -> ResponseReturnValue:
+    """The link from the email: a button (GET and HEAD change nothing)."""
+    link = links.check_signin(db_engine(), token)
+    if link.state != links.LIVE:
+        return render_template(LINK_TEMPLATE, state=link.state), LINK_CODES[link.state]
+    return render_template(LINK_TEMPLATE, state="ask", name=link.name, csrf=generate_csrf())
+
+
+@bp.post("/signin/<token>")
+def signin_confirm(token: str) -> ResponseReturnValue:
+    check_csrf()
+    link = links.use_signin(db_engine(), token)
+    if link.state != links.LIVE or link.player_id is None:
+        return render_template(LINK_TEMPLATE, state=link.state), LINK_CODES[link.state]
+    sign_in(link.player_id)
+    return redirect(url_for("accounts.me"), code=303)
+
+
+@bp.post("/signout")
+def signout() -> ResponseReturnValue:
+    check_csrf()
+    session.clear()
+    return render_template("web/signin.html", state="out", csrf=generate_csrf(), player=None,
+                           address="")
+
+
+# --- my games and settings ------------------------------------------------------------------
+
+def _ctx() -> service.Context:
+    return service.Context(engine=db_engine())
+
+
+def _back(message: str) -> ResponseReturnValue:
+    flash(message)
+    return redirect(url_for("accounts.me"), code=303)
+
+
+def _signed_in_or_none() -> Player | None:
+    player = signed_in_player()
+    if player is None:
+        session.pop(PLAYER_KEY, None)
+    return player
+
+
+@bp.get("/me")
+def me() -> ResponseReturnValue:
+    """The signed-in player's games and settings (GET changes nothing: a game without a live
+    private link gets a button that makes one)."""
+    player = _signed_in_or_none()
+    if player is None or player.id is None:
+        return redirect(url_for("accounts.signin_form"), code=303)
+    games = accounts.player_games(_ctx(), player.id)
+    with transaction(db_engine(), read_only=True) as db:
+        seat_links = {g.game_id: live_seat_link(db, g.game_id, g.seat_no, player.id)
+                      for g in games if g.status != "finished"}
+    return render_template(
+        "web/me.html", player=player, games=games, seat_links=seat_links,
+        prefs=accounts.preferences(_ctx(), player.id), away=service.away_dates(_ctx(), player.id),
+        choices=NOTIFY_CHOICES, csrf=generate_csrf(),
+        deadline=lambda when: deadline_text(when, player.time_zone))
+
+
+def _player_or_signin() -> Player:
+    check_csrf()
+    player = _signed_in_or_none()
+    if player is None or player.id is None:
+        abort(403)
+    return player
+
+
+@bp.post("/me/seat/<int:game_id>")
+def my_seat(game_id: int) -> ResponseReturnValue:
+    """Open the private page of the player's seat in a game (making its link if needed)."""
+    player = _player_or_signin()
+    with transaction(db_engine()) as db:
+        seat = db.exec(select(Seat).where(Seat.game_id == game_id,
+                                          Seat.player_id == player.id,
+                                          col(Seat.is_bot).is_(False))).first()
+        if seat is None:
+            return _back("You don't play in that game.")
+        raw = seat_link(db, game_id, seat.seat_no, player.id or 0)
+    return redirect(url_for("play.seat_page", token=raw), code=303)
+
+
+@bp.post("/me/preferences")
+def my_preferences() -> ResponseReturnValue:
+    player = _player_or_signin()
+    try:
+        accounts.set_preferences(_ctx(), player.id or 0, notify=request.form.get("notify", ""),
+                                 digest=request.form.get("digest") == "on",
+                                 time_zone=request.form.get("time_zone", "").strip())
+    except service.BadRequest as exc:
+        return _back(f"Nothing was saved: {exc}")
+    return _back("Saved: your email preferences are updated.")
+
+
+@bp.post("/me/away")
+def my_away() -> ResponseReturnValue:
+    player = _player_or_signin()
+    try:
+        start = date.fromisoformat(request.form.get("start", ""))
+        end = date.fromisoformat(request.form.get("end", ""))
+    except ValueError:
+        return _back("Give both away dates, like 2026-12-20 and 2026-12-28.")
+    try:
+        service.set_away(_ctx(), player.id or 0, start, end)
+    except service.PlayerMistake as exc:
+        return _back(str(exc))
+    return _back(f"Noted: you are away from {start:%d %B %Y} to {end:%d %B %Y}.")
+
+
+@bp.post("/me/away/clear")
+def my_away_clear() -> ResponseReturnValue:
+    player = _player_or_signin()
+    removed = service.clear_away(_ctx(), player.id or 0)
+    return _back("Welcome back: your away dates are cleared." if removed
+                 else "You had no away dates.")
+
+
+@bp.post("/me/address")
+def my_address() -> ResponseReturnValue:
+    player = _player_or_signin()
+    with transaction(db_engine()) as db:
+        fresh = db.get(Player, player.id)
+        if fresh is None:
+            abort(403)
+        try:
+            said = request_address(db, MailSettings.from_config(current_app.config),
+                                   current_app.config["SECRET_KEY"], fresh,
+                                   request.form.get("address", ""))
+        except AddressRefused as exc:
+            return _back(str(exc))
+    return _back(said)
