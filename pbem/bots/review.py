@@ -10,7 +10,7 @@ certainties: `Verdict.worlds` says how many.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from pbem.bots import strong
@@ -29,7 +29,7 @@ from pbem.engine import (
     start,
 )
 
-REVIEW_BUDGET = strong.Budget(plays=4000, min_worlds=12, max_worlds=40, pass_plays=6000)
+REVIEW_BUDGET = strong.Budget(plays=12000, min_worlds=24, max_worlds=80, pass_plays=30000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +51,21 @@ def review_seat(events: Sequence[Event], seat: int, seed: int = 0,
                 budget: strong.Budget = REVIEW_BUDGET) -> list[Verdict]:
     """Every decision of `seat` in the game `events` (its log, GameCreated first) that had more
     than one choice, in order."""
+    mine = [k for k, e in enumerate(events) if getattr(e, "seat", None) == seat]
+    return review_events(events, mine, seed, budget)
+
+
+def review_events(events: Sequence[Event], which: Collection[int], seed: int = 0,
+                  budget: strong.Budget = REVIEW_BUDGET) -> list[Verdict]:
+    """The decisions among `events[k]` for k in `which` that had more than one choice, in
+    order (`events`: a game's log, GameCreated first)."""
     verdicts: list[Verdict] = []
     created = events[0]
     assert isinstance(created, GameCreated)
     state = start(created)
+    wanted = set(which)
     for k, event in enumerate(events[1:], start=1):
-        if getattr(event, "seat", None) == seat:
+        if k in wanted and getattr(event, "seat", None) is not None:
             verdict = review_decision(state, event, seed * 100_003 + k, budget)
             if verdict is not None:
                 verdicts.append(verdict)

@@ -1,5 +1,5 @@
-"""Jobs of `pbem worker`: send the outbox, check deadlines, the daily digest, poll IMAP and
-purge old raw mail.
+"""Jobs of `pbem worker`: send the outbox, check deadlines, review finished games, the daily
+digest, poll IMAP and purge old raw mail.
 
 APScheduler 3 cannot share a job store between processes (NOTES.md), so jobs live in memory in
 this one process and keep their durable state in pbem's own tables (outbox rows, deadline rows).
@@ -35,10 +35,12 @@ from sqlmodel import col, select
 from pbem.mail.asks import send_reminder
 from pbem.mail.compose import MailSettings
 from pbem.mail.outbox import DrainResult, SmtpSettings, drain_all, hand_back, purge_sent
+from pbem.mail.reviews import review_mails
 from pbem.scheduler.digest import send_digests
 from pbem.service import Context, PlayerMistake, timeout_move
 from pbem.service.deadlines import reminder_points
 from pbem.service.policy import DeadlinePolicy
+from pbem.service.reviews import Review, games_to_review, mark_failed, review_game
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.events import load_state
@@ -61,6 +63,7 @@ PURGE_RAW_MAIL = ("pbem.mailin.receive", "purge_raw_mail")  # (engine, older_tha
 POLL_IMAP = ("pbem.mailin.imap", "poll_imap")  # (app) -> int
 PROCESS_STALE_MAIL = ("pbem.mailin.process", "process_stale")  # (app) -> int
 STALE_MAIL_INTERVAL_SECONDS = 60
+REVIEW_INTERVAL_SECONDS = 30
 
 
 def default_holder() -> str:
@@ -290,6 +293,39 @@ def check_deadlines(app: Flask, holder: str, now: datetime | None = None,
     return report
 
 
+# --- reviews ----------------------------------------------------------------------------------
+
+def review_finished_games(app: Flask, holder: str,
+                          stopping: threading.Event | None = None) -> list[int]:
+    """Every half minute: under the lease, review the games that ended since (each weighed
+    outside any transaction, then stored with its review emails in one); the ids reviewed."""
+    engine = db_engine(app)
+    if not acquire_lease(engine, holder):
+        return []
+    settings = MailSettings.from_config(app.config)
+
+    def mail(session: Any, game: Game, review: Review) -> None:
+        review_mails(session, game, review, settings)
+
+    done: list[int] = []
+    with app.app_context():
+        ctx = Context(engine=engine)
+        for game_id in games_to_review(ctx):
+            if stopping is not None and stopping.is_set():
+                break
+            try:
+                review = review_game(ctx, game_id, on_stored=mail)
+            except Exception:  # one broken game must not stop the others
+                log.exception("the review of game %d failed", game_id)
+                mark_failed(ctx, game_id)
+                continue
+            if review is not None:
+                log.info("game %d reviewed: %d decisions in %.1f s of CPU", game_id,
+                         len(review.verdicts), review.cpu_seconds)
+                done.append(game_id)
+    return done
+
+
 # --- the other jobs ------------------------------------------------------------------------
 
 def send_outbox(app: Flask, holder: str | None = None,
@@ -382,6 +418,10 @@ def build_scheduler(app: Flask, scheduler: BaseScheduler | None = None,
     scheduler.add_job(check_deadlines, "interval", args=[app, holder, None, stopping],
                       seconds=DEADLINE_INTERVAL_SECONDS, id="check_deadlines", max_instances=1,
                       coalesce=True, misfire_grace_time=DEADLINE_INTERVAL_SECONDS * 5)
+    scheduler.add_job(review_finished_games, "interval", args=[app, holder, stopping],
+                      seconds=REVIEW_INTERVAL_SECONDS, id="review_finished_games",
+                      max_instances=1, coalesce=True,
+                      misfire_grace_time=REVIEW_INTERVAL_SECONDS * 10)
     scheduler.add_job(send_daily_digests, "cron", args=[app, holder], minute=0, id="daily_digests",
                       max_instances=1, coalesce=True, misfire_grace_time=30 * 60)
     if optional_function(POLL_IMAP) is not None:

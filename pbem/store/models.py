@@ -40,6 +40,7 @@ TOKEN_PURPOSES = ("reply", "card", "pass", "invite", "unsubscribe", "seat", "joi
                   "signin")
 INBOUND_STATUSES = ("pending", "processed", "ignored", "failed")
 DEADLINE_KINDS = ("pass", "play", "moon", "bid", "suit")
+REVIEW_STATUSES = ("done", "skipped", "failed")
 DEADLINE_STATUSES = ("pending", "done", "expired", "cancelled")
 
 
@@ -68,6 +69,9 @@ class Player(SQLModel, table=True):
     email_status: str = Field(default="ok", max_length=16)
     email_status_reason: str | None = Field(default=None, sa_type=Text)
     unsubscribed: bool = False
+    # The review of each finished game (pbem.bots.review): off, none of this player's
+    # decisions is weighed, stored, shown or mailed.
+    review_games: bool = True
     created_at: datetime = _created()
 
 
@@ -134,6 +138,40 @@ class Event(SQLModel, table=True):
     # and for events older than the column.
     actor: str | None = Field(default=None, max_length=16)
     created_at: datetime = _created()
+
+
+class GameReview(SQLModel, table=True):
+    """A finished game's review, once the worker has done it ("done"), "skipped" (games
+    that ended before reviews existed) or "failed" (not tried again). Its row is written with
+    the decisions, so a game with a row is never reviewed twice."""
+
+    __tablename__ = "game_review"
+    __table_args__ = (CheckConstraint(_in("status", REVIEW_STATUSES), name="status"),)
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    status: str = Field(default="done", max_length=16)
+    decisions: int = 0  # the decisions weighed (those with a choice)
+    cpu_seconds: float = 0.0
+    created_at: datetime = _created()
+
+
+class ReviewedDecision(SQLModel, table=True):
+    """One decision of a player in a finished game, weighed by the strong robot from what
+    that player could see: what it cost on average against the best choice found, over
+    `samples` sampled deals of the unseen cards."""
+
+    __tablename__ = "reviewed_decision"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat_no: int
+    hand_number: int
+    trick_number: int
+    kind: str = Field(max_length=8)  # play, pass, bid, suit
+    chosen: str = Field(max_length=64)
+    best: str = Field(max_length=64)
+    cost: float
+    samples: int
 
 
 class Snapshot(SQLModel, table=True):

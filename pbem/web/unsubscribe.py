@@ -5,7 +5,8 @@ the page. A POST to /u/<token> unsubscribes: mail clients send it with the body
 `List-Unsubscribe=One-Click` and no cookie, so it is authenticated by the token alone (it is
 not CSRF-checked; the app has no global CSRFProtect, play pages check CSRF per view). The page
 offers to resubscribe, and to choose how much mail to get instead (each trick, each hand or
-only turns; a daily digest; the time zone deadlines are shown in): those POSTs come only from
+only turns; a daily digest; the time zone deadlines are shown in; the review of each finished
+game): those POSTs come only from
 the page, so they check the CSRF token.
 """
 
@@ -41,6 +42,7 @@ class Who:
     notify: str = "each_hand"
     digest: bool = False
     time_zone: str = "UTC"
+    review_games: bool = True
 
 
 def load(raw: str) -> Who | None:
@@ -69,7 +71,7 @@ def _player(session: Session, raw: str) -> Player | None:
 
 def _who(raw: str, player: Player) -> Who:
     return Who(raw, player.name, player.email, player.unsubscribed, player.notify,
-               player.digest, player.time_zone)
+               player.digest, player.time_zone, player.review_games)
 
 
 def page(who: Who | None, *, done: str = "", code: int = 200) -> ResponseReturnValue:
@@ -102,7 +104,8 @@ def resubscribe(token: str) -> ResponseReturnValue:
 
 @bp.post("/u/<token>/preferences")
 def preferences(token: str) -> ResponseReturnValue:
-    """How much mail: results per trick, per hand or none; a daily digest; the time zone."""
+    """How much mail: results per trick, per hand or none; a daily digest; the time zone;
+    the review of each finished game (off: none of the player's decisions is weighed)."""
     try:
         validate_csrf(request.form.get("csrf_token"))
     except ValidationError:
@@ -117,6 +120,7 @@ def preferences(token: str) -> ResponseReturnValue:
             return page(None)
         player.notify, player.time_zone = notify, zone
         player.digest = request.form.get("digest") == "on"
+        player.review_games = request.form.get("review_games") == "on"
         session.add(player)
         who = _who(token, player)
     return page(who, done="preferences_saved")

@@ -7,7 +7,17 @@ import random
 from pbem.bots import choose_event
 from pbem.bots.review import costliest, review_decision, review_seat
 from pbem.dealing import create_game, deal
-from pbem.engine import Card, CardPlayed, Event, Phase, apply, forced_events, preset, start
+from pbem.engine import (
+    Card,
+    CardPlayed,
+    Event,
+    Phase,
+    Rules,
+    apply,
+    forced_events,
+    preset,
+    start,
+)
 from tests.engine.test_rules import STANDARD, game, play
 
 
@@ -39,19 +49,27 @@ def test_a_forced_card_is_no_decision() -> None:
     assert review_decision(state, CardPlayed(0, Card.parse("2C")), seed=1) is None
 
 
-def test_a_whole_game_is_reviewed_for_one_seat_with_honest_sample_counts() -> None:
-    rng = random.Random(3)
-    rules = preset("standard").replace(target=20)
+def heuristic_game(rules: Rules, seed: int, hands: int | None = None) -> list[Event]:
+    """The log of a game played by the heuristic robot in every seat (to its end, or to the
+    end of hand `hands`)."""
+    rng = random.Random(seed)
     events: list[Event] = [create_game(rules, rng)]
     state = start(events[0])  # type: ignore[arg-type]
     while not state.game_over:
         if state.phase is Phase.DEAL:
+            if hands is not None and len(state.sheet) >= hands:
+                break
             event: Event = deal(rules, rng)
         else:
             forced = forced_events(state)
             event = forced[0] if forced else choose_event(state, state.to_move[0])
         events.append(event)
         state = apply(state, event)
+    return events
+
+
+def test_a_whole_game_is_reviewed_for_one_seat_with_honest_sample_counts() -> None:
+    events = heuristic_game(preset("standard").replace(target=20), seed=3)
     verdicts = review_seat(events, 1, seed=2)
     assert verdicts and all(v.seat == 1 and v.worlds >= 12 and v.cost >= 0 for v in verdicts)
     assert {v.kind for v in verdicts} <= {"play", "pass"}

@@ -136,6 +136,14 @@ def test_the_page_lets_a_player_choose_less_mail_and_a_daily_digest(
     player = ann(engine)
     assert (player.notify, player.digest, player.time_zone) == ("turn_only", True, "Asia/Tokyo")
     assert not player.unsubscribed
+    assert not player.review_games  # the review box was left unticked: reviews off
+
+    page = client.get(path).get_data(as_text=True)
+    assert 'name="review_games">' in page  # shown unticked
+    again = client.post(f"{path}/preferences", data={**choice, "review_games": "on",
+                                                      "csrf_token": token.group(1)})
+    assert again.status_code == 200 and ann(engine).review_games
+    assert 'name="review_games" checked>' in client.get(path).get_data(as_text=True)
 
 
 @pytest.mark.parametrize("method", ["get", "head", "post"])

@@ -30,6 +30,7 @@ class BidRow:
 
 class AuctionPresenter(Presenter):
     fixes_options = True
+    cost_unit = "chips"  # a hand's real stake: the chips it costs
     hidden_options = FIXED_IN_VARIANTS | {
         "cancels", "moon", "queen_scores", "queen_breaks_hearts", "first_trick_fallback",
         "only_hearts_and_queen_lead", "settlement"}

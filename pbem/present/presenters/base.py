@@ -26,6 +26,7 @@ class Presenter:
     """A standard game (and the base of the whole variants')."""
 
     kitty_name = "Kitty"  # the kitty's name on the finished game's page
+    cost_unit = "points"  # what a hand costs a player (the review's estimates are in it)
     # Rule options the new-game form does not offer for this variant (RULES.md fixes them).
     hidden_options: frozenset[str] = frozenset({"cancels"})
     option_labels: Mapping[str, str] = {}  # options worded for this variant

@@ -1,0 +1,91 @@
+"""A game's review in words: each player's costliest decisions, for the summary page and the
+review email ("Trick 7: Q♠ cost about 8 points on average; K♥ was better (40 samples).")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pbem.bots.review import Verdict
+from pbem.engine import Rules
+from pbem.present.presenters import presenter
+
+SHOWN_FROM = 0.5  # a decision that cost less than this (points or chips) is not worth a line
+PER_HAND = 2  # the costliest decisions shown per player and hand on the summary page
+IN_EMAIL = 3  # and in the review email, over the whole game
+
+
+@dataclass(frozen=True)
+class ReviewLine:
+    hand: int
+    seat: int
+    cost: float
+    text: str  # "Trick 7: Q♠ cost about 8 points on average; K♥ was better (40 samples)."
+
+
+@dataclass(frozen=True)
+class PlayerReview:
+    """One player's costliest decisions of one hand (or of the game)."""
+
+    name: str
+    lines: tuple[ReviewLine, ...]
+
+
+def decision_words(verdict: Verdict, unit: str) -> str:
+    """`Trick 7: Q♠ cost about 8 points on average; K♥ was better (40 samples).`"""
+    where, chosen, best = _said(verdict)
+    return (f"{where}: {chosen} cost about {_amount(verdict.cost, unit)} on average; {best} "
+            f"was better ({verdict.worlds} samples).")
+
+
+def _said(verdict: Verdict) -> tuple[str, str, str]:
+    if verdict.kind == "pass":
+        return "The pass", f"passing {verdict.chosen}", f"passing {verdict.best}"
+    if verdict.kind == "bid":
+        return "The bidding", _bid(verdict.chosen), _bid(verdict.best)
+    if verdict.kind == "suit":
+        return "The suit to avoid", f"naming {verdict.chosen}", f"naming {verdict.best}"
+    return f"Trick {verdict.trick_number}", verdict.chosen, verdict.best
+
+
+def _bid(words: str) -> str:
+    return "passing" if words == "pass" else f"bidding {words}"
+
+
+def _amount(cost: float, unit: str) -> str:
+    if cost >= 1.95:
+        return f"{cost:.0f} {unit}"
+    number = f"{cost:.1f}"
+    return f"{number} {unit[:-1] if number == '1.0' else unit}"
+
+
+def costly(verdicts: Sequence[Verdict], rules: Rules) -> list[ReviewLine]:
+    """The decisions worth a line, costliest first."""
+    unit = presenter(rules).cost_unit
+    shown = sorted((v for v in verdicts if v.cost >= SHOWN_FROM), key=lambda v: -v.cost)
+    return [ReviewLine(v.hand_number, v.seat, v.cost, decision_words(v, unit)) for v in shown]
+
+
+def by_hand(verdicts: Sequence[Verdict], rules: Rules,
+            names: Sequence[str]) -> dict[int, list[PlayerReview]]:
+    """Per hand number: each player's costliest decisions of that hand (PER_HAND at most),
+    players in seat order, those with none left out."""
+    lines = costly(verdicts, rules)
+    hands: dict[int, list[PlayerReview]] = {}
+    for hand in sorted({line.hand for line in lines}):
+        for seat, name in enumerate(names):
+            mine = [x for x in lines if x.hand == hand and x.seat == seat][:PER_HAND]
+            if mine:
+                hands.setdefault(hand, []).append(PlayerReview(name, tuple(mine)))
+    return hands
+
+
+def top_for(verdicts: Sequence[Verdict], rules: Rules, seat: int,
+            count: int = IN_EMAIL) -> list[ReviewLine]:
+    """The player in `seat`'s `count` costliest decisions of the game."""
+    return [line for line in costly(verdicts, rules) if line.seat == seat][:count]
+
+
+def samples(verdicts: Sequence[Verdict]) -> int:
+    """The fewest samples any weighed decision had (0: none weighed)."""
+    return min((v.worlds for v in verdicts), default=0)

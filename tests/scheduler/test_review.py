@@ -1,0 +1,154 @@
+"""The review of a finished game, end to end on SQLite and PostgreSQL: a game played to the end
+through the service → the worker's review job → reviewed decisions stored → the summary page
+shows each player's costliest decisions → the review email; a player who turned the review off
+has none of their decisions weighed, stored, shown or mailed (issue 18)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from flask import Flask
+from sqlalchemy import Engine
+from sqlmodel import col, select
+
+from pbem.app import db_engine
+from pbem.bots import choose_event
+from pbem.engine import BidMade, CardPlayed, CardsPassed, Event, MoonChosen, SuitNamed
+from pbem.scheduler.worker import acquire_lease, build_scheduler, review_finished_games
+from pbem.service import (
+    Context,
+    Invitee,
+    bid,
+    choose_moon,
+    create_game,
+    make_rng,
+    name_suit,
+    pass_cards,
+    play_card,
+)
+from pbem.store.db import transaction
+from pbem.store.events import load_events_by, load_state
+from pbem.store.models import GameReview, OutboxEmail, Player, ReviewedDecision
+
+PLAYERS = [Invitee("ann@example.org", "Ann", accepted=True),
+           Invitee("bob@example.org", "Bob", accepted=True)]
+LINE = re.compile(r"(Trick \d+|The pass|The bidding|The suit to avoid): .+ cost about "
+                  r"[\d.]+ (points?|chips?) on average; .+ was better \((\d+) samples\)\.")
+
+
+def send(ctx: Context, game_id: int, seat: int, event: Event) -> None:
+    """The service command the player in `seat` would send for `event`."""
+    if isinstance(event, CardPlayed):
+        play_card(ctx, game_id, seat, event.card)
+    elif isinstance(event, CardsPassed):
+        pass_cards(ctx, game_id, seat, event.cards)
+    elif isinstance(event, BidMade):
+        bid(ctx, game_id, seat, event.chips)
+    elif isinstance(event, SuitNamed):
+        name_suit(ctx, game_id, seat, event.suit)
+    else:
+        assert isinstance(event, MoonChosen)
+        choose_moon(ctx, game_id, seat, event.down)
+
+
+def play_a_game(engine: Engine, bob_reviews: bool = True) -> int:
+    """Ann and Bob (seats 0 and 1) against two robots, a short game played to its end."""
+    with transaction(engine) as session:
+        session.add(Player(email="bob@example.org", name="Bob", review_games=bob_reviews))
+    ctx = Context(engine=engine, rng=make_rng(seed=4))
+    game_id = create_game(ctx, name="Reviewed", players=PLAYERS, bot_seats=(2, 3),
+                          options={"target": 30}, robot_strength="easy").game_id
+    for _ in range(500):
+        with transaction(engine, read_only=True) as session:
+            state = load_state(session, game_id).state
+        if state.game_over:
+            return game_id
+        seat = state.to_move[0]
+        send(ctx, game_id, seat, choose_event(state, seat))
+    raise AssertionError("the game did not end")
+
+
+def stored(engine: Engine, game_id: int) -> list[ReviewedDecision]:
+    with transaction(engine, read_only=True) as session:
+        return list(session.exec(select(ReviewedDecision).where(
+            ReviewedDecision.game_id == game_id).order_by(col(ReviewedDecision.id))))
+
+
+def review_mail(engine: Engine, address: str) -> list[OutboxEmail]:
+    with transaction(engine, read_only=True) as session:
+        return list(session.exec(select(OutboxEmail).where(
+            OutboxEmail.kind == "review", OutboxEmail.to_addr == address)))
+
+
+def test_a_finished_game_is_reviewed_by_the_worker_and_shown_on_its_summary(
+        make_app: Callable[..., Flask], db_url: str) -> None:
+    app = make_app(DATABASE_URL=db_url)
+    engine = db_engine(app)
+    game_id = play_a_game(engine, bob_reviews=False)
+    client = app.test_client()
+    waiting = client.get(f"/games/{game_id}/summary").get_data(as_text=True)
+    assert "being worked out" in waiting and "Costliest decisions" not in waiting
+
+    assert review_finished_games(app, "worker-1") == [game_id]
+    assert review_finished_games(app, "worker-1") == []  # a game is reviewed once
+
+    rows = stored(engine, game_id)
+    with transaction(engine, read_only=True) as session:
+        mark = session.get(GameReview, game_id)
+        by = load_events_by(session, game_id)
+    assert mark is not None and mark.status == "done" and mark.decisions == len(rows)
+    assert rows and {r.seat_no for r in rows} == {0}  # Bob turned it off; robots are not weighed
+    own = sum(1 for event, actor in by if actor == "player" and getattr(event, "seat", -1) == 0)
+    assert len(rows) <= own  # only Ann's own decisions (forced cards are no decision)
+    assert all(r.samples >= 24 and r.cost >= 0 for r in rows)  # REVIEW_BUDGET.min_worlds
+    assert any(r.cost > 0 for r in rows) and any(r.cost == 0 for r in rows)
+
+    page = client.get(f"/games/{game_id}/summary").get_data(as_text=True)
+    costly = [r for r in rows if r.cost >= 0.5]
+    assert "being worked out" not in page and "No review for Bob (turned off)" in page
+    assert bool(costly) == ("Costliest decisions" in page)
+    shown = LINE.findall(page)
+    assert len(shown) >= min(1, len(costly)) and len(shown) <= len(costly)
+    worst = max(rows, key=lambda r: r.cost)
+    if worst.cost >= 0.5:
+        assert f"{worst.chosen} cost about" in page and f"({worst.samples} samples)" in page
+
+    (mail,) = review_mail(engine, "ann@example.org") if costly else ([None])
+    assert review_mail(engine, "bob@example.org") == []
+    if mail is not None:
+        lines = [line for line in mail.body_text.splitlines() if "cost about" in line]
+        assert 1 <= len(lines) <= 3 and f"/games/{game_id}/summary" in mail.body_text
+
+
+def test_turning_the_review_off_later_hides_the_stored_verdicts(
+        make_app: Callable[..., Flask], db_url: str) -> None:
+    app = make_app(DATABASE_URL=db_url)
+    engine = db_engine(app)
+    game_id = play_a_game(engine)
+    assert review_finished_games(app, "worker-1") == [game_id]
+    assert {r.seat_no for r in stored(engine, game_id)} == {0, 1}
+    with transaction(engine) as session:
+        bob = session.exec(select(Player).where(Player.email == "bob@example.org")).one()
+        bob.review_games = False
+        session.add(bob)
+    page = app.test_client().get(f"/games/{game_id}/summary").get_data(as_text=True)
+    assert "No review for Bob (turned off)" in page
+    assert "<li>Bob:" not in page
+
+
+def test_only_the_lease_holder_reviews(make_app: Callable[..., Flask], db_url: str) -> None:
+    app = make_app(DATABASE_URL=db_url)
+    game_id = play_a_game(db_engine(app))
+    assert acquire_lease(db_engine(app), "worker-1")
+    assert review_finished_games(app, "worker-2") == []  # worker-1 holds the lease
+    assert stored(db_engine(app), game_id) == []
+    assert review_finished_games(app, "worker-1") == [game_id]
+
+
+def test_the_worker_schedules_the_review_job(make_app: Callable[..., Flask]) -> None:
+    from apscheduler.schedulers.background import BackgroundScheduler
+
+    job = build_scheduler(make_app(), BackgroundScheduler(timezone="UTC")).get_job(
+        "review_finished_games")
+    assert job is not None and job.max_instances == 1
