@@ -84,6 +84,7 @@ class Preferences:
     digest: bool
     time_zone: str
     unsubscribed: bool
+    review_games: bool = True
 
 
 def preferences(ctx: Context, player_id: int) -> Preferences:
@@ -92,12 +93,14 @@ def preferences(ctx: Context, player_id: int) -> Preferences:
         extra = session.exec(select(PlayerAddress.email).where(
             PlayerAddress.player_id == player_id).order_by(col(PlayerAddress.id))).all()
         return Preferences(player.name, player.email, tuple(extra), player.notify,
-                           player.digest, player.time_zone, player.unsubscribed)
+                           player.digest, player.time_zone, player.unsubscribed,
+                           player.review_games)
 
 
 def set_preferences(ctx: Context, player_id: int, *, notify: str, digest: bool,
-                    time_zone: str) -> None:
-    """How much mail (each trick, each hand, turns only), a daily digest, the time zone."""
+                    time_zone: str, review_games: bool = True) -> None:
+    """How much mail (each trick, each hand, turns only), a daily digest, the time zone, the
+    review of each finished game (off: none of the player's decisions is weighed)."""
     if notify not in NOTIFY_CHOICES:
         raise BadRequest("Choose how often to hear about the play: after every trick, after "
                          "every hand, or only when it is your turn.")
@@ -107,6 +110,7 @@ def set_preferences(ctx: Context, player_id: int, *, notify: str, digest: bool,
     with transaction(ctx.engine) as session:
         player = _player(session, player_id)
         player.notify, player.digest, player.time_zone = notify, digest, time_zone
+        player.review_games = review_games
         session.add(player)
 
 

@@ -169,7 +169,8 @@ def my_preferences() -> ResponseReturnValue:
     try:
         accounts.set_preferences(_ctx(), player.id or 0, notify=request.form.get("notify", ""),
                                  digest=request.form.get("digest") == "on",
-                                 time_zone=request.form.get("time_zone", "").strip())
+                                 time_zone=request.form.get("time_zone", "").strip(),
+                                 review_games=request.form.get("review_games") == "on")
     except service.BadRequest as exc:
         return _back(f"Nothing was saved: {exc}")
     return _back("Saved: your email preferences are updated.")

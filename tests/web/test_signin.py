@@ -230,6 +230,11 @@ def test_settings_are_changed_from_my_games(app: Flask, client: FlaskClient) -> 
     assert saved.status_code == 303
     prefs = accounts.preferences(service.Context(engine=db_engine(app)), 1)
     assert (prefs.notify, prefs.digest, prefs.time_zone) == ("turn_only", True, "Europe/Paris")
+    assert not prefs.review_games  # its box left unticked: the review of games is off
+    assert 'name="review_games">' in client.get("/me").get_data(as_text=True)
+    client.post("/me/preferences", data={"csrf_token": token, "notify": "turn_only",
+                                         "time_zone": "Europe/Paris", "review_games": "on"})
+    assert accounts.preferences(service.Context(engine=db_engine(app)), 1).review_games
     bad = client.post("/me/preferences", data={"csrf_token": token, "notify": "turn_only",
                                                "time_zone": "Mars/Olympus"}, follow_redirects=True)
     assert "Mars/Olympus" in unescape(bad.get_data(as_text=True))

@@ -1,7 +1,7 @@
 """the review of each finished game, and the player's choice to have it
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 Create Date: 2026-11-23 08:45:00
 
 Every player has the review on (they may turn it off). Games that ended before this migration
@@ -16,8 +16,8 @@ from alembic import op
 
 from pbem.store.types import UTCDateTime
 
-revision: str = '0008'
-down_revision: str | None = '0007'
+revision: str = '0009'
+down_revision: str | None = '0008'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
