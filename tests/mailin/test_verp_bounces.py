@@ -7,6 +7,7 @@ databases."""
 
 from __future__ import annotations
 
+import re
 import smtplib
 import time
 from collections.abc import Callable, Iterator
@@ -59,10 +60,11 @@ def verp_sender_of_anns_email(app: Flask, sink: SmtpServer) -> tuple[str, int]:
     settings = replace(SmtpSettings.from_config(app.config), host="127.0.0.1", port=sink.port)
     assert drain_outbox(engine, settings).sent
     sent = next(m for m in sink.messages if m.rcpt_tos == [ANN])
+    named = re.fullmatch(r"bounces\+(\d+)-[0-9a-f]{10}@pbem\.test", sent.mail_from)
+    assert named is not None, sent.mail_from
     with transaction(engine, read_only=True) as session:
-        row = session.exec(select(OutboxEmail).where(OutboxEmail.to_addr == ANN)).first()
-        assert row is not None and row.id is not None
-    assert sent.mail_from.startswith(f"bounces+{row.id}-")
+        row = session.get(OutboxEmail, int(named.group(1)))
+        assert row is not None and row.id is not None and row.to_addr == ANN
     return sent.mail_from, row.id
 
 
