@@ -12,12 +12,13 @@ from datetime import datetime
 
 from sqlalchemy import Engine
 from sqlalchemy.pool import NullPool
-from sqlmodel import select
+from sqlmodel import col, select
 
 from pbem.service.deadlines import sync_deadlines
+from pbem.service.ratings import rate_finished
 from pbem.store.db import make_engine, transaction
 from pbem.store.events import load_state
-from pbem.store.models import Deadline, Game
+from pbem.store.models import Deadline, Game, RatedGame
 from pbem.store.types import utcnow
 
 log = logging.getLogger(__name__)
@@ -45,8 +46,22 @@ def backfill_deadlines(engine: Engine, now: datetime | None = None) -> int:
     return opened
 
 
+def backfill_ratings(engine: Engine) -> int:
+    """Rate finished games that have no rating decision (those that ended before migration
+    0010), oldest first: ratings depend on the order of games. Idempotent."""
+    with transaction(engine, read_only=True) as session:
+        game_ids = session.exec(
+            select(Game.id).outerjoin(RatedGame, col(RatedGame.game_id) == col(Game.id))
+            .where(Game.status == "finished", col(RatedGame.game_id).is_(None))
+            .order_by(col(Game.id))).all()
+    rated = sum(rate_finished(engine, game_id) for game_id in game_ids if game_id is not None)
+    if rated:
+        log.info("rated %d finished games", rated)
+    return rated
+
+
 def run_backfills(engine: Engine) -> dict[str, int]:
-    return {"deadlines": backfill_deadlines(engine)}
+    return {"deadlines": backfill_deadlines(engine), "ratings": backfill_ratings(engine)}
 
 
 def backfill_url(url: str) -> dict[str, int]:

@@ -40,6 +40,7 @@ from pbem.service.errors import (
     NotFound,
     SomeoneMovedFirst,
 )
+from pbem.service.ratings import rate_game
 from pbem.store.db import transaction
 from pbem.store.events import (
     ConcurrencyConflict,
@@ -249,6 +250,7 @@ def commit(
         save_snapshot(g.session, g.game_id, new_seq, state)
     if state.game_over and g.game.status == "active":
         g.game.status = "finished"
+        rate_game(g.session, g.game, state, g.seats, ctx.clock())  # once: under the game's lock
     g.session.add(g.game)
     opened = sync_deadlines(g.session, g.game, state, appended, ctx.clock(), g.seats)
     extra = {"roster": g.loaded_roster} if g.loaded_roster is not None else {}

@@ -73,6 +73,7 @@ class Player(SQLModel, table=True):
     # decisions is weighed, stored, shown or mailed.
     review_games: bool = True
     created_at: datetime = _created()
+    on_leaderboard: bool = True  # the player may leave the public leaderboard
 
 
 class PlayerAddress(SQLModel, table=True):
@@ -311,6 +312,43 @@ class Away(SQLModel, table=True):
     player_id: int = Field(foreign_key="player.id", index=True)
     starts_on: date
     ends_on: date
+    created_at: datetime = _created()
+
+
+class Rating(SQLModel, table=True):
+    """A player's rating from rated games (pbem.service.ratings: openskill's Plackett-Luce)."""
+
+    __tablename__ = "rating"
+
+    player_id: int = Field(foreign_key="player.id", primary_key=True)
+    mu: float
+    sigma: float
+    games: int = 0
+    updated_at: datetime = _created()
+
+
+class RatedGame(SQLModel, table=True):
+    """A finished game's rating decision, taken once: its key makes rating exactly-once."""
+
+    __tablename__ = "rated_game"
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    counted: bool
+    reason: str = Field(sa_type=Text)  # why it counted or not, in words
+    created_at: datetime = _created()
+
+
+class RatingChange(SQLModel, table=True):
+    """What one rated game did to one player's rating."""
+
+    __tablename__ = "rating_change"
+
+    game_id: int = Field(foreign_key="game.id", primary_key=True)
+    player_id: int = Field(foreign_key="player.id", primary_key=True)
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
     created_at: datetime = _created()
 
 

@@ -28,7 +28,7 @@ from pbem.mail.addresses import AddressRefused, request_address
 from pbem.mail.compose import MailSettings
 from pbem.present import signin as links
 from pbem.present.links import live_seat_link, seat_link
-from pbem.service import accounts
+from pbem.service import accounts, ratings
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import NOTIFY_CHOICES, Player, Seat
@@ -138,6 +138,7 @@ def me() -> ResponseReturnValue:
         "web/me.html", player=player, games=games, seat_links=seat_links,
         prefs=accounts.preferences(_ctx(), player.id), away=service.away_dates(_ctx(), player.id),
         choices=NOTIFY_CHOICES, csrf=generate_csrf(),
+        rating=ratings.player_rating(db_engine(), player.id),
         deadline=lambda when: deadline_text(when, player.time_zone))
 
 

@@ -24,7 +24,7 @@ from pbem.store.models import Deadline, Event, Game, metadata
 from pbem.store.testing import create_pg_schema, drop_pg_schema
 from tests.web.support import start_game
 
-EARLIER_REVISIONS = ["0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008"]
+EARLIER_REVISIONS = ["0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009"]
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
@@ -101,3 +101,27 @@ def test_a_game_in_progress_survives_an_upgrade_from_each_earlier_revision(
         context = MigrationContext.configure(conn, opts={"compare_type": True})
         assert compare_metadata(context, metadata) == []
     check.dispose()
+
+
+def test_games_finished_before_ratings_are_rated_by_the_upgrade(empty_url: str) -> None:
+    """Migration 0010 adds ratings; `pbem db upgrade`'s backfill rates the games that had
+    already finished, once (a second upgrade rates nothing more)."""
+    from pbem.service.ratings import rate_finished
+    from pbem.store.models import RatedGame, RatingChange
+    from tests.service.test_ratings import ANN, BOB, new_game, play_out
+
+    upgrade(empty_url)
+    engine = make_engine(empty_url, poolclass=NullPool)
+    ctx, game_id = new_game(engine, [ANN, BOB])
+    play_out(ctx, game_id)
+    downgrade(empty_url, "0009")
+    upgrade(empty_url, after=backfill_url)
+    with transaction(engine, read_only=True) as session:
+        rated = session.get(RatedGame, game_id)
+        assert rated is not None and rated.counted
+        assert len(session.exec(select(RatingChange)).all()) == 2
+    upgrade(empty_url, after=backfill_url)
+    assert rate_finished(engine, game_id) is False
+    with transaction(engine, read_only=True) as session:
+        assert len(session.exec(select(RatingChange)).all()) == 2
+    engine.dispose()

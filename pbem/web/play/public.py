@@ -14,6 +14,7 @@ from pbem.engine import (
     Event,
 )
 from pbem.present import history, review, views
+from pbem.service import ratings
 from pbem.service.reviews import Review, stored_review
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
@@ -78,5 +79,6 @@ def _summary(table: Table, events: list[Event], reviewed: Review | None) -> Resp
         "review_status": reviewed.status if reviewed else "pending",
         "review_off": [names[s] for s in sorted(reviewed.opted_out)] if reviewed else [],
         "review_samples": review.samples(reviewed.verdicts) if reviewed else 0,
+        "rating": ratings.game_changes(db_engine(), table.game.id or 0),
     }
     return render_template("web/summary.html", ctx=context, **context)

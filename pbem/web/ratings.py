@@ -1,0 +1,33 @@
+"""The leaderboard (/leaderboard: display names only, the rule in words) and a signed-in
+player's choice to leave it or come back (POST /me/leaderboard)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+
+from pbem.service import ratings
+from pbem.store.app_engine import db_engine
+from pbem.web.accounts import signed_in_player
+from pbem.web.play import check_csrf
+
+bp = Blueprint("ratings", __name__)
+
+
+@bp.get("/leaderboard")
+def leaderboard() -> ResponseReturnValue:
+    return render_template("web/leaderboard.html", rows=ratings.leaderboard(db_engine()),
+                           rule=ratings.RULE)
+
+
+@bp.post("/me/leaderboard")
+def choose() -> ResponseReturnValue:
+    check_csrf()
+    player = signed_in_player()
+    if player is None or player.id is None:
+        abort(403)
+    on = request.form.get("on") == "1"
+    ratings.set_on_leaderboard(db_engine(), player.id, on)
+    flash("You are on the leaderboard again." if on else
+          "You left the leaderboard: your rating is still kept, and shown only to you.")
+    return redirect(url_for("accounts.me"), code=303)
