@@ -85,7 +85,8 @@ SETTINGS: tuple[Setting, ...] = (
             "DKIM signing domain (d=). Default: PBEM_MAIL_DOMAIN."),
     Setting("PBEM_BOUNCE_LOCALPART", "BOUNCE_LOCALPART", "",
             "When set (e.g. `bounces`), the envelope sender is VERP "
-            "`bounces+<outbox id>@MAIL_DOMAIN`, so a bounce names the email it returns."),
+            "`bounces+<outbox id>-<tag>@MAIL_DOMAIN`, so a bounce names the email it returns "
+            "(route that address's mail to mail in)."),
 )
 
 _BOOL_KEYS = {"SMTP_STARTTLS"}

@@ -17,7 +17,7 @@ import secrets
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from email.headerregistry import Address
 from email.message import EmailMessage
@@ -39,6 +39,10 @@ class MailSettings:
     from_name: str = "Hearts"
     from_local: str = "hearts"
     reply_local: str = "play"
+    # VERP (PBEM_BOUNCE_LOCALPART): bounces come back to `bounce_local+<outbox id>-<tag>@domain`,
+    # the tag an HMAC with this secret (pbem.mail.outbox.verp_address); mail in reads them.
+    bounce_local: str = ""
+    bounce_secret: bytes = field(default=b"", repr=False)
 
     @classmethod
     def from_config(cls, cfg: Mapping[str, Any]) -> MailSettings:
@@ -47,7 +51,9 @@ class MailSettings:
         domain = cfg.get("MAIL_DOMAIN") or urlsplit(base_url).hostname or "localhost"
         name, addr = parseaddr(str(cfg.get("MAIL_FROM") or f"Hearts <hearts@{domain}>"))
         local = addr.partition("@")[0] or "hearts"
-        return cls(domain=domain, base_url=base_url, from_name=name or "Hearts", from_local=local)
+        return cls(domain=domain, base_url=base_url, from_name=name or "Hearts", from_local=local,
+                   bounce_local=str(cfg.get("BOUNCE_LOCALPART") or ""),
+                   bounce_secret=str(cfg.get("SECRET_KEY") or "").encode())
 
     @property
     def from_address(self) -> Address:

@@ -28,7 +28,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, bindparam, insert, or_, update
 from sqlmodel import Session, col, select
 
-from pbem.mail.compose import to_bytes, without_tokens
+from pbem.mail.compose import MailSettings, to_bytes, without_tokens
 from pbem.store.db import inserted_id, transaction, writing
 from pbem.store.models import OutboxEmail, Player
 from pbem.store.types import utcnow
@@ -370,21 +370,39 @@ def verp_row_id(secret: bytes, address: str) -> int | None:
     return row_id if good else None
 
 
-def record_bounce(engine: Engine, row_id: int, reason: str) -> int | None:
-    """A bounce came back for outbox row `row_id`: the email failed and its recipient's
-    address is marked failing. Returns the player id (None: no such row or no player)."""
+def verp_row_of(settings: MailSettings, address: str) -> int | None:
+    """The outbox row whose bounce address (VERP) `address` is: our bounce local part and
+    domain, and a tag made with our secret. None for any other address."""
+    if not settings.bounce_local or not settings.bounce_secret:
+        return None
+    mailbox, _, domain = address.strip().strip("<>").rpartition("@")
+    if mailbox.partition("+")[0].lower() != settings.bounce_local.lower() \
+            or domain.lower() != settings.domain.lower():
+        return None
+    return verp_row_id(settings.bounce_secret, address)
+
+
+def record_bounce(engine: Engine, row_id: int, reason: str, *, blame: bool = True) -> int | None:
+    """A bounce came back for outbox row `row_id` (see `mark_bounced`), in its own transaction."""
     with transaction(engine) as session:
-        row = session.get(OutboxEmail, row_id, with_for_update=True)
-        if row is None:
-            return None
-        row.status, row.last_error = "failed", f"bounce: {reason}"[:2000]
-        session.add(row)
-        if row.player_id is not None:
-            session.execute(
-                update(Player).where(col(Player.id) == row.player_id)
-                .values(email_status="failing", email_status_reason=f"bounce: {reason}"[:2000])
-                .execution_options(synchronize_session=False))
-        return row.player_id
+        return mark_bounced(session, row_id, reason, blame=blame)
+
+
+def mark_bounced(session: Session, row_id: int, reason: str, *, blame: bool) -> int | None:
+    """A permanent bounce for outbox row `row_id`: the email failed; with `blame` (the report
+    says the address is bad) its recipient's address is marked failing too. Returns the
+    player id (None: no such row or no player)."""
+    row = session.get(OutboxEmail, row_id, with_for_update=True)
+    if row is None:
+        return None
+    row.status, row.last_error = "failed", f"bounce: {reason}"[:2000]
+    session.add(row)
+    if blame and row.player_id is not None:
+        session.execute(
+            update(Player).where(col(Player.id) == row.player_id)
+            .values(email_status="failing", email_status_reason=f"bounce: {reason}"[:2000])
+            .execution_options(synchronize_session=False))
+    return row.player_id
 
 
 def _envelope_from(settings: SmtpSettings, row: Claimed) -> str:

@@ -18,7 +18,8 @@ _NOREPLY = re.compile(r"^(no-?reply|do-?not-?reply|bounces?)[@+]", re.IGNORECASE
 
 @dataclass(frozen=True)
 class Bounce:
-    """A DSN: who failed (lower-cased addresses), and the status line for the record."""
+    """A DSN: who failed for good (lower-cased addresses), and the status line for the record
+    (the first failure's; without one, what the report says instead, e.g. "delayed: 4.2.2")."""
 
     recipients: tuple[str, ...]
     permanent: bool
@@ -107,8 +108,7 @@ def _read_status(part: Message) -> Bounce:
         data = part.get_payload(decode=True)
         text = data.decode("utf-8", "replace") if isinstance(data, bytes) else str(payload)
     recipients: list[str] = []
-    permanent = False
-    status = ""
+    failed = other = ""
     for block in re.split(r"\n\s*\n", text):
         fields = _fields(block)
         rcpt = fields.get("final-recipient") or fields.get("original-recipient") or ""
@@ -116,11 +116,13 @@ def _read_status(part: Message) -> Bounce:
             continue
         action = fields.get("action", "").lower()
         code = fields.get("status", "")
+        said = f"{code} {fields.get('diagnostic-code', '')}".strip()
         if action == "failed" or code.startswith("5"):
-            permanent = True
             recipients.append(rcpt.split(";", 1)[-1].strip().strip("<>").lower())
-            status = status or f"{code} {fields.get('diagnostic-code', '')}".strip()
-    return Bounce(tuple(recipients), permanent, status)
+            failed = failed or said
+        else:  # delayed, relayed, delivered, expanded: nothing failed for good
+            other = other or f"{action or 'no action'}: {said}".strip()
+    return Bounce(tuple(recipients), bool(recipients), failed or other)
 
 
 def _fields(block: str) -> dict[str, str]:

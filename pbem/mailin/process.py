@@ -41,6 +41,7 @@ from pbem.engine import Command as EngineCommand
 from pbem.mail.addresses import AddressRefused, request_address
 from pbem.mail.compose import MailSettings
 from pbem.mail.errors import send_error
+from pbem.mail.outbox import mark_bounced, recipient_refused, verp_row_of
 from pbem.mailin import replies
 from pbem.mailin.commands import (
     AWAY_OFF,
@@ -51,7 +52,7 @@ from pbem.mailin.commands import (
     read_commands,
     subject_words,
 )
-from pbem.mailin.loops import automatic_reason_raw, bounce_of, sender_address
+from pbem.mailin.loops import Bounce, automatic_reason_raw, bounce_of, sender_address
 from pbem.mailin.parse import parse_message, reply_text
 from pbem.mailin.receive import Stored, store_raw, with_recipients
 from pbem.mailin.route import (
@@ -59,6 +60,7 @@ from pbem.mailin.route import (
     decoded_header,
     find_route,
     players_with_address,
+    recipients_of,
     sender_is_player,
 )
 from pbem.mailin.unroutable import unroutable
@@ -67,7 +69,7 @@ from pbem.present.presenters import presenter
 from pbem.roster import load_roster
 from pbem.store.db import transaction
 from pbem.store.events import load_state
-from pbem.store.models import Game, InboundMail, Player, Seat
+from pbem.store.models import Game, InboundMail, OutboxEmail, Player, Seat
 from pbem.store.types import utcnow
 
 log = logging.getLogger(__name__)
@@ -247,8 +249,11 @@ def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
         machine = automatic_reason_raw(raw)
         return Decision("ignored", f"automatic mail ({machine}): no answer" if machine
                         else f"malformed message ({_why(exc)}): no answer")
+    bounce_row = verp_row_in(inbox.settings, message)
+    if bounce_row is not None:
+        return _verp_bounce(inbox, bounce_row, bounce)
     if bounce is not None:
-        return _bounce(inbox, bounce.recipients if bounce.permanent else (), bounce.status)
+        return _bounce(inbox, bounce)
     machine = automatic_reason_raw(raw, message)
     if machine:
         return Decision("ignored", f"automatic mail ({machine}): no answer")
@@ -287,9 +292,22 @@ def _why(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"[:300]
 
 
-def _bounce(inbox: Inbox, failed: tuple[str, ...], status: str) -> Decision:
-    if not failed:
-        return Decision("ignored", "delivery status notification without a permanent failure")
+def blames_address(status: str) -> bool:
+    """Does a permanent failure's status say the address is bad (5.1.x addressing, 5.2.1
+    disabled), not the message, a policy or a full mailbox? The outbox's rule for a relay's
+    refusal (pbem.mail.outbox.recipient_refused), read as a refused RCPT."""
+    return recipient_refused(550, status, at_rcpt=True)
+
+
+def _bounce(inbox: Inbox, bounce: Bounce) -> Decision:
+    """A DSN to our From address (no VERP): the players using the failed addresses."""
+    if not bounce.permanent:
+        return Decision("ignored", "delivery status notification without a permanent failure"
+                                   f" ({bounce.status or 'no status'}): nothing marked")
+    failed, status = bounce.recipients, bounce.status
+    if not blames_address(status):
+        return Decision("processed", f"bounce: {', '.join(failed)} ({status}): the email "
+                                     "failed, not the address: nothing marked")
 
     def mark(session: Session) -> None:
         for player in players_with_address(session, list(failed)):
@@ -298,6 +316,40 @@ def _bounce(inbox: Inbox, failed: tuple[str, ...], status: str) -> Decision:
 
     return Decision("processed", f"bounce: {', '.join(failed)} marked failing ({status})",
                     [mark])
+
+
+def verp_row_in(settings: MailSettings, message: Message) -> int | None:
+    """The outbox row whose VERP bounce address received this message (None: none did)."""
+    for address in recipients_of(message):
+        row_id = verp_row_of(settings, address)
+        if row_id is not None:
+            return row_id
+    return None
+
+
+def _verp_bounce(inbox: Inbox, row_id: int, bounce: Bounce | None) -> Decision:
+    """Mail to the bounce address of outbox row `row_id`: it names the email, so the player,
+    without guessing from the report's addresses. Never answered (no backscatter); the raw
+    message stays with its reason. A permanent failure fails the email and, when its status
+    says the address is bad, marks the address failing; a delay marks nothing."""
+    with transaction(inbox.engine, read_only=True) as session:
+        row = session.get(OutboxEmail, row_id)
+        to = f"email #{row_id} to player {row.player_id}" if row is not None \
+            else f"email #{row_id} (no longer in the outbox)"
+    if bounce is None:
+        return Decision("ignored", f"mail to the bounce address of {to} is not a delivery "
+                                   "status notification: nothing marked, no answer")
+    if not bounce.permanent:
+        return Decision("ignored", f"delivery delayed for {to} ({bounce.status or 'no status'})"
+                                   ": nothing marked, the relay retries")
+    status = bounce.status or "failed"
+    blame = blames_address(status)
+
+    def mark(session: Session) -> None:
+        mark_bounced(session, row_id, status, blame=blame)
+
+    result = "the address marked failing" if blame else "the email failed, not the address"
+    return Decision("processed", f"bounce of {to} ({status}): {result}", [mark])
 
 
 def _not_the_player(inbox: Inbox, route: Route, sender: str) -> Decision:

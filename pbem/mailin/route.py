@@ -24,6 +24,7 @@ from sqlalchemy import Row, bindparam, union_all
 from sqlmodel import Session, select
 
 from pbem.mail.compose import MailSettings, reply_tokens_in
+from pbem.mail.outbox import verp_row_of
 from pbem.present.tokens import find_token, find_token_row
 from pbem.store.models import Player, PlayerAddress, Token, normalise_email
 
@@ -114,8 +115,11 @@ def _complete(token: Token | Row[Any]) -> bool:
 def known_recipient(session: Session, address: str, settings: MailSettings,
                     now: datetime | None = None) -> bool:
     """May mail to `address` be accepted (at RCPT time)? A live reply token, the bare reply
-    address (Exchange strips `+TOKEN`; the token is then in the references), or our own From
-    address (delivery status notifications come back to it)."""
+    address (Exchange strips `+TOKEN`; the token is then in the references), our own From
+    address (delivery status notifications come back to it), or one email's VERP bounce
+    address (its tag checked)."""
+    if verp_row_of(settings, address) is not None:
+        return True
     token = address_token(address, settings.reply_local)
     if token is not None:
         found = find_token(session, token, {"reply"}, now=now)
