@@ -30,6 +30,9 @@ def roster_of(seats: Sequence[Seat], by_id: Mapping[int | None, Player]) -> Rost
     players: dict[int, Player] = {}
     for seat in seats:
         player = by_id.get(seat.player_id) if seat.player_id is not None else None
+        if seat.invite_status == "open" and not seat.is_bot:
+            names.append(f"Open seat {seat.seat_no + 1}")  # a lobby table's, until someone joins
+            continue
         if player is None or seat.is_bot:
             names.append(f"Robot {seat.seat_no + 1}")
             continue

@@ -39,6 +39,7 @@ from pbem.mail.reviews import review_mails
 from pbem.scheduler.digest import send_digests
 from pbem.service import Context, PlayerMistake, timeout_move
 from pbem.service.deadlines import reminder_points
+from pbem.service.lobby import top_up_tables
 from pbem.service.policy import DeadlinePolicy
 from pbem.service.reviews import Review, games_to_review, mark_failed, review_game
 from pbem.store.app_engine import db_engine
@@ -287,6 +288,9 @@ def check_deadlines(app: Flask, holder: str, now: datetime | None = None,
         ctx = Context(engine=engine, clock=lambda: now)
         report = process_deadlines(ctx, MailSettings.from_config(app.config), now,
                                    stop=stopping.is_set if stopping else lambda: False)
+        started = top_up_tables(ctx)  # open tables whose wait is over: robots fill them
+    if started:
+        log.info("open tables filled with robots and started: %s", started)
     if report.reminders or report.timeouts or report.failed:
         log.info("deadlines: %d reminders, %d timeouts, %d failed", len(report.reminders),
                  len(report.timeouts), len(report.failed))

@@ -43,6 +43,16 @@ OPEN = ("inviting", "active", "paused")
 
 
 @dataclass(frozen=True)
+class Table:
+    """How a new game gathers its players besides invitations (pbem.service.lobby)."""
+
+    open_seats: tuple[int, ...] = ()
+    fill_by: datetime | None = None
+    quick: bool = False
+    rematch_of: int | None = None
+
+
+@dataclass(frozen=True)
 class Invitee:
     email: str
     name: str
@@ -67,6 +77,7 @@ def create_game(
     options: Mapping[str, Any] | None = None, players: Sequence[Invitee] = (),
     bot_seats: Collection[int] = (), deadline_policy: Mapping[str, Any] | None = None,
     confirm_first: bool = False, robot_strength: str = DEFAULT_STRENGTH,
+    open_seats: Collection[int] = (), fill_by: datetime | None = None, quick: bool = False,
 ) -> Outcome:
     """A new game: seats for `players` in order, skipping `bot_seats`; it starts (deals) as
     soon as every human seat has accepted, at once if all have. Players not yet accepted get
@@ -77,13 +88,17 @@ def create_game(
     are invited when the organiser accepts, and never hear of it if they don't.
 
     `robot_strength`: how the robots play this game's robot seats and timeouts, "strong" (the
-    searching robot, the default) or "easy" (the heuristic)."""
+    searching robot, the default) or "easy" (the heuristic).
+
+    `open_seats`: seats anyone may join from the lobby (pbem.service.lobby); robots take those
+    still open at `fill_by`; `quick`: a quick-play table."""
     rules = make_rules(preset, options)
     if robot_strength not in STRENGTHS:
         raise BadRequest("The computer players are either easy or strong.")
     players = [replace(p, email=checked_address(p.email)) for p in players]
-    human_seats = [s for s in range(rules.players) if s not in set(bot_seats)]
-    if len(human_seats) != len(players) or not set(bot_seats) <= set(range(rules.players)):
+    not_human = set(bot_seats) | set(open_seats)
+    human_seats = [s for s in range(rules.players) if s not in not_human]
+    if len(human_seats) != len(players) or not not_human <= set(range(rules.players)):
         raise BadRequest(f"This game needs {rules.players} players, robots included.")
     if len({normalise_email(p.email) for p in players}) != len(players):
         raise BadRequest("Each player needs their own email address.")
@@ -94,7 +109,8 @@ def create_game(
                     _check_organiser_quota(session, players[0], ctx.clock())
                     players = [replace(players[0], accepted=False), *players[1:]]
                 return _create(ctx, session, name, preset, rules, players, human_seats,
-                               dict(deadline_policy or {}), confirm_first, robot_strength)
+                               dict(deadline_policy or {}), confirm_first, robot_strength,
+                               Table(tuple(open_seats), fill_by, quick))
         except IntegrityError:  # a new player's address was added by a concurrent command
             if attempt:
                 raise
@@ -105,11 +121,14 @@ def _create(
     ctx: Context, session: Session, name: str, preset: str, rules: Rules,
     players: Sequence[Invitee], human_seats: list[int], deadline_policy: dict[str, Any],
     confirm_first: bool = False, robot_strength: str = DEFAULT_STRENGTH,
+    table: Table | None = None,
 ) -> Outcome:
-    everyone_in = all(p.accepted for p in players)
+    table = table or Table()
+    everyone_in = all(p.accepted for p in players) and not table.open_seats
     game = Game(name=name, preset=preset, rules=rules.to_dict(), engine_version=ENGINE_VERSION,
                 status="active" if everyone_in else "inviting", deadline_policy=deadline_policy,
-                robot_strength=robot_strength)
+                robot_strength=robot_strength, fill_by=table.fill_by if table.open_seats
+                else None, quick=table.quick, rematch_of=table.rematch_of)
     session.add(game)
     session.flush()
     assert game.id is not None
@@ -120,6 +139,8 @@ def _create(
         seat.player_id = player_for(session, invitee).id
         seat.is_bot = False
         seat.invite_status = "accepted" if invitee.accepted else "invited"
+    for seat_no in table.open_seats:
+        seats[seat_no].is_bot, seats[seat_no].invite_status = False, "open"
     session.add_all(seats)
     session.flush()
     dealer, draw = first_dealer(rules, ctx.rng)
@@ -189,7 +210,7 @@ def accept_invite(
             g.session.flush()
             mail_hook("send_invites")(g.session, g.game, guests, rules=g.state.rules,
                                       now=ctx.clock())
-        _start_if_everyone_is_in(g)
+        start_if_everyone_is_in(g)
 
     return _answer_invite(ctx, game_id, seat_no, player_id, "accepted",
                           "This game has already started without you.", then)
@@ -239,7 +260,7 @@ def resign(ctx: Context, game_id: int, seat_no: int, *, player_id: int | None = 
             return Duplicate("You have already left this game.")
         seat.is_bot, seat.invite_status = True, "accepted"
         g.session.add(seat)
-        _start_if_everyone_is_in(g)
+        start_if_everyone_is_in(g)
         return []
 
     return run(ctx, game_id, step, statuses=OPEN, actor=seat_no)
@@ -274,12 +295,12 @@ def replace_seat(
             g.session.flush()
             mail_hook("send_invites")(g.session, g.game, [seat_no], rules=g.state.rules,
                                       now=ctx.clock())
-        _start_if_everyone_is_in(g)
+        start_if_everyone_is_in(g)
         return []
 
     return run(ctx, game_id, step, statuses=OPEN)
 
 
-def _start_if_everyone_is_in(g: Loaded) -> None:
+def start_if_everyone_is_in(g: Loaded) -> None:
     if g.game.status == "inviting" and all(s.invite_status == "accepted" for s in g.seats):
         g.game.status = "active"  # commit() then deals the first hand

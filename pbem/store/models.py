@@ -34,7 +34,7 @@ metadata = SQLModel.metadata
 NOTIFY_CHOICES = ("each_trick", "each_hand", "turn_only")
 GAME_STATUSES = ("inviting", "active", "paused", "finished")
 ROBOT_STRENGTHS = ("easy", "strong")  # pbem.bots.STRENGTHS: the heuristic, the searching robot
-INVITE_STATUSES = ("invited", "accepted", "declined")
+INVITE_STATUSES = ("invited", "accepted", "declined", "open")  # open: anyone may join (lobby)
 OUTBOX_STATUSES = ("pending", "sending", "sent", "failed")
 TOKEN_PURPOSES = ("reply", "card", "pass", "invite", "unsubscribe", "seat", "join",
                   "signin")
@@ -105,6 +105,12 @@ class Game(SQLModel, table=True):
     last_seq: int = 0  # seq of the newest Event; moved only by store.events.append_*
     # How well the robots play this game's robot seats and timeouts (chosen at creation).
     robot_strength: str = Field(default="strong", max_length=8)
+    # Open tables (pbem.service.lobby): robots take the seats still open at `fill_by`; a
+    # quick-play table may be filled by anyone asking for its preset and pace.
+    fill_by: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    quick: bool = False
+    # The finished game this one replays with the same players (one rematch per game).
+    rematch_of: int | None = Field(default=None, foreign_key="game.id", unique=True)
 
 
 class Seat(SQLModel, table=True):

@@ -11,7 +11,8 @@ BLUEPRINT_MODULES: tuple[str, ...] = ("pbem.web.health", "pbem.web.play",
                                       "pbem.web.unsubscribe", "pbem.web.create",
                                       "pbem.web.takeover",
                                       "pbem.web.seat_actions", "pbem.web.addresses",
-                                      "pbem.web.accounts", "pbem.web.ratings")
+                                      "pbem.web.accounts", "pbem.web.ratings",
+                                      "pbem.web.lobby")
 
 
 def blueprints() -> list[Blueprint]:

@@ -134,6 +134,7 @@ class PlayerRow:
     name: str = ""
     email: str = ""
     computer: bool = False
+    open: bool = False  # anyone signed in may take it from the lobby
 
 
 @dataclass
@@ -190,7 +191,8 @@ def read_form(data: Mapping[str, Any]) -> tuple[Form, dict[str, Any]]:
     elif len(form.name) > MAX_NAME:
         form.errors["name"] = f"The game's name is too long (at most {MAX_NAME} characters)."
     options = _read_options(form, data)
-    invitees, bots = _read_players(form, data)
+    open_seats: list[int] = []
+    invitees, bots = _read_players(form, data, open_seats)
     deadline = _read_deadline(form, data)
     _read_strength(form, data)
     if form.errors:
@@ -202,7 +204,7 @@ def read_form(data: Mapping[str, Any]) -> tuple[Form, dict[str, Any]]:
         return form, {}
     return form, {"name": form.name, "preset": preset, "options": options,
                   "players": invitees, "bot_seats": bots, "deadline_policy": deadline,
-                  "robot_strength": form.robot_strength}
+                  "robot_strength": form.robot_strength, "open_seats": open_seats}
 
 
 def _read_strength(form: Form, data: Mapping[str, Any]) -> None:
@@ -242,7 +244,9 @@ def _read_int(form: Form, key: str, raw: Any, label: str, low: int, high: int) -
     return number
 
 
-def _read_players(form: Form, data: Mapping[str, Any]) -> tuple[list[service.Invitee], list[int]]:
+def _read_players(form: Form, data: Mapping[str, Any],
+                  open_seats: list[int] | None = None,
+                  ) -> tuple[list[service.Invitee], list[int]]:
     invitees: list[service.Invitee] = []
     bots: list[int] = []
     seen: dict[str, int] = {}
@@ -251,9 +255,17 @@ def _read_players(form: Form, data: Mapping[str, Any]) -> tuple[list[service.Inv
         row.name = _clean(data.get(f"p{n}_name", ""))
         row.email = _clean(data.get(f"p{n}_email", ""))
         row.computer = n > 1 and data.get(f"p{n}_computer") == "on"
+        row.open = n > 1 and data.get(f"p{n}_open") == "on"
         if row.computer and row.email:
             form.errors[f"p{n}"] = (f"Seat {n}: tick “computer” or give an email address, "
                                     "not both.")
+            continue
+        if row.open and (row.email or row.computer):
+            form.errors[f"p{n}"] = (f"Seat {n}: an open seat waits for someone from the lobby, "
+                                    "so it has no email address and no computer player.")
+            continue
+        if row.open and open_seats is not None:
+            open_seats.append(n - 1)
             continue
         if row.computer or (n > 1 and not row.email):
             bots.append(n - 1)

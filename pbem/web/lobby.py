@@ -1,0 +1,117 @@
+"""The lobby (/lobby): tables looking for players, in plain words (the rules, the pace, the
+seats free, who sits there and their ratings); a signed-in player joins one with one button,
+or asks for quick play ("find me a table") with a preset, a pace and how long to wait for
+people before robots take the empty seats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_wtf.csrf import generate_csrf
+
+from pbem import service
+from pbem.engine import ALL_PRESETS, PRESETS, Rules
+from pbem.service import lobby, ratings
+from pbem.store.app_engine import db_engine
+from pbem.web.accounts import signed_in_player
+from pbem.web.play import check_csrf
+
+bp = Blueprint("lobby", __name__)
+DEFAULT_PACE, DEFAULT_WAIT = 24, 15
+
+
+@dataclass(frozen=True)
+class Listed:
+    table: lobby.OpenTable
+    title: str
+    summary: str
+    rules: list[str]
+    players: list[tuple[str, int | None]]  # name, rating
+    seated: bool  # the signed-in player sits here
+
+
+def _listed(table: lobby.OpenTable, me: int | None) -> Listed:
+    preset = ALL_PRESETS.get(table.preset)
+    rules = Rules.from_dict(table.rules)
+    players = []
+    for player_id, name in table.players:
+        rating = ratings.player_rating(db_engine(), player_id)
+        players.append((name, rating.rating if rating else None))
+    return Listed(table, preset.title if preset else table.preset,
+                  preset.summary if preset else "", rules.describe(), players,
+                  any(p == me for p, _ in table.players))
+
+
+def pace_words(hours: int) -> str:
+    return f"{hours // 24} day{'s' if hours >= 48 else ''} per move" if hours % 24 == 0 \
+        else f"{hours} hour{'s' if hours != 1 else ''} per move"
+
+
+def wait_words(minutes: int) -> str:
+    if minutes == 0:
+        return "no wait: robots at once"
+    if minutes % 60 == 0:
+        hours = minutes // 60
+        return f"{hours} hour{'s' if hours != 1 else ''}"
+    return f"{minutes} minutes"
+
+
+@bp.get("/lobby")
+def lobby_page() -> ResponseReturnValue:
+    player = signed_in_player()
+    me = player.id if player else None
+    tables = [_listed(t, me) for t in lobby.open_tables(service.Context(engine=db_engine()))
+              if t.players]  # a table is listed once someone sits at it
+    return render_template(
+        "web/lobby.html", tables=tables, player=player, csrf=generate_csrf(),
+        presets=[(p.name, p.title) for p in PRESETS.values() if p.rules.players == 4],
+        paces=[(h, pace_words(h)) for h in lobby.PACES],
+        waits=[(m, wait_words(m)) for m in lobby.WAITS], pace_words=pace_words,
+        default_pace=DEFAULT_PACE, default_wait=DEFAULT_WAIT)
+
+
+def _player_id() -> int:
+    check_csrf()
+    player = signed_in_player()
+    if player is None or player.id is None:
+        abort(403)
+    return player.id
+
+
+@bp.post("/lobby/<int:game_id>/join")
+def join(game_id: int) -> ResponseReturnValue:
+    player_id = _player_id()
+    try:
+        out = lobby.join_table(service.Context(engine=db_engine()), game_id, player_id)
+    except service.PlayerMistake as exc:
+        flash(str(exc))
+        return redirect(url_for("lobby.lobby_page"), code=303)
+    flash(out.message if out.duplicate else _joined(game_id))
+    return redirect(url_for("accounts.me"), code=303)
+
+
+def _joined(game_id: int) -> str:
+    tables = {t.game_id for t in lobby.open_tables(service.Context(engine=db_engine()))}
+    if game_id in tables:
+        return "You have a seat. The game starts when every seat is taken; we email you then."
+    return "You took the last seat: the game has started, and your cards are on their way."
+
+
+@bp.post("/lobby/quick")
+def quick() -> ResponseReturnValue:
+    player_id = _player_id()
+    try:
+        game_id = lobby.quick_play(service.Context(engine=db_engine()), player_id,
+                                   request.form.get("preset", ""),
+                                   _int(request.form.get("pace")), _int(request.form.get("wait")))
+    except service.PlayerMistake as exc:
+        flash(str(exc))
+        return redirect(url_for("lobby.lobby_page"), code=303)
+    flash(_joined(game_id))
+    return redirect(url_for("accounts.me"), code=303)
+
+
+def _int(text: str | None) -> int:
+    return int(text) if text and text.isdigit() and len(text) < 8 else -1

@@ -1,0 +1,191 @@
+"""Open tables, the lobby and quick play (issue 19), on SQLite and PostgreSQL: joining takes one
+open seat; the game starts when none is left; two people racing for the last seat get one
+seat and one "full"; quick play joins a matching table or opens one; robots fill the seats
+still open when the wait is over, and a join racing that top-up gets a clear answer."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import Engine
+from sqlmodel import col, select
+
+from pbem.service import Context, NotAllowed, NotFound, lobby, make_rng
+from pbem.store.db import transaction
+from pbem.store.models import Game, OutboxEmail, Player, Seat
+from tests.service.test_ratings import Clock
+
+
+def people(engine: Engine, *names: str) -> list[int]:
+    with transaction(engine) as session:
+        players = [Player(email=f"{n.lower()}@example.org", name=n) for n in names]
+        session.add_all(players)
+        session.flush()
+        return [p.id or 0 for p in players]
+
+
+def context(engine: Engine) -> Context:
+    return Context(engine=engine, rng=make_rng(seed=4), clock=Clock())
+
+
+def seats_of(engine: Engine, game_id: int) -> list[Seat]:
+    with transaction(engine, read_only=True) as session:
+        return list(session.exec(select(Seat).where(Seat.game_id == game_id)
+                                 .order_by(col(Seat.seat_no))))
+
+
+def status(engine: Engine, game_id: int) -> str:
+    with transaction(engine, read_only=True) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        return game.status
+
+
+def race(*calls: Callable[[], object]) -> list[object]:
+    """Run the calls at once (a barrier releases them together); their results or errors."""
+    results: list[object] = [None] * len(calls)
+    barrier = threading.Barrier(len(calls))
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            results[i] = calls[i]()
+        except Exception as exc:  # noqa: BLE001 - the race's loser is asserted on
+            results[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def test_an_open_table_is_listed_and_starts_when_its_last_seat_is_taken(
+        engine: Engine) -> None:
+    ann, bob, cid, dee = people(engine, "Ann", "Bob", "Cid", "Dee")
+    ctx = context(engine)
+    game_id = lobby.open_table(ctx, ann, name="Friday", preset="standard", move_hours=24)
+    (listed,) = lobby.open_tables(ctx)
+    assert (listed.free, listed.seats, listed.move_hours) == (3, 4, 24)
+    assert listed.players == ((ann, "Ann"),)
+    lobby.join_table(ctx, game_id, bob)
+    lobby.join_table(ctx, game_id, cid)
+    assert status(engine, game_id) == "inviting" and lobby.open_tables(ctx)[0].free == 1
+    lobby.join_table(ctx, game_id, dee)
+    assert status(engine, game_id) == "active" and lobby.open_tables(ctx) == []
+    assert [s.player_id for s in seats_of(engine, game_id)] == [ann, bob, cid, dee]
+    with transaction(engine, read_only=True) as session:
+        started = session.exec(select(OutboxEmail.to_addr).where(
+            OutboxEmail.game_id == game_id, OutboxEmail.kind == "game_started")).all()
+    assert sorted(started) == sorted(f"{n}@example.org" for n in ("ann", "bob", "cid", "dee"))
+
+
+def test_joining_a_table_twice_changes_nothing(engine: Engine) -> None:
+    ann, bob = people(engine, "Ann", "Bob")
+    ctx = context(engine)
+    game_id = lobby.open_table(ctx, ann, name="T", preset="standard")
+    lobby.join_table(ctx, game_id, bob)
+    again = lobby.join_table(ctx, game_id, bob)
+    assert again.duplicate and "already have a seat" in again.message
+    assert [s.player_id for s in seats_of(engine, game_id)].count(bob) == 1
+
+
+def test_two_people_racing_for_the_last_seat_get_one_seat_and_one_full(
+        engine: Engine) -> None:
+    ann, bob, cid, dee, eve = people(engine, "Ann", "Bob", "Cid", "Dee", "Eve")
+    ctx = context(engine)
+    game_id = lobby.open_table(ctx, ann, name="T", preset="standard", open_seats=2)
+    lobby.join_table(ctx, game_id, bob)
+    results = race(*(lambda p=p: lobby.join_table(ctx, game_id, p) for p in (cid, dee, eve)))
+    refused = [r for r in results if isinstance(r, NotAllowed)]
+    assert len(refused) == 2 and all(str(r) == lobby.TABLE_FULL for r in refused)
+    seated = {s.player_id for s in seats_of(engine, game_id)}
+    assert len(seated & {cid, dee, eve}) == 1 and status(engine, game_id) == "active"
+
+
+def test_quick_play_joins_a_table_of_the_same_rules_and_pace_or_opens_one(
+        engine: Engine) -> None:
+    ann, bob, cid = people(engine, "Ann", "Bob", "Cid")
+    ctx = context(engine)
+    first = lobby.quick_play(ctx, ann, "standard", 24, 15)
+    assert lobby.quick_play(ctx, bob, "standard", 24, 15) == first
+    assert lobby.quick_play(ctx, cid, "standard", 48, 15) != first  # another pace
+    assert lobby.quick_play(ctx, ann, "standard", 24, 15) == first  # already seated there
+    with pytest.raises(Exception, match="paces and waits offered"):
+        lobby.quick_play(ctx, ann, "standard", 25, 15)
+
+
+def test_robots_take_the_open_seats_when_the_wait_is_over(engine: Engine) -> None:
+    ann, bob = people(engine, "Ann", "Bob")
+    ctx = context(engine)
+    assert isinstance(ctx.clock, Clock)
+    game_id = lobby.quick_play(ctx, ann, "standard", 24, 15)
+    lobby.join_table(ctx, game_id, bob, fill_by=ctx.clock() + timedelta(minutes=60))
+    ctx.clock.now += timedelta(minutes=14)
+    assert lobby.top_up_tables(ctx) == [] and status(engine, game_id) == "inviting"
+    ctx.clock.now += timedelta(minutes=1)
+    assert lobby.top_up_tables(ctx) == [game_id] and status(engine, game_id) == "active"
+    assert [(s.player_id, s.is_bot) for s in seats_of(engine, game_id)] == [
+        (ann, False), (bob, False), (None, True), (None, True)]
+    assert lobby.top_up_tables(ctx) == []
+
+
+def test_a_sooner_wait_brings_the_top_up_forward(engine: Engine) -> None:
+    ann, bob = people(engine, "Ann", "Bob")
+    ctx = context(engine)
+    assert isinstance(ctx.clock, Clock)
+    game_id = lobby.quick_play(ctx, ann, "standard", 24, 60)
+    assert lobby.quick_play(ctx, bob, "standard", 24, 0) == game_id
+    assert lobby.top_up_tables(ctx) == [game_id]
+
+
+def test_quick_play_racing_a_manual_join_for_the_last_seat(engine: Engine) -> None:
+    """Both want the last seat of a quick table: one sits there; the quick player who lost
+    gets a new table of their own, the manual joiner who lost hears the table is full."""
+    ann, bob, cid, dee, eve = people(engine, "Ann", "Bob", "Cid", "Dee", "Eve")
+    ctx = context(engine)
+    game_id = lobby.quick_play(ctx, ann, "standard", 24, 15)
+    for p in (bob, cid):
+        lobby.join_table(ctx, game_id, p)
+    quick, manual = race(lambda: lobby.quick_play(ctx, dee, "standard", 24, 15),
+                         lambda: lobby.join_table(ctx, game_id, eve))
+    last = seats_of(engine, game_id)[3].player_id
+    assert last in (dee, eve) and status(engine, game_id) == "active"
+    if last == dee:
+        assert quick == game_id and isinstance(manual, NotAllowed)
+    else:
+        assert isinstance(quick, int) and quick != game_id
+        assert [s.player_id for s in seats_of(engine, quick)][0] == dee
+
+
+def test_a_join_racing_the_robots_top_up_gets_a_seat_or_a_clear_full(engine: Engine) -> None:
+    ann, bob = people(engine, "Ann", "Bob")
+    ctx = context(engine)
+    assert isinstance(ctx.clock, Clock)
+    game_id = lobby.quick_play(ctx, ann, "standard", 24, 5)
+    ctx.clock.now += timedelta(minutes=5)
+    joined, topped = race(lambda: lobby.join_table(ctx, game_id, bob),
+                          lambda: lobby.top_up_tables(ctx))
+    seats = seats_of(engine, game_id)
+    assert status(engine, game_id) == "active" and topped == [game_id]
+    assert all(s.is_bot or s.player_id is not None for s in seats)
+    if isinstance(joined, NotAllowed):
+        assert str(joined) == lobby.TABLE_FULL and bob not in {s.player_id for s in seats}
+    else:
+        assert [s.player_id for s in seats][:2] == [ann, bob]
+
+
+def test_a_started_or_unknown_table_cannot_be_joined(engine: Engine) -> None:
+    ann, bob = people(engine, "Ann", "Bob")
+    ctx = context(engine)
+    game_id = lobby.open_table(ctx, ann, name="T", preset="standard", open_seats=1)
+    lobby.join_table(ctx, game_id, bob)
+    (cid,) = people(engine, "Cid")
+    with pytest.raises(NotAllowed, match="full"):
+        lobby.join_table(ctx, game_id, cid)
+    with pytest.raises(NotFound):
+        lobby.join_table(ctx, 999_999, cid)
