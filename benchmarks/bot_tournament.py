@@ -6,7 +6,7 @@ out. With `--baseline` the same deals are also played with the heuristic ("easy"
 seat, and the paired difference is printed (the strong robot is better when it is below zero).
 
 Run: python benchmarks/bot_tournament.py [--preset standard] [--deals 500] [--opponents heuristic]
-        [--baseline] [--workers 1] [--seed 1]
+        [--baseline] [--workers 1] [--seed 1] [--progress 25]
   --deals 500 in the standard game is 2,000 hands (each deal once per seat).
   Opponents: heuristic (three copies of the easy robot) or random (random legal moves).
 Targets (issue 18): standard rules, strong vs three heuristic robots: at most 5.0 points a hand
@@ -148,6 +148,9 @@ def main() -> None:
                         help="also play the heuristic in the same seat; print the difference")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--progress", type=int, default=0, metavar="N",
+                        help="every N deals, print the figures so far (one worker), so a run "
+                             "stopped early still tells its largest completed part")
     args = parser.parse_args()
     rules = preset(args.preset)
     robots = ("strong", "easy") if args.baseline else ("strong",)
@@ -157,7 +160,12 @@ def main() -> None:
         with multiprocessing.Pool(args.workers) as pool:
             results = pool.map(run_deal, jobs, chunksize=1)
     else:
-        results = [run_deal(job) for job in jobs]
+        results = []
+        for job in jobs:
+            results.append(run_deal(job))
+            if args.progress and len(results) % args.progress == 0 and len(results) < len(jobs):
+                print(f"-- after {len(results)} deals:", flush=True)
+                report(args, rules, results, time.perf_counter() - started)
     report(args, rules, results, time.perf_counter() - started)
 
 
@@ -165,8 +173,9 @@ def report(args: argparse.Namespace, rules: Rules, results: list[tuple[dict[str,
            elapsed: float) -> None:
     n = rules.players
     unit = "chips" if rules.variant is Variant.AUCTION else "points"
-    hands = args.deals * n
-    head = f"{args.preset} ({n} players), {hands} hands ({args.deals} deals x {n} seats), " \
+    deals = len(results)
+    hands = deals * n
+    head = f"{args.preset} ({n} players), {hands} hands ({deals} deals x {n} seats), " \
            f"opponents: {n - 1} {args.opponents}"
     print(head)
     strong, half = interval([r["strong"] for r, _ in results])
@@ -187,7 +196,7 @@ def report(args: argparse.Namespace, rules: Rules, results: list[tuple[dict[str,
             print(f"  strong decision {kind} time over {len(times)} decisions: p50 "
                   f"{p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms (target p99 <= 250 ms: ratio "
                   f"{p99 * 1000 / 250:.2f})")
-    print(f"  wall time {elapsed:.0f} s with {args.workers} worker(s)")
+    print(f"  wall time {elapsed:.0f} s with {args.workers} worker(s)", flush=True)
 
 
 if __name__ == "__main__":

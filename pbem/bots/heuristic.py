@@ -1,6 +1,12 @@
 """A heuristic Hearts bot: pass danger away, duck under the winner, dump points when void.
 
-It only ever chooses among the engine's legal cards, so it follows every rule option. In the
+It decides from what its seat can see alone: `choose_event`, `choose_play` and `choose_pass`
+first rebuild the game from the seat's view (`pbem.bots.worlds.public_state`: the view's facts
+and one fixed deal of the unseen cards), so two games that look the same from the seat get the
+same move, whatever the other hands, the kitty, the widow or the stock hold; and the rules of
+thumb below count only cards the seat has seen (a kitty that goes with the first trick is
+counted as possibly holding points). It only ever chooses among the engine's legal cards, so
+it follows every rule option. In the
 whole variants it bids for (and names) the suit its hand is safest against (Auction Hearts),
 treats the named suit as the one to avoid, cancels a winning card with its twin (Cancellation
 Hearts) and counts only the players still in (Domino Hearts). Domino's draw is forced: never
@@ -11,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pbem.bots.worlds import public_state, seen_by
 from pbem.engine import (
     BidMade,
     Cancels,
@@ -57,13 +64,19 @@ def scoring_of(state: GameState) -> Scoring:
     return Scoring(Suit.HEARTS if named is None else named, state.rules.queen_scores)
 
 
+def as_seen(state: GameState, seat: int) -> GameState:
+    """The game rebuilt from `seat`'s view alone (see the module's note)."""
+    return public_state(seen_by(state, seat))
+
+
 def choose_event(state: GameState, seat: int) -> Event:
     """The bot's move for `seat` in whatever phase the game is in."""
     if state.phase is Phase.PASS:
-        return CardsPassed(seat, choose_pass(state, seat))
+        return CardsPassed(seat, _pass(as_seen(state, seat), seat))
     if seat in state.to_move:
+        state = as_seen(state, seat)
         if state.phase is Phase.PLAY:
-            return CardPlayed(seat, choose_play(state, seat))
+            return CardPlayed(seat, _play(state, seat))
         if state.phase is Phase.MOON_CHOICE:
             return MoonChosen(seat, _moon_down_is_better(state, seat))
         if state.phase is Phase.BID:
@@ -100,6 +113,10 @@ def choose_bid(state: GameState, seat: int) -> int | None:
 # --- passing -----------------------------------------------------------------------------
 
 def choose_pass(state: GameState, seat: int) -> tuple[Card, ...]:
+    return _pass(as_seen(state, seat), seat)
+
+
+def _pass(state: GameState, seat: int) -> tuple[Card, ...]:
     hand = state.hand(seat)
     scoring = scoring_of(state)
     ranked = sorted(hand, key=lambda c: _pass_danger(c, hand, scoring), reverse=True)
@@ -123,6 +140,10 @@ def _pass_danger(card: Card, hand: tuple[Card, ...], scoring: Scoring) -> float:
 # --- playing -----------------------------------------------------------------------------
 
 def choose_play(state: GameState, seat: int) -> Card:
+    return _play(as_seen(state, seat), seat)
+
+
+def _play(state: GameState, seat: int) -> Card:
     legal = legal_cards(state, seat)
     if len(legal) == 1:
         return legal[0]
@@ -179,19 +200,30 @@ def _is_last_to_play(state: GameState, plays: Plays) -> bool:
     return sum(1 for s in range(state.seats) if state.hands[s] and s not in played) == 1
 
 
-def _cards_at_stake(state: GameState, plays: Plays) -> tuple[Card, ...]:
-    """What the trick's winner takes besides the cards still to come: the cards played, the
-    cards carried from tricks nobody won, the widow or kitty of a first trick."""
-    extra = state.carried_cards
-    if not state.tricks and state.rules.kitty_to is KittyTo.FIRST_TRICK:
-        extra += state.kitty_cards
-    return tuple(c for _, c in plays) + extra
+def _points_at_stake(state: GameState, plays: Plays, scoring: Scoring) -> bool:
+    """Could the trick's winner take points besides the cards still to come: in the cards
+    played, the cards carried from tricks nobody won, or an unseen kitty or widow that goes
+    with the first trick (counted as holding points: the seat cannot know)?"""
+    if any(scoring.is_point(c) for c in (*(c for _, c in plays), *state.carried_cards)):
+        return True
+    return not state.tricks and state.rules.kitty_to is KittyTo.FIRST_TRICK and state.kitty != 0
 
 
 # --- the moon: shoot it when it is sure enough, stop anyone else's ---------------------------
 
-def _penalty_taken(state: GameState, seat: int, scoring: Scoring) -> int:
-    return sum(1 for c in state.taken(seat) if scoring.is_point(c))
+def _penalty_taken(state: GameState, scoring: Scoring) -> list[int]:
+    """Per seat, the penalty cards seen going to it in this hand's tricks (with the cards of
+    tricks nobody won that went to the next winner)."""
+    taken = [0] * state.seats
+    carried = 0
+    for trick in state.tricks:
+        points = carried + sum(1 for c in trick.cards if scoring.is_point(c))
+        if trick.winner is None:
+            carried = points
+            continue
+        taken[trick.winner] += points
+        carried = 0
+    return taken
 
 
 def _moon_plan(state: GameState, seat: int, scoring: Scoring) -> str | int | None:
@@ -199,7 +231,7 @@ def _moon_plan(state: GameState, seat: int, scoring: Scoring) -> str | int | Non
     seat of an opponent who is on the way to the moon; None otherwise."""
     if state.rules.moon.value == "none":
         return None
-    taken = [_penalty_taken(state, s, scoring) for s in range(state.seats)]
+    taken = _penalty_taken(state, scoring)
     takers = [s for s, n in enumerate(taken) if n]
     if takers != [seat] and len(takers) == 1 and taken[takers[0]] >= 5:
         return takers[0]
@@ -280,7 +312,7 @@ def _follow(state: GameState, legal: tuple[Card, ...], plays: Plays, scoring: Sc
                   and not scoring.is_queen(c)]
     if cannot_win:
         return max(cannot_win, key=lambda c: c.rank)
-    points_at_stake = any(scoring.is_point(c) for c in _cards_at_stake(state, plays))
+    points_at_stake = _points_at_stake(state, plays, scoring)
     safe = [c for c in legal if not scoring.is_queen(c)]
     if _is_last_to_play(state, plays) and not points_at_stake and safe:
         return max(safe, key=lambda c: c.rank)

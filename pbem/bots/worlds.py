@@ -56,9 +56,11 @@ class Seen:
         return self.view.seat
 
 
-def seen_by(state: GameState, seat: int, draws: tuple[Draw, ...] = ()) -> Seen:
-    """What `seat` knows of `state`: the only place a whole state meets the strong robot."""
-    return Seen(state.rules, seat_view(state, seat), draws)
+def seen_by(state: GameState, seat: int) -> Seen:
+    """What `seat` knows of `state`: the only place a whole state meets the strong robot.
+    The public history it needs, Domino's draws this hand, is in the view."""
+    view = seat_view(state, seat)
+    return Seen(state.rules, view, tuple(Draw(*d) for d in view.draws))
 
 
 def mask(cards: Iterable[Card]) -> int:
@@ -98,7 +100,8 @@ def knowledge(seen: Seen) -> Knowledge:
             if s != me and s not in view.to_move:
                 sizes[s] += rules.pass_count
     pinned = _pinned(view, me, seen_mask)
-    won, carry = _won(view.tricks)
+    won, _ = _won(view.tricks)
+    carry = mask(view.carried)  # what the tricks nobody won left for the next winner
     return Knowledge(unseen, sizes, _voids(view, seen.draws), pinned, won, carry,
                      _rest_to(view, rules))
 
@@ -223,6 +226,22 @@ def world_table(seen: Seen, know: Knowledge, hands: list[int], rest: int,
     """The engine table of this world: the view's public facts, the sampled hidden cards.
     During the pass every other seat holds its whole hand and passes again in the rollout (a
     seat that passed already is taken to have passed what the rollout policy passes)."""
+    return thaw(world_state(seen, know, hands, rest, rng))
+
+
+def public_state(seen: Seen) -> GameState:
+    """A whole state made from what the seat knows alone: the view's public facts and one
+    fixed deal of the cards it has not seen (consistent with every fact). Two games that look
+    the same from the seat give the same state, so a robot deciding on it (the heuristic)
+    cannot read a hidden card."""
+    know = knowledge(seen)
+    hands, rest = sample_world(know, random.Random(0))
+    return world_state(seen, know, hands, rest, random.Random(0))
+
+
+def world_state(seen: Seen, know: Knowledge, hands: list[int], rest: int,
+                rng: random.Random) -> GameState:
+    """The state of one world (see `world_table`)."""
     view, me = seen.view, seen.seat
     hands = list(hands)
     hands[me] = mask(view.hand)
@@ -237,16 +256,16 @@ def world_table(seen: Seen, know: Knowledge, hands: list[int], rest: int,
         won[know.rest_to] |= rest
     else:
         kitty = rest
-    state = GameState(
+    return GameState(
         seen.rules, view.seats, view.dealer, view.hand_number, view.dealer, view.phase,
         tuple(hands), _passed(view, me), _trick(view), view.current_trick.leader,
         view.to_move[0] if view.to_move else view.current_trick.leader, view.tricks,
         tuple(won), view.hearts_broken, kitty, _in_play(seen), view.totals, view.score_sheet,
-        -1, (), -1, carry=know.carry, stock=stock, bids=view.bids,
+        -1 if view.phase is not Phase.MOON_CHOICE else view.to_move[0], (), -1,
+        carry=know.carry, stock=stock, bids=view.bids,
         bidder=-1 if view.bidder is None else view.bidder,
         avoid=-1 if view.named_suit is None else int(view.named_suit), pot=view.pot,
-        chips=view.chips)
-    return thaw(state)
+        chips=view.chips, drawn=view.draws)
 
 
 def _passed(view: SeatView, me: int) -> tuple[int, ...]:

@@ -71,7 +71,7 @@ def legal_cards(state: GameState, seat: int) -> tuple[Card, ...]:
 
 # --- snapshots: a JSON form of a whole state ---------------------------------------------------
 
-_VARIANT_FIELDS = ("carry", "stock", "bids", "bidder", "avoid", "pot", "chips")
+_VARIANT_FIELDS = ("carry", "stock", "bids", "bidder", "avoid", "pot", "chips", "drawn")
 
 
 def snapshot(state: GameState) -> dict[str, Any]:
@@ -90,7 +90,8 @@ def snapshot(state: GameState) -> dict[str, Any]:
     if state.rules.variant is not Variant.STANDARD:  # a standard snapshot keeps its old form
         for name in _VARIANT_FIELDS:
             value = getattr(state, name)
-            data[name] = list(value) if isinstance(value, tuple) else value
+            data[name] = [list(v) if isinstance(v, tuple) else v for v in value] \
+                if isinstance(value, tuple) else value
     return data
 
 
@@ -101,6 +102,8 @@ def restore(data: dict[str, Any]) -> GameState:
         extra: dict[str, Any] = {
             name: tuple(data[name]) if isinstance(data[name], list) else data[name]
             for name in _VARIANT_FIELDS if name in data}
+        if "drawn" in extra:  # Domino's draws: (seat, count, played before) triples
+            extra["drawn"] = tuple(tuple(d) for d in extra["drawn"])
         return GameState(
             Rules.from_dict(data["rules"]), data["seats"], data["first_dealer"],
             data["hand_number"], data["dealer"], Phase(data["phase"]), tuple(data["hands"]),

@@ -87,6 +87,9 @@ class GameState:
     # each of the seat's decisions (pass, play, bid, named suit, moon choice, claim) and with
     # every deal, so nothing issued in an earlier hand can act in a later one.
     turns: tuple[int, ...] = ()
+    # Domino: this hand's draws as (seat, count, cards played in the hand before it): public,
+    # every player sees who drew how many (never which cards but their own).
+    drawn: tuple[tuple[int, int, int], ...] = ()
 
     # --- questions ---------------------------------------------------------------------
     @property

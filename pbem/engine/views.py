@@ -44,6 +44,7 @@ class SeatView:
     named_suit: Suit | None = None   # Auction: the suit to avoid
     pot: int = 0                     # Auction: chips in the pot
     chips: tuple[int, ...] = ()      # Auction: each seat's net chips
+    draws: tuple[tuple[int, int, int], ...] = ()  # Domino: (seat, count, played before) a draw
 
     @property
     def my_turn(self) -> bool:
@@ -72,5 +73,5 @@ def seat_view(state: GameState, seat: int | None) -> SeatView:
         game_over=state.game_over, winners=state.winners,
         carried=state.carried_cards, stock_size=state.stock_size, bids=state.bids,
         bidder=state.bidder if state.bidder >= 0 else None, named_suit=state.named_suit,
-        pot=state.pot, chips=state.chips,
+        pot=state.pot, chips=state.chips, draws=state.drawn,
     )

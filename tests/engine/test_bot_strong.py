@@ -7,20 +7,25 @@ from __future__ import annotations
 import inspect
 import random
 from dataclasses import replace
+from itertools import combinations
 
 import pytest
 
 from pbem.bots import choose_event
 from pbem.bots.strong import Budget, choose
-from pbem.bots.worlds import Seen, knowledge, sample_world, seen_by
+from pbem.bots.worlds import Draw, Seen, knowledge, sample_world, seen_by
 from pbem.dealing import create_game, deal
 from pbem.engine import (
     ALL_PRESETS,
+    Card,
+    CardsDrawn,
     GameState,
     Phase,
     apply,
     forced_events,
     preset,
+    restore,
+    snapshot,
     start,
 )
 
@@ -140,3 +145,88 @@ def test_strong_robot_plays_only_legal_moves_in_every_preset_and_variant(name: s
         state = apply(state, choose(seen_by(state, seat), seed=moves, budget=SMALL))
         moves += 1
     assert moves > 0 and state.sheet
+
+
+def hidden_swaps(state: GameState, me: int) -> list[GameState]:
+    """The same game with cards `me` has not seen moved between two other hands, or between
+    another hand and the kitty, widow or stock, or the unseen part of a pile taken (a kitty
+    that went with the first trick), each swap within one suit and never a card worth other
+    points than its swap (so no void or score changes and every public fact stays the same)."""
+    known = {c.index for c in state.passed_cards(me)} if state.phase is not Phase.PASS else set()
+    known |= {i + 52 * d for i in (Card.parse("QS").index, Card.parse("JD").index)
+              for d in range(2)}
+    places = [("hand", s) for s in range(state.seats) if s != me] + [("kitty", -1), ("stock", -1)]
+    places += [("won", s) for s in range(state.seats)]
+    found = []
+    for (kind_a, a), (kind_b, b) in combinations(places, 2):
+        mask_a, mask_b = _place(state, kind_a, a), _place(state, kind_b, b)
+        for suit in range(4):
+            bits = sum(1 << (13 * suit + r + 52 * d) for r in range(13) for d in range(2))
+            free_a = [i for i in range(104) if (mask_a & bits) >> i & 1 and i not in known]
+            free_b = [i for i in range(104) if (mask_b & bits) >> i & 1 and i not in known]
+            if free_a and free_b:
+                found.append(_moved(state, (kind_a, a, free_a[0]), (kind_b, b, free_b[0])))
+                break
+    return found
+
+
+def _place(state: GameState, kind: str, seat: int) -> int:
+    if kind == "hand":
+        return state.hands[seat]
+    if kind == "won":  # the cards taken that no trick showed
+        return state.won[seat] & ~sum(1 << c.index for t in state.tricks for c in t.cards)
+    if kind == "kitty":
+        return state.kitty
+    return sum(1 << i for i in state.stock)
+
+
+def _moved(state: GameState, one: tuple[str, int, int], two: tuple[str, int, int]) -> GameState:
+    hands, kitty, stock = list(state.hands), state.kitty, list(state.stock)
+    won = list(state.won)
+    for (kind, seat, out), (_, _, into) in ((one, two), (two, one)):
+        if kind == "hand":
+            hands[seat] = hands[seat] & ~(1 << out) | 1 << into
+        elif kind == "won":
+            won[seat] = won[seat] & ~(1 << out) | 1 << into
+        elif kind == "kitty":
+            kitty = kitty & ~(1 << out) | 1 << into
+        else:
+            stock[stock.index(out)] = into
+    return replace(state, hands=tuple(hands), kitty=kitty, stock=tuple(stock), won=tuple(won))
+
+
+@pytest.mark.parametrize("name", sorted(ALL_PRESETS))
+def test_the_easy_robot_decides_from_its_seat_view_alone_in_every_preset(name: str) -> None:
+    """Two games differing only in cards a seat has not seen (other hands, the kitty, the
+    widow, the stock) give the heuristic the same decision, at every stage of a hand."""
+    state, checked = dealt_state(name, 6), 0
+    for _ in range(3 * state.seats * 2):
+        if state.phase in (Phase.DEAL, Phase.GAME_OVER):
+            break
+        forced = forced_events(state)
+        if not forced:
+            me = state.to_move[0]
+            for other in hidden_swaps(state, me):
+                assert seen_by(other, me) == seen_by(state, me)
+                assert choose_event(other, me) == choose_event(state, me), state.phase
+                checked += 1
+        state = advance(state, 1)
+    assert checked >= 10, name
+
+
+def test_domino_draws_reach_the_robots_view_and_survive_a_snapshot() -> None:
+    """Domino: who drew how many cards, and when, is public (RULES.md, Domino Hearts: a player
+    who cannot follow draws from the stock); the strong robot's `Seen` has this hand's draws."""
+    state = dealt_state("domino", 2)
+    drawn: list[tuple[int, int, int]] = []
+    while len(drawn) < 2 and state.phase is not Phase.DEAL:
+        forced = forced_events(state)
+        if forced and isinstance(forced[0], CardsDrawn):
+            played = sum(len(t.plays) for t in state.tricks) + len(state.current_trick.plays)
+            drawn.append((forced[0].seat, forced[0].count, played))
+        state = advance(state, 1)
+    assert len(drawn) == 2, "no two draws in this deal"
+    assert state.drawn == tuple(drawn)
+    for seat in range(state.seats):
+        assert seen_by(state, seat).draws == tuple(Draw(*d) for d in drawn)
+    assert restore(snapshot(state)) == state

@@ -23,12 +23,14 @@ from pbem.engine import (
     Rules,
     Suit,
     SuitNamed,
+    Trick,
     WrongPhase,
     apply,
     decide,
     deck_cards,
     forced_events,
     parse_cards,
+    preset,
     replay,
     start,
 )
@@ -148,8 +150,29 @@ def test_bot_in_domino_counts_only_the_players_still_in() -> None:
 def test_bot_in_cancellation_counts_the_cards_carried_to_the_trick() -> None:
     rules = rules_of("cancellation-seven").replace(points_on_first_trick=True)
     hands = {0: "5D 2S", 1: "3C", 2: "4C", 3: "6C", 4: "7C", 5: "8C", 6: "KD 7D"}
-    clean = play(dealt(rules, hands, kitty=0), "5D", "3C", "4C", "6C", "7C", "8C")
+    later = {"kitty": 0, "tricks": (Trick(0, ()),)}  # not the first trick (see the next test)
+    clean = play(dealt(rules, hands, **later), "5D", "3C", "4C", "6C", "7C", "8C")
     assert str(choose_play(clean, 6)) == "KD"  # last to play, no points: shed the king
-    carried = play(dealt(rules, hands, kitty=0, carry=mask_of(parse_cards("AH"))),
+    carried = play(dealt(rules, hands, carry=mask_of(parse_cards("AH")), **later),
                    "5D", "3C", "4C", "6C", "7C", "8C")
     assert str(choose_play(carried, 6)) == "7D"  # the carried heart goes with the trick
+
+
+def test_bot_counts_an_unseen_widow_of_the_first_trick_as_holding_points() -> None:
+    """Cancellation: the widow is added to the first trick (RULES.md, Cancellation Hearts),
+    and nobody has seen it, so the bot cannot know it is clean: it ducks."""
+    rules = rules_of("cancellation-seven").replace(points_on_first_trick=True)
+    hands = {0: "5D 2S", 1: "3C", 2: "4C", 3: "6C", 4: "7C", 5: "8C", 6: "KD 7D"}
+    first = play(dealt(rules, hands, kitty=0), "5D", "3C", "4C", "6C", "7C", "8C")
+    assert str(choose_play(first, 6)) == "7D"
+
+
+def test_bot_cannot_tell_a_clean_kitty_from_one_with_a_heart() -> None:
+    """Three-player kitty game: the kitty goes with the first trick unseen (RULES.md, the
+    kitty), so a last player who could win the trick plays the same whatever the kitty holds:
+    it ducks, counting the kitty as possibly holding points."""
+    rules = preset("three-kitty").replace(points_on_first_trick=True, pass_cycle=(0,))
+    hands = {0: "5D 2S", 1: "3D 3S", 2: "KD 7D"}
+    games = [play(dealt(rules, hands, kitty=mask_of(parse_cards(kitty))), "5D", "3D")
+             for kitty in ("4C", "AH")]
+    assert [str(choose_play(state, 2)) for state in games] == ["7D", "7D"]

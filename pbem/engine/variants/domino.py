@@ -20,17 +20,19 @@ from pbem.engine.table import Table, trick_winner
 
 
 class DominoTable(Table):
-    __slots__ = ("stock",)
-    STATE_FIELDS = (*Table.STATE_FIELDS, "stock")
-    ALL_SLOTS = (*Table.ALL_SLOTS, "stock")
+    __slots__ = ("stock", "drawn")
+    STATE_FIELDS = (*Table.STATE_FIELDS, "stock", "drawn")
+    ALL_SLOTS = (*Table.ALL_SLOTS, "stock", "drawn")
     stock: list[int]
+    drawn: list[tuple[int, int, int]]  # this hand's draws: (seat, count, cards played before)
 
     def __init__(self, created: GameCreated) -> None:
         super().__init__(created)
         self.stock = []
+        self.drawn = []
 
     def freeze(self) -> GameState:
-        return replace(super().freeze(), stock=tuple(self.stock))
+        return replace(super().freeze(), stock=tuple(self.stock), drawn=tuple(self.drawn))
 
     def apply_variant(self, event: Event) -> None:
         if type(event) is CardsDrawn:
@@ -42,6 +44,7 @@ class DominoTable(Table):
         super().deal(cards)
         self.stock = [c.index for c in cards[self.rules.hand_size * self.seats:]]
         self.kitty = 0
+        self.drawn = []
 
     def claim(self, seat: int) -> None:
         raise IllegalMove("Claims aren't part of Domino Hearts: play on.")
@@ -65,6 +68,8 @@ class DominoTable(Table):
         for index in self.stock[:count]:
             self.hands[seat] |= 1 << index
         del self.stock[:count]
+        played = sum(len(t.plays) for t in self.tricks) + len(self.trick)
+        self.drawn = [*self.drawn, (seat, count, played)]  # a new list: clones share the old
         self.phase = Phase.PLAY
 
     def play(self, seat: int, index: int) -> None:
