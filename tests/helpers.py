@@ -6,20 +6,28 @@ a Flask app, an SMTP server or a mail store stay in their area's support modules
 
 from __future__ import annotations
 
+import random
+
 from sqlalchemy import Engine
 
 from pbem import service
+from pbem.dealing import create_game
 from pbem.engine import (
+    Asked,
     Card,
     GameState,
     Phase,
     PlayCard,
     apply,
+    asked,
     decide,
     forced_events,
     legal_cards,
     parse_card,
+    preset,
+    start,
 )
+from pbem.playout import random_event
 from pbem.store.db import transaction
 from pbem.store.events import load_state
 
@@ -45,6 +53,26 @@ def play(state: GameState, *cards: str) -> GameState:
         (event,) = decide(state, PlayCard(seat, card(text)))
         state = apply(state, event)
     return state
+
+
+def state_at(phase: Phase, preset_name: str = "standard", seed: int = 1) -> GameState:
+    """The first state of a seeded random game of `preset_name` in `phase`."""
+    rng = random.Random(seed)
+    state = start(create_game(preset(preset_name), rng))
+    while state.phase is not phase:
+        assert not state.game_over, f"no {phase} in this game"
+        state = apply(state, random_event(state, rng))
+    return state
+
+
+def asked_at(phase: Phase, preset_name: str = "standard", *, to_move: bool = True) -> Asked:
+    """What a seat is asked in the first `phase` of a seeded random game of `preset_name`: a
+    seat the game waits for (`to_move`), or one it doesn't."""
+    state = state_at(phase, preset_name)
+    if not to_move and len(state.to_move) == state.seats:  # everyone passes at once
+        state = apply(state, random_event(state, random.Random(0)))
+    seat = next((s for s in range(state.seats) if (s in state.to_move) == to_move), 0)
+    return asked(state, seat)
 
 
 # --- games through the service ----------------------------------------------------------

@@ -3,7 +3,15 @@
 No I/O and no randomness: the service records chance (the deal) as events. See docs/engine.md.
 """
 
-from pbem.engine.asked import Ask, Asked, asked, command_kind, decision_seat
+from pbem.engine.asked import (
+    Ask,
+    Asked,
+    asked,
+    command_kind,
+    decision_seat,
+    moves_turn,
+    turn_before,
+)
 from pbem.engine.cards import (
     ALL_CARDS,
     Card,
@@ -107,7 +115,7 @@ __all__ = [
     # for the presenters
     "cancelled_in_trick", "claims_allowed", "nobody_could_win",
     # what a seat is asked now
-    "Ask", "Asked", "asked", "command_kind", "decision_seat",
+    "Ask", "Asked", "asked", "command_kind", "decision_seat", "moves_turn", "turn_before",
     # seed 003's claim penalty
     "ClaimFailed",
     # searches (the strong robot): a mutable working copy of a state

@@ -28,7 +28,7 @@ from pbem.engine.decide import (
 )
 from pbem.engine.describe import awaited_words
 from pbem.engine.errors import EngineError
-from pbem.engine.events import Event
+from pbem.engine.events import Event, HandDealt
 from pbem.engine.fold import legal_cards
 from pbem.engine.state import GameState, Phase
 from pbem.engine.table import DECISION_EVENTS
@@ -56,6 +56,17 @@ def decision_seat(event: Event) -> int | None:
     """The seat whose decision `event` records, moving its turn number on (None for deals,
     draws and the creation)."""
     return event.seat if isinstance(event, DECISION_EVENTS) else None
+
+
+def moves_turn(event: Event, seat: int) -> bool:
+    """Does `event` move `seat`'s turn number on? Its own decisions, and every deal."""
+    return isinstance(event, HandDealt) or decision_seat(event) == seat
+
+
+def turn_before(state: GameState, seat: int, since: Sequence[Event]) -> int:
+    """`seat`'s turn number before `since`, the last events folded into `state` (an email or
+    link issued then was for that turn)."""
+    return state.turns[seat] - sum(1 for event in since if moves_turn(event, seat))
 
 
 @dataclass(frozen=True, slots=True)

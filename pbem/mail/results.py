@@ -21,7 +21,6 @@ from pbem.engine import (
 from pbem.mail.gamemail import GameMail
 from pbem.present import views
 from pbem.present.presenters import presenter
-from pbem.present.words import chips_words, suit_title
 from pbem.store.models import OutboxEmail
 
 HandEnd = tuple[GameState, GameState, Event]  # before and after the event that ended a hand
@@ -37,7 +36,7 @@ def echo_words(after: GameState, events: Sequence[Event],
     mine = [e for e in moves if e.seat == actor]
     if actor is None or not mine:
         return {}
-    said = "; ".join(_move_words(e, after.rules.moon_points) for e in mine) + "."
+    said = "; ".join(f"you {views.move_words(e, after.rules.moon_points)}" for e in mine) + "."
     return {actor: said[0].upper() + said[1:]}
 
 
@@ -48,22 +47,6 @@ def confirmation(mail: GameMail, after: GameState) -> list[OutboxEmail | None]:
                                                "next_step": _waiting_words(mail, after, seat)},
                       preheader=said)
             for seat, said in pending.items()]
-
-
-def _move_words(event: CardPlayed | CardsPassed | MoonChosen | BidMade | SuitNamed,
-                moon_points: int = 26) -> str:
-    if isinstance(event, CardPlayed):
-        return f"you played {views.card_view(event.card).label}"
-    if isinstance(event, BidMade):
-        return "you passed" if event.chips is None else \
-            f"you bid {chips_words(event.chips)}"
-    if isinstance(event, SuitNamed):
-        return f"you named {suit_title(event.suit)} as the suit to avoid"
-    if isinstance(event, MoonChosen):
-        return (f"you shot the moon and went down {moon_points}" if event.down
-                else f"you shot the moon and put everyone else up {moon_points}")
-    cards = list_in_words([views.card_view(c).label for c in sorted(event.cards)])
-    return f"you passed {cards}"
 
 
 def _waiting_words(mail: GameMail, state: GameState, seat: int) -> str | None:

@@ -10,13 +10,7 @@ from datetime import datetime
 from sqlmodel import Session
 
 from pbem.engine import (
-    BidMade,
-    CardPlayed,
-    CardsPassed,
     Event,
-    MoonChosen,
-    SuitNamed,
-    list_in_words,
 )
 from pbem.mail.compose import MailSettings
 from pbem.mail.gamemail import GameMail
@@ -46,7 +40,7 @@ def send_timeout(
     for other in sorted(mail.players):
         you = other == seat
         context = {"absent": "you" if you else name, "is_you": you, "outcome": outcome,
-                   "move": _move_words(event, you, game), "holding": holding,
+                   "move": _what_the_robot_did(event, you, game), "holding": holding,
                    "seat_number": seat + 1, "seat_url": None if you else seat_url}
         pre = ("The time for your move ran out." if you
                else f"{name} ran out of time.")
@@ -58,32 +52,19 @@ def send_timeout(
     return rows
 
 
+def _what_the_robot_did(event: Event | None, you: bool, game: Game) -> str | None:
+    """What the robot did, as others may know it (a pass's cards are the player's secret)."""
+    if event is None:
+        return None
+    return views.move_words(event, int(game.rules.get("moon_points", 26)), cards_shown=you)
+
+
 def seat_link(session: Session, game: Game, seat_no: int, now: datetime,
               settings: MailSettings | None = None) -> str:
     """A link for someone to take the seat over: /join/<token>, a "seat" token bound to no
     player (pbem.web.takeover)."""
     raw = new_token(session, "seat", game_id=game.id, seat_no=seat_no, now=now)
     return (settings or game_mail(session, game, now).settings).url(f"join/{raw}")
-
-
-def _move_words(event: Event | None, you: bool, game: Game) -> str | None:
-    """What the robot did, as others may know it (a pass's cards are the player's secret)."""
-    if isinstance(event, CardPlayed):
-        return f"played the {views.card_view(event.card).label}"
-    if isinstance(event, CardsPassed):
-        if you:
-            cards = list_in_words([views.card_view(c).label for c in sorted(event.cards)])
-            return f"passed {cards}"
-        return f"passed {len(event.cards)} cards"
-    if isinstance(event, MoonChosen):
-        points = int(game.rules.get("moon_points", 26))
-        return (f"went down {points} for the moon" if event.down
-                else f"put everyone else up {points} for the moon")
-    if isinstance(event, BidMade):
-        return "passed in the bidding" if event.chips is None else f"bid {event.chips} chips"
-    if isinstance(event, SuitNamed):
-        return f"named {event.suit.plural} as the suit to avoid"
-    return None
 
 
 def send_nudge(

@@ -12,10 +12,12 @@ pass`) passes the bid; the winning bidder names the suit to avoid with `avoid sp
 ♠`, `avoid S`, `name spades`), or with the suit's name or symbol alone on a line (`spades`,
 `♠`; not a bare letter, which is too often an initial) while the suit is being named.
 
-Some lines read differently by phase (`read_commands`' `phase` and `variant`): a bare list of
-cards is a pass in the pass phase and a mistake otherwise; a bare `pass` passes the bid in
-Auction Hearts and asks for the cards elsewhere; a bare suit names the suit only while it is
-being named. `needs_phase` says when a reply has such a line, so the game is loaded only then.
+Some lines read differently by what the seat is asked (`read_commands`' `now`, the engine's
+`asked(state, seat)`): a bare list of cards is a pass in the pass phase and a mistake otherwise;
+a bare `pass` passes the bid while bids are made, asks for the cards when the seat is asked to
+pass them, and elsewhere gets the engine's reason why no cards can be passed now ("Nobody passes
+cards in Domino Hearts."); a bare suit names the suit only while it is being named.
+`needs_phase` says when a reply has such a line, so the game is loaded only then.
 
 Other languages (pbem.mailin.language): card names ("Pik Dame", "dame de pique"), Unicode
 playing cards and the commands in German, French, Spanish, Italian and Dutch read as English.
@@ -30,11 +32,13 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from pbem.engine import (
+    Ask,
+    Asked,
     Card,
+    PassCards,
     Phase,
     Suit,
     UnreadableInput,
-    Variant,
     list_in_words,
     parse_card,
     parse_cards,
@@ -126,10 +130,10 @@ def needs_phase(text: str) -> bool:
     return len(set(cards_in(text))) > 1  # in a sentence: a pass in the pass phase
 
 
-def read_commands(text: str, phase: Phase | None = None, *,
-                  variant: Variant = Variant.STANDARD) -> Reading:
-    """Read a trimmed reply. `phase` and `variant`: the game's, when `needs_phase(text)` (None:
-    not loaded, the reply reads the same in every phase)."""
+def read_commands(text: str, now: Asked | None = None) -> Reading:
+    """Read a trimmed reply. `now`: what the replying seat is asked (the engine's `asked`),
+    when `needs_phase(text)` (None: not loaded, the reply reads the same in every phase)."""
+    phase = now.state.phase if now is not None and now.state is not None else None
     read = _shorten(text)
     found: list[Command] = []
     problems: list[str] = []
@@ -143,7 +147,7 @@ def read_commands(text: str, phase: Phase | None = None, *,
             found.append(Command("say", text=rest, line=raw.strip()))
             break
         try:
-            command = read_line(line, phase, variant=variant)
+            command = read_line(line, now)
         except UnreadableInput as exc:
             problems.append(str(exc))
             continue
@@ -215,10 +219,10 @@ def _looks_like_card(text: str) -> bool:
                           r"hearts?|spades?)\b", text))
 
 
-def read_line(line: str, phase: Phase | None = None, *,
-              variant: Variant = Variant.STANDARD) -> Command | None:
+def read_line(line: str, now: Asked | None = None) -> Command | None:
     """One cleaned line → a Command; None if it isn't one; UnreadableInput if it starts like
-    one but can't be read ("play XZ")."""
+    one but can't be read ("play XZ"). `now`: what the seat is asked (see read_commands)."""
+    phase = now.state.phase if now is not None and now.state is not None else None
     verb, _, rest = line.partition(" ")
     verb, rest = verb.rstrip(":"), rest.strip().lstrip(":").strip()
     if verb == "play":
@@ -232,7 +236,7 @@ def read_line(line: str, phase: Phase | None = None, *,
         return Command("avoid", suit=suit, line=line) if suit is not None else None
     if verb == "pass":
         if not rest:
-            return _bare_pass(line, phase, variant)
+            return _bare_pass(line, now)
         return Command("pass", _cards(rest), line=line)
     if verb in {"claim", "status", "help"} and rest in {"", "all", "the rest", "rest"}:
         return Command(verb, line=line)
@@ -256,14 +260,18 @@ def read_line(line: str, phase: Phase | None = None, *,
     return _bare_cards(line, phase is Phase.PASS)
 
 
-def _bare_pass(line: str, phase: Phase | None, variant: Variant) -> Command:
-    """`pass` alone: a pass of the bid in Auction Hearts; elsewhere the cards are missing."""
-    if variant is Variant.AUCTION or phase is Phase.BID:
+def _bare_pass(line: str, now: Asked | None) -> Command:
+    """`pass` alone: a pass of the bid while bids are made (the service says whose turn it
+    is); the cards are missing when the seat passes cards; elsewhere the engine's reason why
+    no cards are passed now."""
+    state = now.state if now is not None else None
+    if state is not None and state.phase is Phase.BID:  # asked to bid, or waiting for a bid
         return Command("bid", line=line)
-    if variant is not Variant.STANDARD:
-        raise UnreadableInput(f"Nobody passes cards in {variant.value.capitalize()} Hearts: "
-                              "reply with the card you play, e.g. “QS”.")
-    raise UnreadableInput("Name the cards to pass, e.g. “pass 2C 3D AH”.")
+    if now is None or now.kind is Ask.PASS or state is None or state.rules.pass_count:
+        raise UnreadableInput("Name the cards to pass, e.g. “pass 2C 3D AH”.")
+    why = now.why_not(PassCards(now.seat, ())) or "No cards are passed now."
+    play = " reply with the card you play, e.g. “QS”." if now.kind is Ask.PLAY else ""
+    raise UnreadableInput(f"{why.rstrip('.')}:{play}" if play else why)
 
 
 def _chips(text: str) -> int:

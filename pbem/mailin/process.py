@@ -34,7 +34,7 @@ from pbem.engine import (
     Phase,
     PlayCard,
     Rules,
-    Variant,
+    asked,
     seat_view,
 )
 from pbem.engine import Command as EngineCommand
@@ -272,11 +272,10 @@ def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
                           f"({_why(exc)}). Please send your reply again as plain text.",
                           "malformed")
         text = text or subject_words(decoded_header(message.get("Subject", "")))
-        phase, variant = None, Variant.STANDARD
+        now = None
         if needs_phase(text):
-            state = load_state(session, route.game_id).state
-            phase, variant = state.phase, state.rules.variant
-        reading = read_commands(text, phase, variant=variant)
+            now = asked(load_state(session, route.game_id).state, route.seat_no)
+        reading = read_commands(text, now)
     # Staleness ("this reply was for an earlier turn") is the move command's, checked inside
     # its locked transaction.
     return _carry_out(inbox, route, reading, message, mail_id)

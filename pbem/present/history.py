@@ -13,6 +13,7 @@ from pbem.engine import (
     CardsDrawn,
     CardsPassed,
     ClaimAccepted,
+    ClaimFailed,
     Event,
     GameCreated,
     GameState,
@@ -68,6 +69,8 @@ class HandRecord:
     passes: list[PassLine] = field(default_factory=list)
     tricks: list[PlayedTrick] = field(default_factory=list)
     claimed_by: str | None = None
+    claim: str | None = None  # what became of a claim, in words
+    false_claim: bool = False  # the claim was false (a ClaimFailed event: seed 003 §6)
     moon: str | None = None
     points: list[int] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
@@ -96,8 +99,9 @@ def replay_hands(events: Sequence[Event], names: Sequence[str]) -> list[HandReco
         if isinstance(event, CardsPassed):
             record.passes.append(PassLine(names[event.seat], names[before.pass_target(event.seat)],
                                           tuple(views.card_views(event.cards))))
-        elif isinstance(event, ClaimAccepted):
+        elif isinstance(event, ClaimAccepted | ClaimFailed):
             record.claimed_by = names[event.seat]
+            record.false_claim = isinstance(event, ClaimFailed)
         elif isinstance(event, CardsDrawn):
             record.draws.append(DrawLine(names[event.seat], before.trick_number, tuple(
                 views.card_view(c) for c in drawn_cards(before, event))))
@@ -173,6 +177,20 @@ def _finish(record: HandRecord, result: HandResult, names: Sequence[str], chosen
         record.moon = f"{names[result.moon]} {what} ({how})"
     if result.claimed_by is not None and record.claimed_by is None:
         record.claimed_by = names[result.claimed_by]
+    if record.claimed_by is not None:
+        record.claim = _claim_words(record, result)
+
+
+def _claim_words(record: HandRecord, result: HandResult) -> str:
+    """`Ann claimed the remaining tricks.`; a false claim (seed 003 §6) says what it cost."""
+    said = f"{record.claimed_by} claimed the remaining tricks"
+    if not record.false_claim:
+        return f"{said}."
+    if result.false_claim and result.claimed_by is not None:
+        charged = result.points[result.claimed_by]
+        return (f"{said}; the claim was false: {charged} points for {record.claimed_by}, "
+                "none for the others.")
+    return f"{said}; the claim was false, so {record.claimed_by} took the remaining points."
 
 
 # --- the score chart ------------------------------------------------------------------------

@@ -13,12 +13,9 @@ import hashlib
 import hmac
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import Engine, delete
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from pbem.present.tokens import find_token, hash_token
-from pbem.store.db import transaction
 from pbem.store.models import Seat, Token
 
 PURPOSE = "seat"
@@ -84,36 +81,6 @@ def find_seat_token(session: Session, raw: str, *, now: datetime | None = None) 
     if seat is None or seat.is_bot or seat.player_id != token.player_id:
         return None
     return token
-
-
-# --- one move per turn from the page --------------------------------------------------------
-
-def claim_turn(engine: Engine, game_id: int, seat_no: int, turn_seq: int,
-               now: datetime | None = None) -> bool:
-    """Record that the private page makes this seat's move at `turn_seq`: True for the first
-    request only. Two cards pressed at once (or a double click) would otherwise play the
-    second card on the player's next turn. The marker is a used token row whose unique hash
-    stands for (game, seat, turn); `find_seat_token` never accepts it."""
-    now = now or datetime.now(UTC)
-    try:
-        with transaction(engine) as session:
-            session.add(Token(token_hash=_turn_hash(game_id, seat_no, turn_seq),
-                              purpose=PURPOSE, game_id=game_id, seat_no=seat_no,
-                              turn_seq=turn_seq, used_at=now, created_at=now, expires_at=now))
-    except IntegrityError:
-        return False
-    return True
-
-
-def release_turn(engine: Engine, game_id: int, seat_no: int, turn_seq: int) -> None:
-    """Undo `claim_turn` when the move was refused, so the player may try again."""
-    with transaction(engine) as session:
-        session.execute(delete(Token).where(
-            col(Token.token_hash) == _turn_hash(game_id, seat_no, turn_seq)))
-
-
-def _turn_hash(game_id: int, seat_no: int, turn_seq: int) -> str:
-    return hash_token(f"seat-move:{game_id}:{seat_no}:{turn_seq}")
 
 
 # --- helpers --------------------------------------------------------------------------------

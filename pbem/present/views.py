@@ -12,13 +12,18 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pbem.engine import (
+    BidMade,
     Card,
+    CardPlayed,
+    CardsPassed,
+    Event,
     GameState,
     HandResult,
     MoonChosen,
     Rules,
     SeatView,
     Suit,
+    SuitNamed,
     Trick,
     apply,
     cancelled_in_trick,
@@ -30,6 +35,7 @@ from pbem.engine import (
 from pbem.present.codes import MOON_DOWN as MOON_DOWN  # re-exported for the pages
 from pbem.present.codes import MOON_UP as MOON_UP
 from pbem.present.presenters import presenter
+from pbem.present.words import chips_words
 
 SUIT_NAMES = {Suit.CLUBS: "Clubs", Suit.DIAMONDS: "Diamonds", Suit.HEARTS: "Hearts",
               Suit.SPADES: "Spades"}
@@ -92,6 +98,26 @@ class ScoreRow:
 
 def card_view(card: Card, url: str | None = None) -> CardView:
     return CardView(code=str(card), symbol=card.symbol, red=card.is_red, url=url)
+
+
+def move_words(event: Event, moon_points: int = 26, *, cards_shown: bool = True) -> str | None:
+    """What a seat's move did, without its subject: "played Q♠ (QS)", "bid 5 chips", "passed",
+    "named spades as the suit to avoid", "went down 26 for the moon"; a pass names its cards
+    only where they may be shown (`cards_shown`: to the passer). None for what is no move."""
+    if isinstance(event, CardPlayed):
+        return f"played {card_view(event.card).label}"
+    if isinstance(event, CardsPassed):
+        if not cards_shown:
+            return f"passed {len(event.cards)} cards"
+        return f"passed {list_in_words([card_view(c).label for c in sort_cards(event.cards)])}"
+    if isinstance(event, BidMade):
+        return f"bid {chips_words(event.chips)}" if event.chips else "passed"
+    if isinstance(event, SuitNamed):
+        return f"named {event.suit.plural} as the suit to avoid"
+    if isinstance(event, MoonChosen):
+        return (f"went down {moon_points} for the moon" if event.down
+                else f"put everyone else up {moon_points} for the moon")
+    return None
 
 
 def card_views(cards: Sequence[Card], urls: Mapping[str, str] | None = None) -> list[CardView]:

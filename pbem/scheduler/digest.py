@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from pbem.engine import list_in_words
+from pbem.engine import asked, list_in_words
 from pbem.mail.compose import MailSettings
 from pbem.mail.digest import DigestLine, send_digest
 from pbem.roster import load_roster
@@ -59,10 +59,11 @@ def _line(session: Session, seat: Seat, settings: MailSettings) -> DigestLine:
                          .order_by(col(Seat.seat_no))).all()
     names = load_roster(session, table).names
     totals = ", ".join(f"{names[s]} {t}" for s, t in enumerate(state.totals))
-    if seat.seat_no in state.to_move:
+    now = asked(state, seat.seat_no)
+    if now.must_act:
         status = f"your move (hand {state.hand_number}; {totals})"
-    elif state.to_move:
-        status = f"waiting for {list_in_words([names[s] for s in state.to_move])} ({totals})"
+    elif now.waiting_for:
+        status = f"waiting for {list_in_words([names[s] for s in now.waiting_for])} ({totals})"
     else:
         status = f"between hands ({totals})"
     return DigestLine(game.name, status, settings.url(f"games/{game.id}"))

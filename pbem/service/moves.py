@@ -40,9 +40,11 @@ from pbem.engine import (
     SuitNamed,
     UnreadableInput,
     decision_seat,
+    moves_turn,
     parse_card,
     parse_cards,
     parse_suit,
+    turn_before,
 )
 from pbem.service.core import (
     PLAYER,
@@ -123,12 +125,7 @@ def _turn_number(g: Loaded, seat: int, turn: Turn) -> int | None:
     if turn.issued_seq >= g.loaded.seq:
         return g.state.turns[seat]
     since = events_since(g, turn.issued_seq)
-    return g.state.turns[seat] - sum(1 for e in since if _moves_turn(e, seat))
-
-
-def _moves_turn(event: Event, seat: int) -> bool:
-    """Does `event` move `seat`'s turn number on? Its own turns, and every deal."""
-    return isinstance(event, HandDealt) or decision_seat(event) == seat
+    return turn_before(g.state, seat, since)
 
 
 def move_at(g: Loaded, seat: int, number: int) -> Event | None:
@@ -140,7 +137,7 @@ def move_at(g: Loaded, seat: int, number: int) -> Event | None:
         events = events_since(g, after)
         count = g.state.turns[seat]
         for event in reversed(events):
-            if _moves_turn(event, seat):
+            if moves_turn(event, seat):
                 count -= 1
                 if count == number:
                     return event

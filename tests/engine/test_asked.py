@@ -38,6 +38,7 @@ from pbem.engine import (
     replay,
     restore,
     snapshot,
+    turn_before,
 )
 from pbem.playout import random_event
 
@@ -233,3 +234,13 @@ def test_random_playouts_every_seat_asked_matches_the_engines_moves(name: str) -
         if isinstance(event, CardPlayed) and state.phase is Phase.PLAY:
             assert mover == state.turn
         state = after
+
+
+def test_turn_before_counts_back_only_the_seats_own_decisions_and_the_deals() -> None:
+    """A link or email issued before `since` was for the seat's turn then: other seats' moves
+    don't make it late, the seat's own move and a new deal do."""
+    before = dealt()
+    passed = CardsPassed(0, before.hand(0)[:3])
+    after = apply(before, passed)
+    assert turn_before(after, 0, [passed]) == asked(before, 0).turn == asked(after, 0).turn - 1
+    assert turn_before(after, 1, [passed]) == asked(before, 1).turn == asked(after, 1).turn

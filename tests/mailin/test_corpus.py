@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from pbem.engine import Phase, Variant
+from pbem.engine import Phase
 from pbem.mailin.commands import read_commands
 from pbem.mailin.loops import automatic_reason, bounce_of
 from pbem.mailin.parse import parse_message, reply_text
+from tests.helpers import asked_at
 
 CORPUS = Path(__file__).parent / "corpus"
 ROWS = list(csv.DictReader((CORPUS / "expected.csv").open(encoding="utf-8")))
@@ -26,8 +27,8 @@ def what_is_read(raw: bytes, phase: Phase) -> str:
     if automatic_reason(message):
         return "auto"
     auction = phase in (Phase.BID, Phase.NAME_SUIT)
-    reading = read_commands(reply_text(message), phase,
-                            variant=Variant.AUCTION if auction else Variant.STANDARD)
+    reading = read_commands(reply_text(message),
+                            asked_at(phase, "auction" if auction else "standard"))
     if not reading.ok:
         return "none"
     command = reading.action or reading.say

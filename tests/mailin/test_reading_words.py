@@ -15,6 +15,7 @@ from pbem.engine import CardPlayed, Phase, legal_cards
 from pbem.mailin.commands import read_commands, subject_words
 from pbem.mailin.language import LANGUAGES, cards_in
 from pbem.mailin.process import deliver
+from tests.helpers import asked_at
 from tests.mailin.support import (
     emails,
     illegal,
@@ -79,7 +80,7 @@ PROBLEMS = [
 
 @pytest.mark.parametrize(("text", "expected"), PLAYS, ids=[t for t, _ in PLAYS])
 def test_the_only_card_named_is_played(text: str, expected: str) -> None:
-    reading = read_commands(text, Phase.PLAY)
+    reading = read_commands(text, asked_at(Phase.PLAY))
     assert reading.ok, reading.problem
     assert reading.action is not None and reading.action.describe() == expected
 
@@ -87,14 +88,15 @@ def test_the_only_card_named_is_played(text: str, expected: str) -> None:
 @pytest.mark.parametrize(("text", "phase", "expected"), COMMANDS, ids=[c[0] for c in COMMANDS])
 def test_commands_in_the_players_languages(text: str, phase: Phase | None,
                                            expected: str) -> None:
-    reading = read_commands(text, phase)
+    reading = read_commands(text, asked_at(phase, "auction" if phase is Phase.BID else "standard")
+                            if phase else None)
     assert reading.ok, reading.problem
     assert reading.action is not None and reading.action.describe() == expected
 
 
 @pytest.mark.parametrize(("text", "problem"), PROBLEMS, ids=[t for t, _ in PROBLEMS])
 def test_no_card_or_two_cards_get_an_answer_that_fits(text: str, problem: str) -> None:
-    reading = read_commands(text, Phase.PLAY)
+    reading = read_commands(text, asked_at(Phase.PLAY))
     assert not reading.ok
     assert reading.problem.startswith(problem), reading.problem
     assert reading.read == text  # quoted back as read

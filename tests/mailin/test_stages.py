@@ -13,6 +13,7 @@ from pbem.mailin.commands import away_dates, read_commands
 from pbem.mailin.loops import automatic_reason
 from pbem.mailin.parse import MARKER, html_to_text, trim
 from pbem.mailin.route import address_token
+from tests.helpers import asked_at
 
 
 def test_the_marker_we_cut_at_is_the_one_we_send() -> None:
@@ -29,7 +30,7 @@ def test_the_marker_we_cut_at_is_the_one_we_send() -> None:
 ])
 def test_commands_are_read_in_any_case_with_symbols_and_tens(text: str, passing: bool,
                                                               expected: str) -> None:
-    reading = read_commands(text, Phase.PASS if passing else Phase.PLAY)
+    reading = read_commands(text, asked_at(Phase.PASS if passing else Phase.PLAY))
     command = reading.action or reading.say
     assert reading.ok and command is not None and command.describe() == expected
 

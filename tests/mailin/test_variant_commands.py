@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.engine import Phase, Suit, Variant
+from pbem.engine import Phase, Suit
 from pbem.mailin.commands import needs_phase, read_commands
+from tests.helpers import asked_at
 
-AUCTION = Variant.AUCTION
+AUCTION = "auction"
 
 
-def read(text: str, phase: Phase | None = None, variant: Variant = Variant.STANDARD) -> str:
-    reading = read_commands(text, phase, variant=variant)
+def read(text: str, phase: Phase | None = None, preset: str = "standard",
+         to_move: bool = True) -> str:
+    now = asked_at(phase, preset, to_move=to_move) if phase is not None else None
+    reading = read_commands(text, now)
     if not reading.ok:
         return f"problem: {reading.problem}"
     command = reading.action or reading.say
@@ -45,8 +48,18 @@ def test_pass_alone_passes_the_bid_in_auction_hearts() -> None:
     assert needs_phase("pass") and needs_phase("Pass.") and needs_phase("I pass")
     assert read("pass", Phase.BID, AUCTION) == "bid pass"
     assert read("I pass", Phase.BID, AUCTION) == "bid pass"
-    # after the bidding it still means the bid: the service says the bidding is over
-    assert read("pass", Phase.PLAY, AUCTION) == "bid pass"
+    # another seat's bid: still a pass of the bid (the service says whose turn it is)
+    assert read("pass", Phase.BID, AUCTION, to_move=False) == "bid pass"
+
+
+def test_pass_alone_after_the_bidding_says_nobody_passes_cards() -> None:
+    """The engine's own reason (asked().why_not), with what the seat is asked instead."""
+    assert read("pass", Phase.PLAY, AUCTION) == ("problem: Nobody passes cards in Auction "
+                                                 "Hearts: reply with the card you play, e.g. “QS”.")
+    assert read("pass", Phase.NAME_SUIT, AUCTION) == \
+        "problem: Nobody passes cards in Auction Hearts."
+    assert read("pass", Phase.PLAY, "cancellation", to_move=False) == \
+        "problem: Nobody passes cards in Cancellation Hearts."
 
 
 def test_pass_with_cards_stays_the_card_pass() -> None:
@@ -56,7 +69,11 @@ def test_pass_with_cards_stays_the_card_pass() -> None:
 
 def test_pass_alone_asks_for_the_cards_where_cards_are_passed() -> None:
     assert read("pass", Phase.PASS) == "problem: Name the cards to pass, e.g. “pass 2C 3D AH”."
-    assert "Nobody passes cards in Domino Hearts" in read("pass", Phase.PLAY, Variant.DOMINO)
+    assert read("pass", Phase.PLAY, "domino") == (
+        "problem: Nobody passes cards in Domino Hearts: reply with the card you play, e.g. “QS”.")
+    # a standard game between passes: still the cards are what's missing
+    assert read("pass", Phase.PLAY) == \
+        "problem: Name the cards to pass, e.g. “pass 2C 3D AH”."
 
 
 @pytest.mark.parametrize(("text", "suit"), [
@@ -125,14 +142,21 @@ SAMPLES = [
 ]
 
 
+# Every phase a seat can be asked in, in the variants that have it (the moon choice is
+# reached by a seeded game only rarely; its reading is the same as play's).
+QUESTIONS = [(Phase.PASS, "standard"), (Phase.PLAY, "standard"), (Phase.BID, AUCTION),
+             (Phase.NAME_SUIT, AUCTION), (Phase.PLAY, AUCTION), (Phase.PLAY, "domino"),
+             (Phase.DRAW, "domino"), (Phase.PLAY, "cancellation")]
+
+
 @pytest.mark.parametrize("text", SAMPLES)
 def test_a_reply_needs_the_phase_whenever_the_phase_changes_its_reading(text: str) -> None:
     """The fast path (no game loaded) must read every reply as the game would."""
     if needs_phase(text):
         return
     unloaded = read_commands(text)
-    for phase in Phase:
-        for variant in Variant:
-            loaded = read_commands(text, phase, variant=variant)
+    for phase, preset in QUESTIONS:
+        for to_move in (True, False):
+            loaded = read_commands(text, asked_at(phase, preset, to_move=to_move))
             assert (loaded.action, loaded.say, bool(loaded.problem)) == (
-                unloaded.action, unloaded.say, bool(unloaded.problem)), (phase, variant)
+                unloaded.action, unloaded.say, bool(unloaded.problem)), (phase, preset)

@@ -12,9 +12,6 @@ from pbem.present.presenters import PRESENTERS, Presenter, presenter
 ROOT = Path(__file__).resolve().parents[2]
 ADAPTERS = ("pbem/service", "pbem/mail", "pbem/mailin", "pbem/web", "pbem/scheduler")
 VARIANT_NAME = re.compile(r"\bVariant\.|\.variant\b|\b(AUCTION|DOMINO|CANCELLATION)\b")
-# Known and on their way out: the reply reader words a bare "pass" by the variant, and an old
-# bid link checks it; both will ask the engine's asked() instead.
-NOT_YET = {"pbem/mailin/commands.py", "pbem/mailin/process.py"}
 
 
 def test_every_variant_has_its_presenter_chosen_from_the_rules() -> None:
@@ -44,7 +41,7 @@ def test_no_adapter_names_a_variant() -> None:
                              if not line.lstrip().startswith(('"', "'")))
             if VARIANT_NAME.search(code):
                 found.add(str(path.relative_to(ROOT)))
-    assert found <= NOT_YET, sorted(found - NOT_YET)
+    assert not found, sorted(found)
 
 
 def test_templates_name_no_variant() -> None:

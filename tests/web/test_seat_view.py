@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from pbem import service
 from pbem.app import db_engine
 from pbem.engine import CardPlayed, CardsPassed, MoonChosen, Phase, legal_cards
-from pbem.present.links import claim_turn, seat_link
+from pbem.present.links import seat_link
 from pbem.store.db import transaction
 from tests.web.support import (
     HUMAN,
@@ -121,13 +121,6 @@ def test_a_page_out_of_date_plays_nothing(app: Flask, client: FlaskClient,
     assert again.status_code == 409
     assert "moved on" in again.get_data(as_text=True)
     assert snapshot(app, game_id) == before
-
-
-def test_one_move_per_turn_from_the_page(app: Flask, game_id: int) -> None:
-    seq = state(app, game_id).hand_number  # any number: the marker is per (game, seat, seq)
-    assert claim_turn(db_engine(app), game_id, 0, seq)
-    assert not claim_turn(db_engine(app), game_id, 0, seq)
-    assert claim_turn(db_engine(app), game_id, 1, seq)
 
 
 def test_an_illegal_card_is_explained_and_the_turn_stays_open(app: Flask, client: FlaskClient,

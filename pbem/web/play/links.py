@@ -25,6 +25,7 @@ from sqlmodel import col, select
 
 from pbem import service
 from pbem.engine import (
+    Ask,
     Bid,
     BidMade,
     Card,
@@ -42,7 +43,9 @@ from pbem.engine import (
     Suit,
     SuitNamed,
     UnreadableInput,
+    asked,
     parse_card,
+    turn_before,
 )
 from pbem.present import codes, views
 from pbem.present.tokens import consume_token, find_token
@@ -139,15 +142,21 @@ def link_status(token: Token, table: Table, since: Sequence[Event]) -> str:
     return check[link_kind(token)](token, table, since)
 
 
+def still_asked(token: Token, table: Table, since: Sequence[Event], kind: Ask) -> bool:
+    """Is the link's seat asked `kind` now, in the very turn the link was sent for (the
+    engine's `asked` and the seat's turn number; other seats' moves don't make it late)?"""
+    seat = token.seat_no or 0
+    now = asked(table.state, seat)
+    return now.kind is kind and turn_before(table.state, seat, since) == now.turn
+
+
 def _card_status(token: Token, table: Table, since: Sequence[Event]) -> str:
     code = str(parse_card(token.card or ""))  # either copy of a Cancellation card
     if token.used_at is not None or any(
             isinstance(e, CardPlayed) and e.seat == token.seat_no and str(e.card) == code
             for e in since):
         return DONE
-    if table.game.last_seq == token.turn_seq and token.seat_no in table.state.to_move:
-        return READY
-    return STALE
+    return READY if still_asked(token, table, since, Ask.PLAY) else STALE
 
 
 def _pass_status(token: Token, table: Table, since: Sequence[Event]) -> str:
@@ -155,22 +164,14 @@ def _pass_status(token: Token, table: Table, since: Sequence[Event]) -> str:
     if token.used_at is not None or any(
             isinstance(e, CardsPassed) and e.seat == seat for e in since):
         return DONE
-    # Other players' passes move the game's seq; only a new deal makes a pass link late.
-    same_hand = not any(isinstance(e, HandDealt) for e in since)
-    if same_hand and table.state.phase is Phase.PASS and seat in table.state.to_move:
-        return READY
-    return STALE
+    return READY if still_asked(token, table, since, Ask.PASS) else STALE
 
 
 def _moon_status(token: Token, table: Table, since: Sequence[Event]) -> str:
     seat = token.seat_no or 0
     if token.used_at is not None or moon_choice_in(since, seat) is not None:
         return DONE  # this link, the other one, or a reply made the choice
-    state = table.state
-    if (table.game.last_seq == token.turn_seq and state.phase is Phase.MOON_CHOICE
-            and state.moon_shooter == seat):
-        return READY
-    return STALE
+    return READY if still_asked(token, table, since, Ask.MOON) else STALE
 
 
 def moon_choice_in(events: Sequence[Event], seat: int) -> bool | None:
@@ -210,7 +211,8 @@ def choice_problem(token: Token, table: Table, since: Sequence[Event]) -> str | 
         return ("That hand's auction is over: a new hand has been dealt since this email was "
                 "sent.")
     problem = (_bid_problem if link_kind(token) == "bid" else _suit_problem)(token, table)
-    if problem is None and game.last_seq != token.turn_seq:
+    kind = Ask.BID if link_kind(token) == "bid" else Ask.NAME_SUIT
+    if problem is None and not still_asked(token, table, since, kind):
         return "The game has moved on since this email was sent."
     return problem
 
@@ -224,7 +226,7 @@ def _bid_problem(token: Token, table: Table) -> str | None:
                 "the suit to avoid.")
     if state.phase is not Phase.BID:
         return f"The bidding for this hand is over{_named(table)}."
-    if seat not in state.to_move:
+    if asked(state, seat).kind is not Ask.BID:
         return f"It's {table.waiting_for}'s turn to bid, not yours."
     chips, high = Link(token, table, STALE).chips, codes.high_bid(state.bids)
     if chips is not None and chips <= high:
@@ -239,7 +241,7 @@ def _suit_problem(token: Token, table: Table) -> str | None:
         return "The bidding isn't over yet, so no suit can be named."
     if state.phase is not Phase.NAME_SUIT:
         return f"The suit to avoid is already named{_named(table)}."
-    if state.bidder != token.seat_no:
+    if asked(state, token.seat_no or 0).kind is not Ask.NAME_SUIT:
         bidder = table.names[state.bidder]
         return f"{bidder} won the bidding, so {bidder} names the suit, not you."
     return None
