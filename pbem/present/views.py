@@ -35,7 +35,7 @@ from pbem.engine import (
 from pbem.present.codes import MOON_DOWN as MOON_DOWN  # re-exported for the pages
 from pbem.present.codes import MOON_UP as MOON_UP
 from pbem.present.presenters import presenter
-from pbem.present.words import chips_words
+from pbem.present.words import chips_words, suit_title
 
 SUIT_NAMES = {Suit.CLUBS: "Clubs", Suit.DIAMONDS: "Diamonds", Suit.HEARTS: "Hearts",
               Suit.SPADES: "Spades"}
@@ -101,8 +101,9 @@ def card_view(card: Card, url: str | None = None) -> CardView:
 
 
 def move_words(event: Event, moon_points: int = 26, *, cards_shown: bool = True) -> str | None:
-    """What a seat's move did, without its subject: "played Q♠ (QS)", "bid 5 chips", "passed",
-    "named spades as the suit to avoid", "went down 26 for the moon"; a pass names its cards
+    """What a seat's move did, without its subject (for a reply's echo and the timeout email):
+    "played Q♠ (QS)", "bid 5 chips", "passed in the bidding", "named ♠ Spades as the suit to
+    avoid", "went down 26 for the moon"; a pass names its cards
     only where they may be shown (`cards_shown`: to the passer). None for what is no move."""
     if isinstance(event, CardPlayed):
         return f"played {card_view(event.card).label}"
@@ -111,9 +112,9 @@ def move_words(event: Event, moon_points: int = 26, *, cards_shown: bool = True)
             return f"passed {len(event.cards)} cards"
         return f"passed {list_in_words([card_view(c).label for c in sort_cards(event.cards)])}"
     if isinstance(event, BidMade):
-        return f"bid {chips_words(event.chips)}" if event.chips else "passed"
+        return f"bid {chips_words(event.chips)}" if event.chips else "passed in the bidding"
     if isinstance(event, SuitNamed):
-        return f"named {event.suit.plural} as the suit to avoid"
+        return f"named {suit_title(event.suit)} as the suit to avoid"
     if isinstance(event, MoonChosen):
         return (f"went down {moon_points} for the moon" if event.down
                 else f"put everyone else up {moon_points} for the moon")

@@ -96,7 +96,7 @@ def test_auction_name_suit_email_offers_each_suit_and_the_reply_words(engine: En
     assert game.link_codes(winner) == ["suit:C", "suit:D", "suit:H", "suit:S"]
     assert "♥ Hearts</a>" in html and 'class="action choice red"' in html
     assert "you bid 5 chips." in game.mails("move_confirmed", winner)[0].body_text
-    assert "you passed." in game.last("move_confirmed", game.seat(4)).body_text
+    assert "you passed in the bidding." in game.last("move_confirmed", game.seat(4)).body_text
     assert not game.mails("name_suit", game.seat(1))
 
 

@@ -1,4 +1,4 @@
-"""One wording of a move, shared by a reply's echo, the timeout email and an old link."""
+"""One wording of a move, shared by a reply's echo and the timeout email."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ def test_each_move_in_words() -> None:
     assert move_words(CardPlayed(0, card("QS"))) == "played Q♠ (QS)"
     assert move_words(BidMade(1, 5)) == "bid 5 chips"
     assert move_words(BidMade(1, 1)) == "bid 1 chip"
-    assert move_words(BidMade(1, None)) == "passed"
-    assert move_words(SuitNamed(2, Suit.SPADES)) == "named spades as the suit to avoid"
+    assert move_words(BidMade(1, None)) == "passed in the bidding"
+    assert move_words(SuitNamed(2, Suit.SPADES)) == "named ♠ Spades as the suit to avoid"
     assert move_words(MoonChosen(3, True), 26) == "went down 26 for the moon"
     assert move_words(MoonChosen(3, False), 30) == "put everyone else up 30 for the moon"
 

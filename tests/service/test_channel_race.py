@@ -3,8 +3,10 @@
 One human (seat 0) against three robots. At each of the human's turns two channels act at the
 same moment (threads released by a barrier), each with a different legal card when there is a
 choice: the email link (POST /t/ through the real Flask app), the private page (POST /s/.../play),
-a reply email (the real mail-in path: store, parse, route, move) and the timeout (the worker's
-command, the robot moving for the player). Whatever the pair, the human's seat makes exactly
+a reply email (the real mail-in path: store, parse, route, move), the timeout (the service's
+command the worker calls, the robot moving for the player) and the worker itself (its
+deadline scan under its lease, `check_deadlines`, which finds the expired deadline and has the
+robot move). Whatever the pair, the human's seat makes exactly
 one move for that turn; the loser is told the turn has passed, or that it was done already.
 (Before the one move command, link + page played two cards for one turn in 14 of 25 trials.)
 """
@@ -26,7 +28,8 @@ from pbem.app import db_engine
 from pbem.engine import Phase, asked, decision_seat, legal_cards
 from pbem.mail.compose import MailSettings
 from pbem.mailin.process import Inbox, deliver
-from pbem.service import Context, timeout_move
+from pbem.scheduler.worker import check_deadlines
+from pbem.service import Context, PlayerMistake, timeout_move
 from pbem.service.core import PLAYER, TIMEOUT
 from pbem.store.db import transaction
 from pbem.store.events import load_events_by, load_state
@@ -35,9 +38,10 @@ from pbem.store.types import utcnow
 from tests.mailin.support import reply
 from tests.web.support import card_links, csrf_of, newest, outbox, seat_path, start_game
 
-CHANNELS = ("link", "page", "reply", "timeout")
+CHANNELS = ("link", "page", "reply", "timeout", "worker")
+ROBOTS = {"timeout", "worker"}  # both have the robot move for the seat on its timeout
 PAIRS = [p for p in itertools.combinations_with_replacement(CHANNELS, 2)
-         if p != ("timeout", "timeout")]
+         if p not in {("timeout", "timeout"), ("worker", "worker")}]
 ROUNDS = 4  # turns raced per pair
 _REPLY_TO = re.compile(r"play\+([a-z0-9]+)@", re.IGNORECASE)
 _TURN = re.compile(r'name="turn" value="(\d+)"')
@@ -108,10 +112,32 @@ def _action(app: Flask, game_id: int, channel: str, card: str, links: dict[str, 
             Deadline.game_id == game_id, Deadline.seat_no == 0,
             Deadline.status == "pending")).first()
     assert row is not None, "the human's turn has no deadline"
-    later = row.grace_until + timedelta(seconds=1)
-    ctx = Context(engine=db_engine(app), clock=lambda: max(later, utcnow()))
+    later = max(row.grace_until + timedelta(seconds=1), utcnow())
+    if channel == "worker":
+        _run_out(app, row)
+        return lambda: check_deadlines(app, "race-worker")  # its own clock: the real one
+    ctx = Context(engine=db_engine(app), clock=lambda: later)
     turn_seq = row.turn_seq
-    return lambda: timeout_move(ctx, game_id, 0, turn_seq)
+
+    def time_out() -> Any:
+        try:
+            return timeout_move(ctx, game_id, 0, turn_seq)
+        except PlayerMistake as exc:  # e.g. the worker handed the seat over and ended the game
+            return exc  # as the worker's own call does (`_time_out`): too late, nothing to do
+
+    return time_out
+
+
+def _run_out(app: Flask, row: Deadline) -> None:
+    """The deadline's time (and grace) ran out a moment ago, on the real clock: the worker's
+    scan finds it, and not the next turn's deadline that a winning move opens (that one starts
+    now). A clock moved days ahead instead would rightly time the next turn out too."""
+    with transaction(db_engine(app)) as session:
+        fresh = session.get(Deadline, row.id)
+        assert fresh is not None
+        fresh.due_at = fresh.grace_until = utcnow() - timedelta(seconds=1)
+        fresh.next_reminder_at = None
+        session.add(fresh)
 
 
 def _race(actions: list[Action]) -> list[BaseException]:
@@ -160,6 +186,8 @@ def test_two_channels_at_once_make_exactly_one_move_per_turn(
         assert not errors, errors
         moves = _moves_for_turn(app, game_id, seq)
         assert len(moves) == 1, f"round {_round}: {moves}"
+        if set(pair) <= ROBOTS:
+            assert moves[0][1] == TIMEOUT  # whichever robot path won, the robot moved
         after, _ = _state(app, game_id)
         assert asked(after, 0).turn > turn
         assert len(outbox(app)) > sent  # the loser's answer or the next turn's email

@@ -32,6 +32,7 @@ from pbem.engine import (
 from pbem.present import pages as variants
 from pbem.present import views
 from pbem.present.presenters import presenter
+from pbem.present.words import chips_words
 from pbem.roster import load_roster
 from pbem.store.events import load_state
 from pbem.store.models import Game, Seat
@@ -124,10 +125,16 @@ def choice_words(made: BidMade | SuitNamed | None, by: str = "") -> str | None:
     """What the seat chose, as "you bid 5 chips", "you passed", "you named spades"; or, when
     a robot made the choice for the player (`by`: the event's actor), "the robot bid ... for
     you", so a timed-out player's old link doesn't claim they did."""
-    said = views.move_words(made) if made is not None else None
-    if said is None:
-        return None
-    return f"the robot {said} for you" if by in ROBOT_ACTORS else f"you {said}"
+    robot = by in ROBOT_ACTORS
+    if isinstance(made, BidMade):
+        if robot:
+            return (f"the robot bid {chips_words(made.chips)} for you" if made.chips
+                    else "the robot passed for you")
+        return f"you bid {chips_words(made.chips)}" if made.chips else "you passed"
+    if isinstance(made, SuitNamed):
+        who = "the robot named" if robot else "you named"
+        return f"{who} {made.suit.plural} as the suit to avoid" + (" for you" if robot else "")
+    return None
 
 
 def pass_target(table: Table) -> str | None:
