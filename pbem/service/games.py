@@ -77,7 +77,7 @@ def create_game(
     options: Mapping[str, Any] | None = None, players: Sequence[Invitee] = (),
     bot_seats: Collection[int] = (), deadline_policy: Mapping[str, Any] | None = None,
     confirm_first: bool = False, robot_strength: str = DEFAULT_STRENGTH,
-    open_seats: Collection[int] = (), fill_by: datetime | None = None, quick: bool = False,
+    table: Table | None = None,
 ) -> Outcome:
     """A new game: seats for `players` in order, skipping `bot_seats`; it starts (deals) as
     soon as every human seat has accepted, at once if all have. Players not yet accepted get
@@ -90,13 +90,14 @@ def create_game(
     `robot_strength`: how the robots play this game's robot seats and timeouts, "strong" (the
     searching robot, the default) or "easy" (the heuristic).
 
-    `open_seats`: seats anyone may join from the lobby (pbem.service.lobby); robots take those
-    still open at `fill_by`; `quick`: a quick-play table."""
+    `table`: open seats anyone may join from the lobby (pbem.service.lobby), when robots take
+    those still open, a quick-play table, the game this one is a rematch of."""
     rules = make_rules(preset, options)
     if robot_strength not in STRENGTHS:
         raise BadRequest("The computer players are either easy or strong.")
     players = [replace(p, email=checked_address(p.email)) for p in players]
-    not_human = set(bot_seats) | set(open_seats)
+    table = table or Table()
+    not_human = set(bot_seats) | set(table.open_seats)
     human_seats = [s for s in range(rules.players) if s not in not_human]
     if len(human_seats) != len(players) or not not_human <= set(range(rules.players)):
         raise BadRequest(f"This game needs {rules.players} players, robots included.")
@@ -110,7 +111,7 @@ def create_game(
                     players = [replace(players[0], accepted=False), *players[1:]]
                 return _create(ctx, session, name, preset, rules, players, human_seats,
                                dict(deadline_policy or {}), confirm_first, robot_strength,
-                               Table(tuple(open_seats), fill_by, quick))
+                               table)
         except IntegrityError:  # a new player's address was added by a concurrent command
             if attempt:
                 raise

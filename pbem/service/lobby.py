@@ -23,7 +23,13 @@ from sqlmodel import Session, col, select
 from pbem.engine import Event
 from pbem.service.core import Context, Duplicate, Loaded, Outcome, run
 from pbem.service.errors import BadRequest, NotAllowed, NotFound
-from pbem.service.games import Invitee, create_game, make_rules, start_if_everyone_is_in
+from pbem.service.games import (
+    Invitee,
+    Table,
+    create_game,
+    make_rules,
+    start_if_everyone_is_in,
+)
 from pbem.store.db import transaction
 from pbem.store.models import Game, Player, Seat
 
@@ -122,9 +128,9 @@ def open_table(ctx: Context, player_id: int, *, name: str, preset: str,
     out = create_game(
         ctx, name=name, preset=preset, options=options,
         players=[Invitee(email=player.email, name=player.name, accepted=True)],
-        bot_seats=others[count:], open_seats=others[:count],
-        deadline_policy={"move_hours": move_hours}, robot_strength="easy" if quick else "strong",
-        fill_by=ctx.clock() + timedelta(minutes=wait_minutes), quick=quick)
+        bot_seats=others[count:], deadline_policy={"move_hours": move_hours},
+        robot_strength="easy" if quick else "strong",
+        table=Table(tuple(others[:count]), ctx.clock() + timedelta(minutes=wait_minutes), quick))
     return out.game_id
 
 

@@ -33,9 +33,11 @@ from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import NOTIFY_CHOICES, Player, Seat
 from pbem.web.play import check_csrf
+from pbem.web.play.common import bad_request
 from pbem.zones import deadline_text
 
 bp = Blueprint("accounts", __name__)
+bp.register_error_handler(400, bad_request)  # an expired form: the friendly page
 PLAYER_KEY = "player_id"
 LINK_TEMPLATE = "web/signin_link.html"
 LINK_CODES = {links.UNKNOWN: 404, links.USED: 410, links.EXPIRED: 410}

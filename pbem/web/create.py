@@ -38,6 +38,7 @@ from pbem.engine import (
 )
 from pbem.present.presenters import presenter
 from pbem.roster import load_roster
+from pbem.service import games as service_games
 from pbem.service import policy
 from pbem.service.addresses import address_problem
 from pbem.store.app_engine import db_engine
@@ -204,7 +205,8 @@ def read_form(data: Mapping[str, Any]) -> tuple[Form, dict[str, Any]]:
         return form, {}
     return form, {"name": form.name, "preset": preset, "options": options,
                   "players": invitees, "bot_seats": bots, "deadline_policy": deadline,
-                  "robot_strength": form.robot_strength, "open_seats": open_seats}
+                  "robot_strength": form.robot_strength,
+                  "table": service_games.Table(open_seats=tuple(open_seats))}
 
 
 def _read_strength(form: Form, data: Mapping[str, Any]) -> None:

@@ -14,11 +14,16 @@ from flask_wtf.csrf import generate_csrf
 from pbem import service
 from pbem.engine import ALL_PRESETS, PRESETS, Rules
 from pbem.service import lobby, ratings
+from pbem.service.rematch import ask_rematch
 from pbem.store.app_engine import db_engine
+from pbem.store.db import transaction
+from pbem.store.models import Game
 from pbem.web.accounts import signed_in_player
 from pbem.web.play import check_csrf
+from pbem.web.play.common import bad_request
 
 bp = Blueprint("lobby", __name__)
+bp.register_error_handler(400, bad_request)  # an expired form: the friendly page
 DEFAULT_PACE, DEFAULT_WAIT = 24, 15
 
 
@@ -115,3 +120,34 @@ def quick() -> ResponseReturnValue:
 
 def _int(text: str | None) -> int:
     return int(text) if text and text.isdigit() and len(text) < 8 else -1
+
+
+@bp.get("/games/<int:game_id>/rematch")
+def rematch_page(game_id: int) -> ResponseReturnValue:
+    """The rematch button (GET only shows it)."""
+    return render_template("web/rematch.html", game_id=game_id, player=signed_in_player(),
+                           csrf=generate_csrf())
+
+
+@bp.post("/games/<int:game_id>/rematch")
+def rematch(game_id: int) -> ResponseReturnValue:
+    """A player of a finished game asks to play again with the same players."""
+    check_csrf()
+    player = signed_in_player()
+    if player is None or player.id is None:
+        flash("Sign in first: then press “Play again” on the game's summary once more.")
+        return redirect(url_for("accounts.signin_form"), code=303)
+    try:
+        new_id = ask_rematch(service.Context(engine=db_engine()), game_id, player.id)
+    except service.PlayerMistake as exc:
+        flash(str(exc))
+        return redirect(url_for("accounts.me"), code=303)
+    flash("Rematch set up: the other players are invited by email; it starts when everyone "
+          "has accepted." if _waiting(new_id) else "The rematch has started.")
+    return redirect(url_for("accounts.me"), code=303)
+
+
+def _waiting(game_id: int) -> bool:
+    with transaction(db_engine(), read_only=True) as session:
+        game = session.get(Game, game_id)
+        return game is not None and game.status == "inviting"

@@ -10,8 +10,10 @@ from pbem.service import ratings
 from pbem.store.app_engine import db_engine
 from pbem.web.accounts import signed_in_player
 from pbem.web.play import check_csrf
+from pbem.web.play.common import bad_request
 
 bp = Blueprint("ratings", __name__)
+bp.register_error_handler(400, bad_request)  # an expired form: the friendly page
 
 
 @bp.get("/leaderboard")

@@ -14,7 +14,8 @@ from pbem.engine import (
     Event,
 )
 from pbem.present import history, review, views
-from pbem.service import ratings
+from pbem.service import Context, ratings
+from pbem.service.rematch import rematch_of
 from pbem.service.reviews import Review, stored_review
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
@@ -80,5 +81,6 @@ def _summary(table: Table, events: list[Event], reviewed: Review | None) -> Resp
         "review_off": [names[s] for s in sorted(reviewed.opted_out)] if reviewed else [],
         "review_samples": review.samples(reviewed.verdicts) if reviewed else 0,
         "rating": ratings.game_changes(db_engine(), table.game.id or 0),
+        "rematch": rematch_of(Context(engine=db_engine()), table.game.id or 0),
     }
     return render_template("web/summary.html", ctx=context, **context)

@@ -1,0 +1,46 @@
+"""Rematch on the pages and in mail (issue 19): the summary email links to the summary's
+"Play again" button; a signed-in player of the game presses it and the rematch is set up; the
+summary then links to it; a visitor who isn't signed in is sent to sign in first."""
+
+from __future__ import annotations
+
+from html import unescape
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from pbem import service
+from pbem.app import db_engine
+from pbem.service.rematch import rematch_of
+from tests.service.test_ratings import ANN, BOB, new_game, play_out
+from tests.web.support import csrf_of, newest
+from tests.web.test_signin import sign_in
+
+
+def test_the_summary_offers_a_rematch_and_sets_it_up(app: Flask, client: FlaskClient) -> None:
+    ctx, game_id = new_game(db_engine(app), [ANN, BOB])
+    play_out(ctx, game_id)
+    mail = newest(app, "summary")
+    assert f"Play again with the same players: http://127.0.0.1:5000/games/{game_id}/summary" \
+        "#rematch" in mail.body_text
+    summary = client.get(f"/games/{game_id}/summary").get_data(as_text=True)
+    assert f'href="/games/{game_id}/rematch">Play again with the same players</a>' in summary
+    page = client.get(f"/games/{game_id}/rematch").get_data(as_text=True)
+    assert "Sign in first" in page
+    page = client.get("/signin").get_data(as_text=True)  # a form of this site's, signed out
+    outsider = client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf_of(page)})
+    assert outsider.status_code == 303 and outsider.headers["Location"].endswith("/signin")
+    assert rematch_of(service.Context(engine=db_engine(app)), game_id) is None
+    sign_in(app, client, "ann@example.org")
+    stale = client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf_of(page)})
+    assert stale.status_code == 400 and "This form has expired" in stale.get_data(as_text=True)
+    page = client.get(f"/games/{game_id}/rematch").get_data(as_text=True)  # a new session
+    assert "Play again with the same players</button>" in page
+    done = client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf_of(page)},
+                       follow_redirects=True)
+    assert "Rematch set up: the other players are invited by email" in unescape(
+        done.get_data(as_text=True))
+    new = rematch_of(service.Context(engine=db_engine(app)), game_id)
+    assert new is not None and newest(app, "invite").to_addr == "bob@example.org"
+    again = unescape(client.get(f"/games/{game_id}/summary").get_data(as_text=True))
+    assert f'A rematch with the same players is set up: <a href="/games/{new}">' in again
