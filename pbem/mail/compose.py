@@ -80,6 +80,20 @@ def thread_root_id(game_id: int, player_id: int, domain: str) -> str:
     return f"<pbem.game-{game_id}.player-{player_id}@{domain}>"
 
 
+# Outlook's conversations (MS-OXOMSG 2.2.1.3, PidTagConversationIndex): a 22-byte header block,
+# one reserved byte and the top five bytes of a FILETIME, then a 16-byte GUID that names the
+# conversation. Every email to one player about one game carries the same block (the time is
+# a fixed moment: only the GUID groups), so Outlook and Exchange keep them in one conversation.
+_THREAD_EPOCH_FILETIME = 133_801_632_000_000_000  # 2025-01-01T00:00Z in 100 ns since 1601
+
+
+def thread_index(game_id: int, player_id: int, domain: str) -> str:
+    """The Thread-Index header of every email to this player about this game."""
+    guid = hashlib.sha256(f"pbem:{domain}:{game_id}:{player_id}".encode()).digest()[:16]
+    when = (_THREAD_EPOCH_FILETIME >> 16).to_bytes(6, "big")  # 0x01 and five time bytes
+    return base64.b64encode(when + guid).decode()
+
+
 def reply_ref_id(reply_token: str, domain: str) -> str:
     """A Message-ID carrying the reply token, for servers that drop plus addressing."""
     return f"<pbem.reply.{reply_token}@{domain}>"
@@ -146,8 +160,14 @@ def build_headers(
     player_id: int | None = None,
     reply_token: str | None = None,
     unsubscribe_token: str | None = None,
+    thread_topic: str = "",
 ) -> dict[str, str]:
-    """The headers stored with an outbox row (everything but Subject and Date)."""
+    """The headers stored with an outbox row (everything but Subject and Date).
+
+    A game's emails to one player are one conversation in Gmail, Outlook and Apple Mail
+    (docs/presentation.md, "Subjects, previews and threading"): the same subject
+    (`thread_topic`, also as Thread-Topic for Outlook), the same root Message-ID in
+    In-Reply-To and first in References, and the same Thread-Index."""
     headers = {
         "Message-ID": new_message_id(kind, settings.domain, reply_token),
         "From": _from_header(settings),
@@ -161,6 +181,9 @@ def build_headers(
         root = thread_root_id(game_id, player_id, settings.domain)
         headers["In-Reply-To"] = root
         references.append(root)
+        headers["Thread-Index"] = thread_index(game_id, player_id, settings.domain)
+        if thread_topic:
+            headers["Thread-Topic"] = clean_header_text(thread_topic)
     if reply_token:
         headers["Reply-To"] = str(reply_address(reply_token, settings))
         references.append(reply_ref_id(reply_token, settings.domain))

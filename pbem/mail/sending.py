@@ -47,12 +47,13 @@ def queue_mail(
     }
     if stranger_text:
         full.update(player_name="", game_name=None, game_url=None)
+    full["preheader"] = preview(kind, str(full["preheader"] or ""))
     rendered = renderer.render(kind, **full)
+    subject = STRANGER_SUBJECTS.get(kind, "Hearts") if stranger_text else subject_for(game)
     headers, problem = headers_or_problem(
         settings, kind=kind, to_addr=player.email, to_name="" if stranger_text else player.name,
         game_id=game_id, player_id=player.id, reply_token=reply_token,
-        unsubscribe_token=unsubscribe)
-    subject = STRANGER_SUBJECTS.get(kind, "Hearts") if stranger_text else subject_for(game)
+        unsubscribe_token=unsubscribe, thread_topic=subject if game else "")
     return enqueue(session, kind=kind, to_addr=player.email, subject=subject,
                    body_text=rendered.text, body_html=rendered.html, headers=headers,
                    game_id=game_id, player_id=player.id, now=now, failed=problem)
@@ -63,9 +64,33 @@ STRANGER_SUBJECTS = {"invite": "Hearts: please confirm the game set up with your
                      "join_confirm": "Hearts: please confirm it was you"}
 
 
+# What an email wants, first in its preview (the HTML preheader, which inbox lists show beside
+# the subject): the subject stays the game's, so that its emails stay one thread (Gmail starts
+# a new one when the subject changes). See docs/presentation.md.
+YOUR_TURN, RESULT, ANSWER = "Your turn", "Result", "Answer"
+PURPOSES = {
+    **dict.fromkeys(("turn", "pass", "bid", "name_suit", "moon_choice", "reminder", "nudge"),
+                    YOUR_TURN),
+    **dict.fromkeys(("trick_result", "hand_result", "summary", "review"), RESULT),
+    # answers to the player's own mail (a reply's short confirmation among them)
+    **dict.fromkeys(("error", "status", "help", "not_your_seat", "note", "unroutable",
+                     "move_confirmed"), ANSWER),
+    "game_started": "Game on", "timeout": "Time ran out", "say": "Table talk",
+    "invite": "Invitation", "invite_declined": "Invitation", "digest": "Your games",
+}
+
+
+def preview(kind: str, preheader: str) -> str:
+    """The preheader led by what the email wants ("Your turn: hand 2, trick 5.")."""
+    label = PURPOSES.get(kind)
+    if label is None or preheader.startswith(label):
+        return preheader
+    return f"{label}: {preheader}" if preheader else f"{label}."
+
+
 def subject_for(game: Game | None) -> str:
     """One subject per game, so that mail clients that thread by subject (Gmail) keep one thread;
-    what each email is about is its first line (and the HTML preheader)."""
+    what each email wants leads its preview (`preview`), beside the subject in inbox lists."""
     return f"Hearts: {game.name}" if game else "Hearts: your games today"
 
 

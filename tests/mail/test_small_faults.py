@@ -61,7 +61,7 @@ def test_a_player_called_you_is_not_you_you_in_the_points_table() -> None:
         assert "You" in table and "(you)" not in table, table
 
 
-def test_help_and_status_answers_link_the_players_private_page(
+def test_help_status_and_not_your_seat_answers_link_the_players_private_page(
         make_app: Callable[..., Flask], db_url: str) -> None:
     app = make_app(DATABASE_URL=db_url, BASE_URL="http://pbem.test")
     engine = db_engine(app)
@@ -72,6 +72,9 @@ def test_help_and_status_answers_link_the_players_private_page(
         for text in ("help", "status"):
             deliver(Inbox.from_app(app), reply(latest_token(engine, me, "turn"), text,
                                                sender=me))
-    for kind in ("help", "status"):
+        # a reply from an address that isn't the player's: the player is told, with the same link
+        deliver(Inbox.from_app(app), reply(latest_token(engine, me, "turn"), "QS",
+                                           sender="someone@elsewhere.example"))
+    for kind in ("help", "status", "not_your_seat"):
         body = emails(engine, me, kind)[-1].body_text
         assert "http://pbem.test/s/" in body and f"/games/{game}" not in body, body

@@ -1,6 +1,7 @@
 """No outgoing email scores above 0.5 with SpamAssassin run offline (`spamassassin -t -L`,
-network tests off). One email of every kind a game sends — invitations and turns, results,
-answers to replies (help, status, errors, an unroutable reply) — serialized exactly as the
+network tests off). One email of each kind a game sends most — turns, trick and hand results,
+answers to replies (help, status, errors, notes, an unroutable reply, a reply's
+confirmation), table talk, the sign-in link — serialized exactly as the
 outbox sends it. Skipped only when SpamAssassin is not installed (apt-get install spamassassin).
 """
 
@@ -15,6 +16,7 @@ from datetime import UTC, datetime
 
 import pytest
 from flask import Flask
+from sqlalchemy import Engine
 from sqlmodel import col, select
 
 from pbem.app import db_engine
@@ -23,7 +25,8 @@ from pbem.mailin.process import Inbox, deliver
 from pbem.service import Context
 from pbem.service.accounts import request_signin
 from pbem.store.db import transaction
-from pbem.store.models import OutboxEmail
+from pbem.store.models import OutboxEmail, Player
+from tests.helpers import play_first_legal, state_of
 from tests.mailin.support import illegal, latest_token, legal, reply, to_play, two_human_game
 
 SPAMASSASSIN = shutil.which("spamassassin")
@@ -64,7 +67,11 @@ def one_of_each_kind(app: Flask) -> dict[str, bytes]:
         for text in ("help", "status", str(illegal(state, seat)), str(legal(state, seat))):
             deliver(inbox, reply(token, text, sender=me))
         deliver(inbox, reply(None, "QS", sender=me, to="Hearts <play@pbem.test>"))
+        token = latest_token(engine, me, "turn")
+        for text in ("say good game, all", "away 1-14 August"):  # table talk, a note
+            deliver(inbox, reply(token, text, sender=me))
         request_signin(Context(engine=engine), me)  # the sign-in link (issue 19)
+        play_out_the_hand(engine, game)  # trick and hand results
     with transaction(engine, read_only=True) as session:
         rows = session.exec(select(OutboxEmail).order_by(col(OutboxEmail.id)))
         found: dict[str, bytes] = {}
@@ -75,10 +82,27 @@ def one_of_each_kind(app: Flask) -> dict[str, bytes]:
     return found
 
 
+def play_out_the_hand(engine: Engine, game: int) -> None:
+    """Ann asks for each trick's result; the hand is played to its end."""
+    with transaction(engine) as session:
+        ann = session.exec(select(Player).where(Player.email == "ann@example.org")).one()
+        ann.notify = "each_trick"
+        session.add(ann)
+    ctx = Context(engine=engine)
+    hand = state_of(engine, game).hand_number
+    while state_of(engine, game).hand_number == hand:
+        play_first_legal(ctx, game)
+
+
 def test_no_outgoing_email_scores_above_half_a_point(make_app: object) -> None:
     app = make_app(BASE_URL="https://hearts.example.org")  # type: ignore[operator]
     kinds = one_of_each_kind(app)
-    assert {"turn", "help", "status", "error", "unroutable", "signin"} <= set(kinds)
+    assert {"turn", "help", "status", "error", "unroutable", "signin", "say", "note",
+            "trick_result", "hand_result", "move_confirmed"} <= set(kinds)
     scored = dict(zip(kinds, scores(list(kinds.values())), strict=True))
     high = {kind: found for kind, found in scored.items() if found[0] > LIMIT}
     assert not high, high
+    # the hidden preview line once had the background's colour: HTML_FONT_LOW_CONTRAST
+    contrast = [kind for kind, (_score, rules) in scored.items()
+                if "HTML_FONT_LOW_CONTRAST" in rules]
+    assert not contrast, contrast

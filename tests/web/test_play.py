@@ -258,3 +258,26 @@ def test_a_system_failure_leaves_the_link_usable(app: Flask, client: FlaskClient
     monkeypatch.undo()
     response = client.post(path, data={"csrf_token": csrf})
     assert "you played" in response.get_data(as_text=True).lower()
+
+
+def test_an_old_link_to_a_card_played_by_reply_says_so_without_claiming_the_link(
+        app: Flask, client: FlaskClient, turn: Turn) -> None:
+    """Issue 14's small fault: the link said "you already played A♣ with this link" when the
+    card was played by reply."""
+    import re
+
+    from pbem.mail.compose import MailSettings
+    from pbem.mailin.process import Inbox, deliver
+    from tests.mailin.support import reply
+
+    code, path = next(iter(turn.cards.items()))
+    email = newest(app, "turn")
+    token = re.search(r"play\+([a-z0-9]+)@", email.headers["Reply-To"], re.IGNORECASE)
+    assert token is not None
+    inbox = Inbox(db_engine(app), MailSettings.from_config(app.config), app)
+    with app.app_context():
+        deliver(inbox, reply(token.group(1), code, sender="You <you@example.com>",
+                             to=email.headers["Reply-To"]))
+    assert [e for e in events(app, turn.game_id) if e == CardPlayed(0, _card(code))]
+    html = client.get(path).get_data(as_text=True)
+    assert "already played" in html and "with this link" not in html
