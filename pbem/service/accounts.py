@@ -8,24 +8,28 @@ address plays here, a link is on its way", so the form can't be used to find out
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import available_timezones
 
-from sqlalchemy import func
+from sqlalchemy import delete, func, update
 from sqlmodel import Session, col, select
 
 from pbem.engine import list_in_words
 from pbem.roster import load_roster
 from pbem.service.addresses import checked_address
 from pbem.service.core import Context, mail_hook
-from pbem.service.errors import BadRequest, NotFound
+from pbem.service.errors import BadRequest, NotFound, PlayerMistake
+from pbem.service.games import resign
 from pbem.store.db import transaction
 from pbem.store.events import load_state
 from pbem.store.models import (
     NOTIFY_CHOICES,
+    Away,
     Deadline,
     Game,
+    OutboxEmail,
     Player,
     PlayerAddress,
     Seat,
@@ -165,3 +169,46 @@ def _game_line(session: Session, game: Game, seat: Seat) -> GameLine:
         tuple(zip(names, state.totals, strict=True)),
         list_in_words([names[s] for s in state.winners]) if game.status == "finished" else "",
         state.hand_number)
+
+
+# --- deleting an account ---------------------------------------------------------------------
+
+FORMER_PLAYER = "Former player"
+OPEN_GAMES = ("inviting", "active", "paused")
+
+
+def former_address(player_id: int) -> str:
+    """What stays in the unique address column: no address of anyone's (.invalid, RFC 2606)."""
+    return f"former-player-{player_id}@deleted.invalid"
+
+
+def is_former(player: Player) -> bool:
+    """Whether the player deleted their account."""
+    return player.id is not None and player.email == former_address(player.id)
+
+
+def delete_account(ctx: Context, player_id: int) -> None:
+    """The player leaves for good: robots take their seats in games still going (as when they
+    resign); their addresses, name, links, away dates and queued mail go; their rows in
+    finished games stay under the neutral name FORMER_PLAYER, off the leaderboard, with no
+    address, so no page or email shows them again."""
+    with transaction(ctx.engine, read_only=True) as session:
+        seats = session.exec(select(Seat).join(Game, col(Game.id) == col(Seat.game_id)).where(
+            Seat.player_id == player_id, col(Seat.is_bot).is_(False),
+            col(Game.status).in_(OPEN_GAMES))).all()
+    for seat in seats:
+        with suppress(PlayerMistake):  # it ended meanwhile
+            resign(ctx, seat.game_id, seat.seat_no, player_id=player_id)
+    with transaction(ctx.engine) as session:
+        player = _player(session, player_id)
+        player.email, player.name = former_address(player_id), FORMER_PLAYER
+        player.unsubscribed, player.digest, player.on_leaderboard = True, False, False
+        session.add(player)
+        for table in (PlayerAddress, Away, Token):
+            session.execute(delete(table).where(col(table.player_id) == player_id))
+        session.execute(delete(OutboxEmail).where(
+            col(OutboxEmail.player_id) == player_id,
+            col(OutboxEmail.status).in_(("pending", "failed"))))
+        session.execute(update(OutboxEmail).where(col(OutboxEmail.player_id) == player_id)
+                        .values(to_addr=former_address(player_id), body_text="",
+                                body_html=None, headers={}))

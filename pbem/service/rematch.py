@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from pbem.engine import ALL_PRESETS
+from pbem.service.accounts import is_former
 from pbem.service.core import Context
 from pbem.service.errors import NotAllowed, NotFound
 from pbem.service.games import Invitee, Table, accept_invite, create_game
@@ -42,14 +43,15 @@ def ask_rematch(ctx: Context, game_id: int, player_id: int) -> int:
         rows = session.exec(select(Seat, Player).outerjoin(
             Player, col(Player.id) == col(Seat.player_id)).where(Seat.game_id == game_id)
             .order_by(col(Seat.seat_no))).all()
-    people = [(s.seat_no, p) for s, p in rows if p is not None and not s.is_bot]
+    people = [(s.seat_no, p) for s, p in rows
+              if p is not None and not s.is_bot and not is_former(p)]  # former: a robot
     if player_id not in {p.id for _, p in people}:
         raise NotAllowed("Only the people who played this game can ask for a rematch.")
     try:
         return create_game(
             ctx, name=game.name, preset=game.preset, options=_options(game),
             players=[Invitee(p.email, p.name, accepted=p.id == player_id) for _, p in people],
-            bot_seats=[s.seat_no for s, p in rows if p is None or s.is_bot],
+            bot_seats=[s.seat_no for s, p in rows if p is None or s.is_bot or is_former(p)],
             deadline_policy=game.deadline_policy, robot_strength=game.robot_strength,
             table=Table(rematch_of=game_id)).game_id
     except IntegrityError:  # someone else asked at the same moment: theirs is the rematch

@@ -49,7 +49,8 @@ def signed_in_player() -> Player | None:
     if not isinstance(player_id, int):
         return None
     with transaction(db_engine(), read_only=True) as db:
-        return db.get(Player, player_id)
+        player = db.get(Player, player_id)
+    return None if player is None or accounts.is_former(player) else player
 
 
 def sign_in(player_id: int) -> None:
@@ -216,3 +217,23 @@ def my_address() -> ResponseReturnValue:
         except AddressRefused as exc:
             return _back(str(exc))
     return _back(said)
+
+
+@bp.get("/me/delete")
+def delete_page() -> ResponseReturnValue:
+    """What deleting the account does, and the button (GET only shows it)."""
+    player = _signed_in_or_none()
+    if player is None:
+        return redirect(url_for("accounts.signin_form"), code=303)
+    return render_template("web/delete.html", state="ask", player=player, csrf=generate_csrf())
+
+
+@bp.post("/me/delete")
+def delete_account() -> ResponseReturnValue:
+    player = _player_or_signin()
+    if request.form.get("sure") != "yes":
+        return render_template("web/delete.html", state="ask", player=player,
+                               csrf=generate_csrf(), problem=True), 422
+    accounts.delete_account(_ctx(), player.id or 0)
+    session.clear()
+    return render_template("web/delete.html", state="done", player=None)
