@@ -11,7 +11,6 @@ from flask import Flask, Response
 
 from pbem import config as pbem_config
 from pbem.resources import resource_dir
-from pbem.security import init_security, limit_strictly
 from pbem.service import core as service_core
 from pbem.store.app_engine import ENGINE_EXTENSION
 from pbem.store.app_engine import db_engine as db_engine  # re-exported: pbem.app.db_engine
@@ -30,8 +29,12 @@ service_core.use_notifier(_mail_notifier)
 TEMPLATE_FOLDER = resource_dir("templates")
 
 
-def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: environment variables, then `config` overrides (Flask config keys)."""
+def create_app(config: Mapping[str, Any] | None = None, *, serving: bool = True) -> Flask:
+    """Build the app: environment variables, then `config` overrides (Flask config keys).
+
+    `serving=False`: an app for a one-shot command that serves no requests (`pbem ingest`,
+    which an MTA starts for every message): its settings and database only, without the
+    pages, security, metrics and the other commands, whose imports cost most of its start."""
     overrides = dict(config or {})
     instance_path = (
         overrides.get("INSTANCE_PATH") or os.environ.get("PBEM_INSTANCE_PATH") or None
@@ -45,6 +48,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     settings.update(overrides)
     app.config.update(pbem_config.resolve(settings, app.instance_path))
     app.extensions[ENGINE_EXTENSION] = make_engine(app.config["DATABASE_URL"])
+    if serving:
+        init_serving(app)
+    return app
+
+
+def init_serving(app: Flask) -> None:
+    """Requests (ids, security, the pages, metrics) and the command line."""
+    from pbem.security import init_security, limit_strictly
+
     init_request_ids(app)
     init_security(app)
     register_blueprints(app)
@@ -58,7 +70,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     app.extensions[AFTER_UPGRADE] = backfill_url
     register_commands(app.cli)
-    return app
 
 
 def init_request_ids(app: Flask) -> None:

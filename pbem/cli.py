@@ -7,7 +7,9 @@ An area adds commands by writing a module that defines `commands: list[click.Com
 from __future__ import annotations
 
 import importlib
+import sys
 from types import ModuleType
+from typing import Any
 
 import click
 from flask.cli import FlaskGroup
@@ -83,11 +85,34 @@ def check() -> None:
 cli.add_command(check)
 
 
+def ingest_alone(args: list[str]) -> None:
+    """`pbem ingest`, which an MTA starts for every message, without loading every other
+    command: the app it needs serves no requests (see pbem.app.create_app)."""
+    from flask.cli import ScriptInfo, load_dotenv
+    from flask.helpers import get_load_dotenv
+
+    from pbem.mailin.cli import ingest
+
+    if get_load_dotenv():  # as FlaskGroup does: PBEM_* settings from .env / .flaskenv
+        load_dotenv()
+
+    def command_app() -> Any:
+        from pbem.app import create_app
+
+        return create_app(serving=False)
+
+    ingest.main(args=args, prog_name="pbem ingest",
+                obj=ScriptInfo(create_app=command_app, set_debug_flag=False))
+
+
 def main() -> None:
     from pbem.config import ConfigError
 
     try:
-        cli.main(prog_name="pbem")
+        if sys.argv[1:2] == ["ingest"]:
+            ingest_alone(sys.argv[2:])
+        else:
+            cli.main(prog_name="pbem")
     except ConfigError as exc:  # refused settings: the list, not a traceback
         click.echo(f"pbem: {exc}", err=True)
         raise SystemExit(2) from None

@@ -173,13 +173,28 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards in a bitmask, sorted by suit then rank (a second copy right after the first)."""
     if mask >> DECK_SIZE:
         return tuple(sorted(_BY_INDEX[i] for i in iter_indices(mask)))
-    return tuple(ALL_CARDS[i] for i in iter_indices(mask))
+    cards = []
+    while mask:
+        low = mask & -mask
+        cards.append(ALL_CARDS[low.bit_length() - 1])
+        mask ^= low
+    return tuple(cards)
 
 
 def twin_mask(mask: int) -> int:
     """Both copies of every card in `mask` (Cancellation Hearts)."""
     base = (mask | mask >> DECK_SIZE) & FULL_DECK_MASK
     return base | base << DECK_SIZE
+
+
+def indices(mask: int) -> list[int]:
+    """The card indices in a bitmask, lowest first (`iter_indices`, as a list)."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
 
 
 def iter_indices(mask: int) -> Iterator[int]:

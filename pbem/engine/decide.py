@@ -30,7 +30,7 @@ from pbem.engine.rules import OpeningLead, Variant, describe_offset
 from pbem.engine.scoring import ALL_HEARTS, QS_BIT
 from pbem.engine.state import GameState, Phase
 from pbem.engine.table import FOLLOW_MASKS, Table
-from pbem.engine.variants import thaw
+from pbem.engine.variants import reader
 from pbem.engine.variants.domino import DominoTable
 
 
@@ -116,7 +116,7 @@ def _decide_play(state: GameState, command: PlayCard, name: _Namer) -> tuple[Eve
     _require_phase(state, seat, Phase.PLAY, name)
     if seat != state.turn:
         raise NotYourTurn(f"It's not your turn: we're waiting for {name(state.turn)} to play.")
-    table = thaw(state)
+    table = reader(state)
     if state.rules.decks == 2:  # "QS" means a QS you hold, whichever deck it came from
         card = held_copy(table.hands[seat], card)
     if not table.hands[seat] & card.bit:
@@ -336,7 +336,7 @@ def forced_events(state: GameState) -> tuple[Event, ...]:
     """Plays that finish the hand when every remaining move is forced; empty otherwise.
     Domino: the draw of a player who can't follow suit."""
     if state.phase is Phase.DRAW:
-        table = thaw(state)
+        table = reader(state)
         assert isinstance(table, DominoTable)
         return (CardsDrawn(state.turn, table.needed_draws()),)
     plays = forced_rest(state)

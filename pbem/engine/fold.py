@@ -9,8 +9,8 @@ from pbem.engine.cards import Card, Suit, cards_of, mask_of
 from pbem.engine.errors import EventDecodeError, WrongPhase
 from pbem.engine.events import Event, GameCreated, decode_event
 from pbem.engine.rules import Rules, Variant
-from pbem.engine.state import GameState, HandResult, Phase, Trick
-from pbem.engine.variants import new_table, thaw
+from pbem.engine.state import GameState, HandResult, Phase, Trick, new_result, new_state, new_trick
+from pbem.engine.variants import freeze_keeping, new_table, reader, thaw
 
 SNAPSHOT_VERSION = 2  # 2: with the per-seat decision counts (older ones are replayed)
 # Ties in a draw for first dealer go to the higher suit: spades > hearts > diamonds > clubs.
@@ -24,19 +24,23 @@ def dealer_from_draw(cards: tuple[Card, ...]) -> int:
 
 def start(created: GameCreated) -> GameState:
     """The state right after a game is created (waiting for the first deal)."""
+    _check_draw(created)
+    return new_table(created).freeze()
+
+
+def _check_draw(created: GameCreated) -> None:
     if created.dealer_draw:
         if len(created.dealer_draw) != created.seats:
             raise WrongPhase("The draw for first dealer needs one card per seat.")
         if dealer_from_draw(created.dealer_draw) != created.first_dealer:
             raise WrongPhase("The first dealer must be the seat that drew the highest card.")
-    return new_table(created).freeze()
 
 
 def apply(state: GameState, event: Event) -> GameState:
     """The state after one more event. Never changes `state`; raises an EngineError if illegal."""
     table = thaw(state)
     table.apply(event)
-    return table.freeze()
+    return freeze_keeping(table)
 
 
 def apply_all(state: GameState, events: Iterable[Event]) -> GameState:
@@ -44,7 +48,7 @@ def apply_all(state: GameState, events: Iterable[Event]) -> GameState:
     table = thaw(state)
     for event in events:
         table.apply(event)
-    return table.freeze()
+    return freeze_keeping(table)
 
 
 def replay(events: Iterable[Event]) -> GameState:
@@ -53,11 +57,11 @@ def replay(events: Iterable[Event]) -> GameState:
     created = next(iterator, None)
     if not isinstance(created, GameCreated):
         raise WrongPhase("A game's log must start with its creation.")
-    start(created)
+    _check_draw(created)
     table = new_table(created)  # the variant's fold is chosen once per game
     for event in iterator:
         table.apply(event)
-    return table.freeze()
+    return freeze_keeping(table)
 
 
 def replay_json(payloads: Iterable[dict[str, Any]]) -> GameState:
@@ -66,7 +70,7 @@ def replay_json(payloads: Iterable[dict[str, Any]]) -> GameState:
 
 def legal_cards(state: GameState, seat: int) -> tuple[Card, ...]:
     """The one legality check: the cards `seat` may play now (empty when it isn't their move)."""
-    return cards_of(thaw(state).legal_mask(seat))
+    return cards_of(reader(state).legal_mask(seat))
 
 
 # --- snapshots: a JSON form of a whole state ---------------------------------------------------
@@ -104,8 +108,8 @@ def restore(data: dict[str, Any]) -> GameState:
             for name in _VARIANT_FIELDS if name in data}
         if "drawn" in extra:  # Domino's draws: (seat, count, played before) triples
             extra["drawn"] = tuple(tuple(d) for d in extra["drawn"])
-        return GameState(
-            Rules.from_dict(data["rules"]), data["seats"], data["first_dealer"],
+        return new_state(
+            _rules_from(data["rules"]), data["seats"], data["first_dealer"],
             data["hand_number"], data["dealer"], Phase(data["phase"]), tuple(data["hands"]),
             tuple(data["passed"]), tuple((s, i) for s, i in data["trick"]), data["leader"],
             data["turn"], tuple(_trick_from(t) for t in data["tricks"]), tuple(data["won"]),
@@ -117,13 +121,28 @@ def restore(data: dict[str, Any]) -> GameState:
         raise EventDecodeError(f"malformed snapshot: {exc}") from exc
 
 
+_KNOWN_RULES: dict[tuple[tuple[str, str, Any], ...], Rules] = {}
+
+
+def _rules_from(data: dict[str, Any]) -> Rules:
+    """`Rules.from_dict`, remembered: a server restores the same few rule sets all day."""
+    key = tuple(sorted((k, type(v).__name__, tuple(v) if isinstance(v, list) else v)
+                       for k, v in data.items()))  # the type: 1 must not stand for True
+    rules = _KNOWN_RULES.get(key)
+    if rules is None:
+        rules = Rules.from_dict(data)
+        if len(_KNOWN_RULES) < 1000:
+            _KNOWN_RULES[key] = rules
+    return rules
+
+
 def _trick_json(trick: Trick) -> list[Any]:
     return [trick.leader, [[s, c.code] for s, c in trick.plays], trick.winner]
 
 
 def _trick_from(data: list[Any]) -> Trick:
     leader, plays, winner = data
-    return Trick(leader, tuple((s, Card.from_code(c)) for s, c in plays), winner)
+    return new_trick(leader, tuple((s, Card.from_code(c)) for s, c in plays), winner)
 
 
 def _result_json(result: HandResult) -> dict[str, Any]:
@@ -134,7 +153,7 @@ def _result_json(result: HandResult) -> dict[str, Any]:
 
 
 def _result_from(data: dict[str, Any]) -> HandResult:
-    return HandResult(data["hand_number"], data["dealer"], tuple(data["points"]),
+    return new_result(data["hand_number"], data["dealer"], tuple(data["points"]),
                       tuple(data["totals"]), data["moon"], data["moon_down"], data["slam"],
                       tuple(data["hearts"]), data["claimed_by"],
                       bool(data.get("false_claim", False)))  # snapshots before the option

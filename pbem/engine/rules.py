@@ -276,6 +276,7 @@ _ENUM_FIELDS: dict[str, type[Enum]] = {
 DOMINO_HAND = 6
 _PLAYERS = {Variant.STANDARD: (3, 7), Variant.CANCELLATION: (7, 10), Variant.DOMINO: (2, 7),
             Variant.AUCTION: (3, 7)}
+MAX_PLAYERS = max(high for _, high in _PLAYERS.values())
 _VARIANT_TITLE = {Variant.STANDARD: "Hearts", Variant.CANCELLATION: "Cancellation Hearts",
                   Variant.DOMINO: "Domino Hearts", Variant.AUCTION: "Auction Hearts"}
 _BOOL_FIELDS = {"kitty", "points_on_first_trick", "hearts_must_be_broken", "queen_breaks_hearts",

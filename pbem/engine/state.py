@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from pbem.engine.cards import SUIT_MASKS, Card, Suit, cards_of
 from pbem.engine.rules import Rules
+from pbem.engine.values import fast_constructor
 
 
 class Phase(StrEnum):
@@ -90,6 +91,9 @@ class GameState:
     # Domino: this hand's draws as (seat, count, cards played in the hand before it): public,
     # every player sees who drew how many (never which cards but their own).
     drawn: tuple[tuple[int, int, int], ...] = ()
+    # The fold's working table this state was frozen from, kept for questions (legality) so
+    # they need not thaw the state again; never part of the value (see variants.reader).
+    _table: object = field(default=None, init=False, repr=False, compare=False)
 
     # --- questions ---------------------------------------------------------------------
     @property
@@ -176,3 +180,10 @@ class GameState:
     @property
     def kitty_cards(self) -> tuple[Card, ...]:
         return cards_of(self.kitty)
+
+
+# Positional constructors for the fold's hot path: the same values as GameState(...) and
+# Trick(...), built without the frozen __init__'s cost (see values.py).
+new_state = fast_constructor(GameState)
+new_trick = fast_constructor(Trick)
+new_result = fast_constructor(HandResult)

@@ -11,6 +11,7 @@ from typing import Self
 from pbem.engine.cards import (
     DECK_SIZE,
     DOUBLE_DECK_MASK,
+    DOUBLE_DECK_SIZE,
     FULL_DECK_MASK,
     SUIT_MASKS,
     Card,
@@ -32,6 +33,7 @@ from pbem.engine.events import (
     SuitNamed,
 )
 from pbem.engine.rules import (
+    MAX_PLAYERS,
     FirstTrickFallback,
     KittyTo,
     MoonRule,
@@ -55,7 +57,7 @@ from pbem.engine.scoring import (
     raw_points,
     slam_points,
 )
-from pbem.engine.state import GameState, HandResult, Phase, Trick
+from pbem.engine.state import GameState, HandResult, Phase, Trick, new_result, new_state, new_trick
 
 # The events that record a seat's own decision (a draw is the engine's, not the seat's).
 DECISION_EVENTS = (CardPlayed, CardsPassed, BidMade, SuitNamed, MoonChosen, ClaimAccepted)
@@ -77,14 +79,6 @@ class Table:
         "totals", "sheet", "moon_shooter", "winners", "claimed_by", "turns", "penalty",
         "simulating",
     )
-    # The GameState fields this table mirrors; a variant's table (pbem/engine/variants/) adds
-    # its own slots and fields and overrides what its rules change.
-    STATE_FIELDS: tuple[str, ...] = (
-        "rules", "seats", "first_dealer", "hand_number", "dealer", "phase", "hands", "passed",
-        "trick", "leader", "turn", "tricks", "won", "hearts_broken", "kitty", "in_play",
-        "totals", "sheet", "moon_shooter", "winners", "claimed_by", "turns",
-    )
-    ALL_SLOTS: tuple[str, ...] = __slots__
 
     def __init__(self, created: GameCreated) -> None:
         n = created.seats
@@ -115,30 +109,44 @@ class Table:
     @classmethod
     def thaw(cls, state: GameState) -> Self:
         table = cls.__new__(cls)
-        for name in cls.STATE_FIELDS:
-            value = getattr(state, name)
-            setattr(table, name, list(value) if isinstance(value, tuple) and name != "winners"
-                    else value)
+        table.load(state)
         if not table.turns:  # a state built by hand, not by the fold
             table.turns = [0] * state.seats
         table.penalty = penalty_mask(state.rules)
         table.simulating = False
         return table
 
+    def clone(self) -> Self:
+        copy = type(self).__new__(type(self))
+        copy.load(self)
+        copy.penalty, copy.simulating = self.penalty, self.simulating
+        return copy
+
+    def load(self, source: GameState | Self) -> None:
+        """Take every field of a state (or of another table), with lists of its own for what
+        the fold changes in place. A variant's table loads its own fields too."""
+        self.rules, self.seats, self.first_dealer = source.rules, source.seats, source.first_dealer
+        self.hand_number, self.dealer, self.phase = source.hand_number, source.dealer, source.phase
+        self.hands, self.passed = list(source.hands), list(source.passed)
+        self.trick, self.leader, self.turn = list(source.trick), source.leader, source.turn
+        self.tricks, self.won = list(source.tricks), list(source.won)
+        self.hearts_broken, self.kitty, self.in_play = (source.hearts_broken, source.kitty,
+                                                         source.in_play)
+        self.totals, self.sheet = list(source.totals), list(source.sheet)
+        self.moon_shooter, self.winners = source.moon_shooter, source.winners
+        self.claimed_by, self.turns = source.claimed_by, list(source.turns)
+
     def freeze(self) -> GameState:
-        return GameState(
+        return new_state(
             self.rules, self.seats, self.first_dealer, self.hand_number, self.dealer, self.phase,
             tuple(self.hands), tuple(self.passed), tuple(self.trick), self.leader, self.turn,
             tuple(self.tricks), tuple(self.won), self.hearts_broken, self.kitty, self.in_play,
             tuple(self.totals), tuple(self.sheet), self.moon_shooter, self.winners,
-            self.claimed_by, turns=tuple(self.turns))
+            self.claimed_by, turns=tuple(self.turns), **self.variant_fields())
 
-    def clone(self) -> Table:
-        copy = type(self).__new__(type(self))
-        for name in self.ALL_SLOTS:
-            value = getattr(self, name)
-            setattr(copy, name, value.copy() if isinstance(value, list) else value)
-        return copy
+    def variant_fields(self) -> dict[str, object]:
+        """A variant's own GameState fields (carry, stock, bids...): its table overrides this."""
+        return {}
 
     # --- applying events -----------------------------------------------------------------
     def apply(self, event: Event) -> None:
@@ -146,26 +154,28 @@ class Table:
         seat = getattr(event, "seat", 0)
         if not 0 <= seat < self.seats:
             raise NotYourTurn(f"There is no seat {seat + 1} at this table.")
-        if kind is CardPlayed:
-            self.play(event.seat, event.card.index)  # type: ignore[union-attr]
-        elif kind is CardsPassed:
-            self.pass_cards(event.seat, mask_of(event.cards))  # type: ignore[union-attr]
+        if kind is CardPlayed:  # most events: first, on its own
+            self.play(seat, event.card.index)  # type: ignore[union-attr]
+            self.turns[seat] += 1
+            return
+        if kind is CardsPassed:
+            self.pass_cards(seat, mask_of(event.cards))  # type: ignore[union-attr]
         elif kind is HandDealt:
             self.deal(event.cards)  # type: ignore[union-attr]
+            self.turns = [t + 1 for t in self.turns]  # a new hand: every seat's turn moves on
+            return
         elif kind is MoonChosen:
-            self.choose_moon(event.seat, event.down)  # type: ignore[union-attr]
+            self.choose_moon(seat, event.down)  # type: ignore[union-attr]
         elif kind is ClaimAccepted:
-            self.claim(event.seat)  # type: ignore[union-attr]
+            self.claim(seat)
         elif kind is ClaimFailed:
-            self.false_claim(event.seat)  # type: ignore[union-attr]
+            self.false_claim(seat)
         elif kind is GameCreated:
             raise WrongPhase("This game has already been created.")
         else:
             self.apply_variant(event)
         if kind in DECISION_EVENTS:  # applied without error: the seat's turn moves on
             self.turns[seat] += 1
-        elif kind is HandDealt:  # a new hand: every seat's turn moves on
-            self.turns = [t + 1 for t in self.turns]
 
     def apply_variant(self, event: Event) -> None:
         """The events only a whole variant knows (draws, bids, the named suit)."""
@@ -226,15 +236,16 @@ class Table:
 
     def _lay(self, seat: int, index: int) -> None:
         """Check and put one card on the trick (every variant's play starts here)."""
-        self._require(Phase.PLAY, "It isn't time to play a card.")
+        if self.phase is not Phase.PLAY:
+            raise WrongPhase("It isn't time to play a card.")
         if seat != self.turn:
             raise NotYourTurn("It's not your turn to play.")
         bit = 1 << index
-        if not self.legal_mask(seat) & bit:
+        if not self._legal(self.hands[seat]) & bit:
             raise IllegalMove(f"{Card.from_index(index)} can't be played now.")
         self.hands[seat] &= ~bit
         self.trick.append((seat, index))
-        if self._breaks_hearts(bit):
+        if not self.hearts_broken and self._breaks_hearts(bit):
             self.hearts_broken = True
 
     def _breaks_hearts(self, bit: int) -> bool:
@@ -255,8 +266,7 @@ class Table:
             mask |= self.kitty
             self.kitty = 0
         self.won[winner] |= mask
-        self.tricks.append(Trick(self.leader, tuple((s, Card.from_index(i)) for s, i in self.trick),
-                                 winner))
+        self.tricks.append(new_trick(self.leader, trick_plays(self.trick), winner))
         self.trick = []
         self.leader = self.turn = winner
         if not self.hands[winner]:
@@ -333,7 +343,7 @@ class Table:
         self.totals = totals
         hearts = tuple((m & ALL_HEARTS).bit_count() for m in self.won)
         claimed = self.claimed_by if self.claimed_by >= 0 else None
-        self.sheet.append(HandResult(self.hand_number, self.dealer, tuple(points), tuple(totals),
+        self.sheet.append(new_result(self.hand_number, self.dealer, tuple(points), tuple(totals),
                                      moon, down, slam, hearts, claimed, false_claim))
         self.moon_shooter = -1
         if self._game_ends():
@@ -361,11 +371,13 @@ class Table:
     def legal_mask(self, seat: int) -> int:
         if self.phase is not Phase.PLAY or seat != self.turn:
             return 0
-        hand = self.hands[seat]
-        first = not self.tricks
+        return self._legal(self.hands[seat])
+
+    def _legal(self, hand: int) -> int:
+        """The legal cards of `hand`, the hand of the seat to play."""
         if self.trick:
-            return self._follow_mask(hand, first)
-        return self._lead_mask(hand, first)
+            return self._follow_mask(hand, not self.tricks)
+        return self._lead_mask(hand, not self.tricks)
 
     def _lead_mask(self, hand: int, first: bool) -> int:
         rules = self.rules
@@ -424,3 +436,14 @@ def trick_winner(plays: list[tuple[int, int]]) -> tuple[int, int, int]:
         if index > best and index // 13 == led:
             best_seat, best = seat, index
     return best_seat, mask, best
+
+
+# (seat, Card) for every seat and card index: a trick's plays are built from these.
+_PLAYS: tuple[tuple[tuple[int, Card], ...], ...] = tuple(
+    tuple((seat, Card.from_index(i)) for i in range(DOUBLE_DECK_SIZE))
+    for seat in range(MAX_PLAYERS))
+
+
+def trick_plays(plays: list[tuple[int, int]]) -> tuple[tuple[int, Card], ...]:
+    """A trick's plays as (seat, Card), from the table's (seat, card index)."""
+    return tuple([_PLAYS[seat][index] for seat, index in plays])

@@ -210,7 +210,8 @@ def sheet_rows(sheet: Sequence[HandResult], names: Sequence[str]) -> list[dict[s
             how = "went down" if result.moon_down else "everyone else went up"
             moon = f"{names[result.moon]} shot the moon ({how})"
         rows.append({"hand": result.hand_number, "points": list(result.points),
-                     "totals": list(result.totals), "moon": moon})
+                     "totals": list(result.totals), "moon": moon,
+                     "cells": list(zip(result.points, result.totals, strict=True))})
     return rows
 
 

@@ -26,7 +26,30 @@ def new_table(created: GameCreated) -> Table:
 
 
 def thaw(state: GameState) -> Table:
+    """A working table of `state`, the caller's to change."""
+    kept = state._table
+    if isinstance(kept, Table):
+        return kept.clone()
     return TABLES[state.rules.variant].thaw(state)
+
+
+def reader(state: GameState) -> Table:
+    """The working table `state` was frozen from, for questions only: never change it. A
+    state the fold made keeps its table; any other gets one on its first question."""
+    kept = state._table
+    if isinstance(kept, Table):
+        return kept
+    table = TABLES[state.rules.variant].thaw(state)
+    object.__setattr__(state, "_table", table)  # a cache, not part of the value
+    return table
+
+
+def freeze_keeping(table: Table) -> GameState:
+    """`table.freeze()`, the state keeping `table` for its questions: the caller must not
+    change `table` afterwards."""
+    state = table.freeze()
+    object.__setattr__(state, "_table", table)
+    return state
 
 
 def deck_cards(rules: Rules) -> tuple[Card, ...]:

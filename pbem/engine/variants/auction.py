@@ -10,7 +10,7 @@ deal without bidding. When everyone passes the dealer names the suit for nothing
 
 from __future__ import annotations
 
-from dataclasses import replace
+from typing import Self
 
 from pbem.engine.cards import SUIT_MASKS, Card, Suit
 from pbem.engine.errors import IllegalMove, NotYourTurn
@@ -18,13 +18,9 @@ from pbem.engine.events import BidMade, Event, GameCreated, SuitNamed
 from pbem.engine.state import GameState, Phase
 from pbem.engine.table import Table
 
-_AUCTION_FIELDS = ("bids", "bidder", "avoid", "pot", "chips")
-
 
 class AuctionTable(Table):
-    __slots__ = _AUCTION_FIELDS
-    STATE_FIELDS = (*Table.STATE_FIELDS, *_AUCTION_FIELDS)
-    ALL_SLOTS = (*Table.ALL_SLOTS, *_AUCTION_FIELDS)
+    __slots__ = ("bids", "bidder", "avoid", "pot", "chips")
     bids: list[int]
     chips: list[int]
 
@@ -46,9 +42,14 @@ class AuctionTable(Table):
             table.bids = [-1] * table.seats
         return table
 
-    def freeze(self) -> GameState:
-        return replace(super().freeze(), bids=tuple(self.bids), bidder=self.bidder,
-                       avoid=self.avoid, pot=self.pot, chips=tuple(self.chips))
+    def load(self, source: GameState | Self) -> None:
+        super().load(source)
+        self.bids, self.bidder, self.avoid = list(source.bids), source.bidder, source.avoid
+        self.pot, self.chips = source.pot, list(source.chips)
+
+    def variant_fields(self) -> dict[str, object]:
+        return {"bids": tuple(self.bids), "bidder": self.bidder, "avoid": self.avoid,
+                "pot": self.pot, "chips": tuple(self.chips)}
 
     def apply_variant(self, event: Event) -> None:
         kind = type(event)

@@ -8,27 +8,29 @@ trick nobody can win goes to the player who led it."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from typing import Self
 
 from pbem.engine.cards import DECK_SIZE, Card
 from pbem.engine.errors import IllegalMove
 from pbem.engine.events import GameCreated
 from pbem.engine.rules import Cancels, Rules, Variant
-from pbem.engine.state import GameState, Trick
-from pbem.engine.table import Table
+from pbem.engine.state import GameState, Trick, new_trick
+from pbem.engine.table import Table, trick_plays
 
 
 class CancellationTable(Table):
     __slots__ = ("carry",)
-    STATE_FIELDS = (*Table.STATE_FIELDS, "carry")
-    ALL_SLOTS = (*Table.ALL_SLOTS, "carry")
 
     def __init__(self, created: GameCreated) -> None:
         super().__init__(created)
         self.carry = 0
 
-    def freeze(self) -> GameState:
-        return replace(super().freeze(), carry=self.carry)
+    def load(self, source: GameState | Self) -> None:
+        super().load(source)
+        self.carry = source.carry
+
+    def variant_fields(self) -> dict[str, object]:
+        return {"carry": self.carry}
 
     def deal(self, cards: tuple[Card, ...]) -> None:
         super().deal(cards)
@@ -49,7 +51,7 @@ class CancellationTable(Table):
         last = not self.hands[self.leader]
         if winner < 0 and not last:
             self.carry |= mask
-            self.tricks.append(Trick(self.leader, _plays(plays), None))
+            self.tricks.append(new_trick(self.leader, trick_plays(plays), None))
             self.trick = []
             self.turn = self.leader  # nobody won: the same player leads again
             return
@@ -57,15 +59,11 @@ class CancellationTable(Table):
             winner = self.leader  # the last trick nobody can win goes to its leader
         self.won[winner] |= mask | self.carry
         self.carry = 0
-        self.tricks.append(Trick(self.leader, _plays(plays), winner))
+        self.tricks.append(new_trick(self.leader, trick_plays(plays), winner))
         self.trick = []
         self.leader = self.turn = winner
         if last:
             self._end_hand()
-
-
-def _plays(plays: list[tuple[int, int]]) -> tuple[tuple[int, Card], ...]:
-    return tuple((s, Card.from_index(i)) for s, i in plays)
 
 
 def cancelled(plays: list[tuple[int, int]], same_rank: bool) -> int:

@@ -10,19 +10,17 @@ stock (see docs/engine.md)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from typing import Self
 
 from pbem.engine.cards import SUIT_MASKS, Card
 from pbem.engine.errors import IllegalMove, NotYourTurn
 from pbem.engine.events import CardsDrawn, Event, GameCreated
-from pbem.engine.state import GameState, Phase, Trick
-from pbem.engine.table import Table, trick_winner
+from pbem.engine.state import GameState, Phase, new_trick
+from pbem.engine.table import Table, trick_plays, trick_winner
 
 
 class DominoTable(Table):
     __slots__ = ("stock", "drawn")
-    STATE_FIELDS = (*Table.STATE_FIELDS, "stock", "drawn")
-    ALL_SLOTS = (*Table.ALL_SLOTS, "stock", "drawn")
     stock: list[int]
     drawn: list[tuple[int, int, int]]  # this hand's draws: (seat, count, cards played before)
 
@@ -31,8 +29,12 @@ class DominoTable(Table):
         self.stock = []
         self.drawn = []
 
-    def freeze(self) -> GameState:
-        return replace(super().freeze(), stock=tuple(self.stock), drawn=tuple(self.drawn))
+    def load(self, source: GameState | Self) -> None:
+        super().load(source)
+        self.stock, self.drawn = list(source.stock), list(source.drawn)
+
+    def variant_fields(self) -> dict[str, object]:
+        return {"stock": tuple(self.stock), "drawn": tuple(self.drawn)}
 
     def apply_variant(self, event: Event) -> None:
         if type(event) is CardsDrawn:
@@ -89,8 +91,7 @@ class DominoTable(Table):
     def _finish_trick(self) -> None:
         winner, mask, _ = trick_winner(self.trick)
         self.won[winner] |= mask
-        self.tricks.append(Trick(self.leader, tuple((s, Card.from_index(i))
-                                                    for s, i in self.trick), winner))
+        self.tricks.append(new_trick(self.leader, trick_plays(self.trick), winner))
         self.trick = []
         active = [s for s in range(self.seats) if self.hands[s]]
         if len(active) <= 1:

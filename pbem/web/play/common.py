@@ -9,12 +9,14 @@ from typing import Any
 from flask import (
     Blueprint,
     current_app,
+    get_template_attribute,
     render_template,
     request,
     url_for,
 )
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError, validate_csrf
+from markupsafe import Markup
 from sqlmodel import Session, col, select
 from wtforms import ValidationError
 
@@ -36,6 +38,7 @@ from pbem.present.words import chips_words
 from pbem.roster import load_roster
 from pbem.store.events import load_state
 from pbem.store.models import Game, Seat
+from pbem.web.play.kept import kept
 
 bp = Blueprint("play", __name__)
 
@@ -76,12 +79,22 @@ class Table:
             **variants.variant_context(state, view, names, seat, self.drawn),
             "game": self.game, "phase": self.state.phase.value, "seat": self.seat,
             "names": self.names, "waiting_for": self.waiting_for, "view": view,
-            "my_turn": view.my_turn, "sheet": views.sheet_rows(self.state.score_sheet, self.names),
+            "my_turn": view.my_turn, "sheet": self.sheet_html(),
             "winners": list_in_words([self.names[s] for s in self.state.winners]),
             "legal_codes": [str(c) for c in view.legal],
             "failing": self.failing, "tricks": self.tricks_so_far(view),
             "seat_rows": self.seat_rows(view),
         }
+
+    def sheet_html(self) -> Markup:
+        """The score sheet of the hands played, rendered once per process (see kept.py)."""
+        sheet, names = self.state.score_sheet, self.names
+        if not sheet:
+            return Markup("")
+        key = ("sheet", self.game.id, len(sheet), tuple(names))
+        macro = get_template_attribute("web/_macros.html", "sheet_table")
+        return Markup(kept(current_app, key,  # the template escaped it
+                           lambda: str(macro(views.sheet_rows(sheet, names), names))))
 
     def tricks_so_far(self, view: SeatView) -> list[tuple[int, views.TrickView]]:
         """The completed tricks of the hand being played (public: everyone saw them played)."""

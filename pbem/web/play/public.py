@@ -4,28 +4,32 @@ from __future__ import annotations
 
 from flask import (
     abort,
+    current_app,
     redirect,
     render_template,
     url_for,
 )
 from flask.typing import ResponseReturnValue
 
-from pbem.engine import (
-    Event,
-)
+from pbem.engine import decode_event
 from pbem.present import history, review, views
 from pbem.service import Context, ratings
+from pbem.service.ratings import Change
 from pbem.service.rematch import rematch_of
 from pbem.service.reviews import Review, stored_review
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
-from pbem.store.events import load_events
+from pbem.store.events import load_payloads
+from pbem.store.models import RatedGame
 from pbem.web.play.common import (
     Table,
     bp,
     load_table,
     mail_url,
 )
+from pbem.web.play.kept import kept
+
+GameChanges = tuple[RatedGame | None, list[Change]]  # ratings.game_changes
 
 
 @bp.get("/")
@@ -38,35 +42,50 @@ def index() -> ResponseReturnValue:
 def game_page(game_id: int) -> ResponseReturnValue:
     """The table as an observer sees it: seats, scores, the current trick and the tricks of
     the hand so far; never a hand. A finished game shows its summary."""
-    table, events, reviewed = _load_public(game_id)
+    table, reviewed = _load_public(game_id)
     if table.state.game_over:
-        return _summary(table, events, reviewed)
+        return _summary(table, reviewed)
     context = {**table.context, "mail_url": mail_url()}
     return render_template("web/game.html", ctx=context, **context)
 
 
 @bp.get("/games/<int:game_id>/summary")
 def summary_page(game_id: int) -> ResponseReturnValue:
-    table, events, reviewed = _load_public(game_id)
+    table, reviewed = _load_public(game_id)
     if not table.state.game_over:
         return redirect(url_for("play.game_page", game_id=game_id))
-    return _summary(table, events, reviewed)
+    return _summary(table, reviewed)
 
 
-def _load_public(game_id: int) -> tuple[Table, list[Event], Review | None]:
+def _load_public(game_id: int) -> tuple[Table, Review | None]:
     with transaction(db_engine(), read_only=True) as session:
         table = load_table(session, game_id, None)
         if table is None:
             abort(404)
-        over = table.state.game_over
-        events = load_events(session, game_id) if over else []
-        reviewed = stored_review(session, game_id) if over else None
-    return table, events, reviewed
+        reviewed = stored_review(session, game_id) if table.state.game_over else None
+    return table, reviewed
 
 
-def _summary(table: Table, events: list[Event], reviewed: Review | None) -> ResponseReturnValue:
-    """The end of the game: standings, the score sheet, a chart, every hand trick by trick."""
-    state, names = table.state, table.names
+def _summary(table: Table, reviewed: Review | None) -> str:
+    """The end of the game, rendered once per process (see kept.py): the review (done a few
+    minutes after the game), the ratings and the rematch are part of what keys it."""
+    game = table.game
+    rating = ratings.game_changes(db_engine(), game.id or 0)
+    rematch = rematch_of(Context(engine=db_engine()), game.id or 0)
+    key = ("summary", game.id, game.last_seq, game.name, game.status, tuple(table.names),
+           table.failing, tuple((s.seat_no, s.is_bot, s.invite_status) for s in table.seats),
+           mail_url(), repr(reviewed), repr(rating), rematch)
+    return kept(current_app, key, lambda: _render_summary(table, reviewed, rating, rematch))
+
+
+def _render_summary(table: Table, reviewed: Review | None, rating: GameChanges,
+                    rematch: int | None) -> str:
+    """Standings, the score sheet, a chart, every hand trick by trick."""
+    state, names, game_id = table.state, table.names, table.game.id
+    assert game_id is not None
+    with transaction(db_engine(), read_only=True) as session:  # the log the key names
+        events = [decode_event(payload) for seq, payload in load_payloads(session, game_id)
+                  if seq <= table.game.last_seq]
     rows = views.score_rows(state.totals, state.totals, names, None, state.winners,
                             table.failing)
     context = {
@@ -80,7 +99,7 @@ def _summary(table: Table, events: list[Event], reviewed: Review | None) -> Resp
         "review_status": reviewed.status if reviewed else "pending",
         "review_off": [names[s] for s in sorted(reviewed.opted_out)] if reviewed else [],
         "review_samples": review.samples(reviewed.verdicts) if reviewed else 0,
-        "rating": ratings.game_changes(db_engine(), table.game.id or 0),
-        "rematch": rematch_of(Context(engine=db_engine()), table.game.id or 0),
+        "rating": rating,
+        "rematch": rematch,
     }
     return render_template("web/summary.html", ctx=context, **context)
