@@ -6,6 +6,7 @@ No I/O and no randomness: the service records chance (the deal) as events. See d
 from pbem.engine.asked import (
     Ask,
     Asked,
+    acting_seat,
     asked,
     command_kind,
     decision_seat,
@@ -32,6 +33,7 @@ from pbem.engine.decide import (
     NameSuit,
     PassCards,
     PlayCard,
+    VoteEnd,
     decide,
     drawn_cards,
     forced_events,
@@ -52,6 +54,7 @@ from pbem.engine.events import (
     CardsPassed,
     ClaimAccepted,
     ClaimFailed,
+    EndVoted,
     Event,
     GameCreated,
     HandDealt,
@@ -116,8 +119,8 @@ __all__ = [
     "cancelled_in_trick", "claims_allowed", "nobody_could_win",
     # what a seat is asked now
     "Ask", "Asked", "asked", "command_kind", "decision_seat", "moves_turn", "turn_before",
-    # seed 003's claim penalty
-    "ClaimFailed",
+    # seed 003's claim penalty, and its end by agreement
+    "ClaimFailed", "EndVoted", "VoteEnd", "acting_seat",
     # searches (the strong robot): a mutable working copy of a state
     "Table", "thaw",
 ]

@@ -22,13 +22,14 @@ from pbem.engine.decide import (
     NameSuit,
     PassCards,
     PlayCard,
+    VoteEnd,
     decide,
     pass_direction_words,
     phase_sentence,
 )
 from pbem.engine.describe import awaited_words
 from pbem.engine.errors import EngineError
-from pbem.engine.events import Event, HandDealt
+from pbem.engine.events import EndVoted, Event, HandDealt
 from pbem.engine.fold import legal_cards
 from pbem.engine.state import GameState, Phase
 from pbem.engine.table import DECISION_EVENTS
@@ -69,6 +70,12 @@ def turn_before(state: GameState, seat: int, since: Sequence[Event]) -> int:
     return state.turns[seat] - sum(1 for event in since if moves_turn(event, seat))
 
 
+def acting_seat(event: Event) -> int | None:
+    """The seat that chose `event`: its decisions, and its votes to end the game (which are
+    nobody's turn, so they leave the turn numbers alone)."""
+    return event.seat if isinstance(event, EndVoted) else decision_seat(event)
+
+
 @dataclass(frozen=True, slots=True)
 class Asked:
     """One seat's question now. Empty choices unless `kind` asks for them."""
@@ -84,6 +91,10 @@ class Asked:
     moon_options: tuple[bool, ...] = ()  # MOON: ChooseMoon.down values on offer
     can_claim: bool = False  # PLAY: whether a claim may be made at all (the rules allow it)
     waiting_for: tuple[int, ...] = ()  # the seats the game waits for now (maybe this one)
+    # Seed 003's end by agreement, which any seat may vote on whatever it is asked: the seats
+    # that agreed to end the game now (empty: no vote open); `may_vote_end` until it is over.
+    end_voters: tuple[int, ...] = ()
+    may_vote_end: bool = False
     state: GameState | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -131,7 +142,8 @@ def asked(state: GameState, seat: int) -> Asked:
     turn = state.turns[seat] if seat < len(state.turns) else 0
     waiting = state.to_move
     kind = _KIND.get(state.phase, Ask.NOTHING) if seat in waiting else Ask.NOTHING
-    base = Asked(seat, kind, turn, waiting_for=waiting, state=state)
+    base = Asked(seat, kind, turn, waiting_for=waiting, state=state,
+                 end_voters=state.end_voters, may_vote_end=not state.game_over)
     if kind is Ask.PLAY:
         return replace(base, cards=legal_cards(state, seat),
                        can_claim=claims_allowed(state.rules))
@@ -157,6 +169,8 @@ def command_kind(command: Command) -> Ask:
         return Ask.BID
     if isinstance(command, NameSuit):
         return Ask.NAME_SUIT
+    if isinstance(command, VoteEnd):
+        return Ask.NOTHING  # a vote answers no question: any seat may vote at any time
     assert isinstance(command, ChooseMoon)
     return Ask.MOON
 

@@ -22,6 +22,7 @@ from pbem.engine.events import (
     CardsPassed,
     ClaimAccepted,
     ClaimFailed,
+    EndVoted,
     Event,
     MoonChosen,
     SuitNamed,
@@ -73,7 +74,17 @@ class NameSuit:
     suit: Suit
 
 
-Command = PassCards | PlayCard | Claim | ChooseMoon | Bid | NameSuit
+@dataclass(frozen=True, slots=True)
+class VoteEnd:
+    """Seed 003's end by agreement: `agree` votes to end the game now with the current scores
+    (the first such vote proposes it), else to play on (closing the vote). Any seat, at any
+    time before the game is over: it is nobody's turn."""
+
+    seat: int
+    agree: bool = True
+
+
+Command = PassCards | PlayCard | Claim | ChooseMoon | Bid | NameSuit | VoteEnd
 
 
 def decide(state: GameState, command: Command, names: Sequence[str] = ()) -> tuple[Event, ...]:
@@ -91,6 +102,8 @@ def decide(state: GameState, command: Command, names: Sequence[str] = ()) -> tup
         return _decide_bid(state, command, speaker)
     if isinstance(command, NameSuit):
         return _decide_name_suit(state, command, speaker)
+    if isinstance(command, VoteEnd):
+        return _decide_vote_end(state, command, speaker)
     return _decide_moon(state, command)
 
 
@@ -286,6 +299,23 @@ def _decide_moon(state: GameState, command: ChooseMoon) -> tuple[Event, ...]:
     if command.seat != state.moon_shooter:
         raise NotYourTurn("Only the player who shot the moon chooses how it scores.")
     return (MoonChosen(command.seat, command.down),)
+
+
+# --- ending the game by agreement (seed 003) --------------------------------------------
+
+def _decide_vote_end(state: GameState, command: VoteEnd, name: _Namer) -> tuple[Event, ...]:
+    if not 0 <= command.seat < state.seats:
+        raise NotYourTurn(f"There is no seat {command.seat + 1} at this table.")
+    if state.game_over:
+        raise WrongPhase("This game is over.")
+    voters = state.end_voters
+    if not command.agree and not voters:
+        raise IllegalMove("No vote to end the game is open: play goes on.")
+    if command.agree and command.seat in voters:
+        waiting = [s for s in range(state.seats) if s not in voters]
+        raise IllegalMove("You have already agreed to end the game; we're waiting for "
+                          f"{name.waiting(waiting)} to agree.")
+    return (EndVoted(command.seat, command.agree),)
 
 
 # --- Auction: bids and the named suit ---------------------------------------------------

@@ -85,14 +85,24 @@ class SuitNamed:
     suit: Suit
 
 
+@dataclass(frozen=True, slots=True)
+class EndVoted:
+    """Seed 003: "a game can be terminated earlier by agreement". `seat` votes to end the game
+    now with the current scores (`agree`; the first such vote opens the vote) or to play on
+    (which closes the vote). The game ends when every seat has agreed."""
+
+    seat: int
+    agree: bool
+
+
 Event = (GameCreated | HandDealt | CardsPassed | CardPlayed | MoonChosen | ClaimAccepted
-         | CardsDrawn | BidMade | SuitNamed | ClaimFailed)
+         | CardsDrawn | BidMade | SuitNamed | ClaimFailed | EndVoted)
 
 EVENT_TYPES: dict[type[Any], str] = {
     GameCreated: "game_created", HandDealt: "hand_dealt", CardsPassed: "cards_passed",
     CardPlayed: "card_played", MoonChosen: "moon_chosen", ClaimAccepted: "claim_accepted",
     CardsDrawn: "cards_drawn", BidMade: "bid_made", SuitNamed: "suit_named",
-    ClaimFailed: "claim_failed",
+    ClaimFailed: "claim_failed", EndVoted: "end_voted",
 }
 
 
@@ -121,6 +131,8 @@ def encode_event(event: Event) -> dict[str, Any]:
         body.update(seat=event.seat, chips=event.chips)
     elif isinstance(event, SuitNamed):
         body.update(seat=event.seat, suit=event.suit.letter)
+    elif isinstance(event, EndVoted):
+        body.update(seat=event.seat, agree=event.agree)
     else:
         body["seat"] = event.seat
     return body
@@ -189,6 +201,12 @@ def _moon(d: dict[str, Any]) -> Event:
     return MoonChosen(_seat(d), d["down"])
 
 
+def _end_voted(d: dict[str, Any]) -> Event:
+    if not isinstance(d["agree"], bool):
+        raise TypeError("agree must be true or false")
+    return EndVoted(_seat(d), d["agree"])
+
+
 def _played(d: dict[str, Any]) -> Event:
     if not isinstance(d["card"], str):
         raise TypeError("card must be a string")
@@ -227,4 +245,5 @@ _DECODERS: dict[str, tuple[Callable[[dict[str, Any]], Event], set[str]]] = {
     "cards_drawn": (_drawn, {"seat", "count"}),
     "bid_made": (_bid, {"seat", "chips"}),
     "suit_named": (_named, {"seat", "suit"}),
+    "end_voted": (_end_voted, {"seat", "agree"}),
 }

@@ -90,6 +90,7 @@ def snapshot(state: GameState) -> dict[str, Any]:
         "totals": list(state.totals), "sheet": [_result_json(r) for r in state.sheet],
         "moon_shooter": state.moon_shooter, "winners": list(state.winners),
         "claimed_by": state.claimed_by, "turns": list(state.turns),
+        "end_votes": state.end_votes,
     }
     if state.rules.variant is not Variant.STANDARD:  # a standard snapshot keeps its old form
         for name in _VARIANT_FIELDS:
@@ -116,7 +117,7 @@ def restore(data: dict[str, Any]) -> GameState:
             data["hearts_broken"], data["kitty"], data["in_play"], tuple(data["totals"]),
             tuple(_result_from(r) for r in data["sheet"]), data["moon_shooter"],
             tuple(data["winners"]), data["claimed_by"], turns=tuple(data["turns"]),
-            **extra)
+            end_votes=int(data.get("end_votes", 0)), **extra)  # snapshots before the vote
     except (KeyError, TypeError, ValueError) as exc:
         raise EventDecodeError(f"malformed snapshot: {exc}") from exc
 

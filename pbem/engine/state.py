@@ -91,6 +91,9 @@ class GameState:
     # Domino: this hand's draws as (seat, count, cards played in the hand before it): public,
     # every player sees who drew how many (never which cards but their own).
     drawn: tuple[tuple[int, int, int], ...] = ()
+    # Seed 003's end by agreement: the seats that have voted to end the game now (a bit per
+    # seat; 0: no vote open). Every seat's bit set: the game ended by agreement.
+    end_votes: int = 0
     # The fold's working table this state was frozen from, kept for questions (legality) so
     # they need not thaw the state again; never part of the value (see variants.reader).
     _table: object = field(default=None, init=False, repr=False, compare=False)
@@ -111,6 +114,15 @@ class GameState:
     @property
     def game_over(self) -> bool:
         return self.phase is Phase.GAME_OVER
+
+    @property
+    def ended_by_agreement(self) -> bool:
+        return self.game_over and self.end_votes == (1 << self.seats) - 1
+
+    @property
+    def end_voters(self) -> tuple[int, ...]:
+        """The seats that have agreed to end the game now (empty: no vote is open)."""
+        return tuple(s for s in range(self.seats) if self.end_votes >> s & 1)
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         return cards_of(self.hands[seat])

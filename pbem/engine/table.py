@@ -26,6 +26,7 @@ from pbem.engine.events import (
     CardsPassed,
     ClaimAccepted,
     ClaimFailed,
+    EndVoted,
     Event,
     GameCreated,
     HandDealt,
@@ -76,8 +77,8 @@ class Table:
     __slots__ = (
         "rules", "seats", "first_dealer", "hand_number", "dealer", "phase", "hands", "passed",
         "trick", "leader", "turn", "tricks", "won", "hearts_broken", "kitty", "in_play",
-        "totals", "sheet", "moon_shooter", "winners", "claimed_by", "turns", "penalty",
-        "simulating",
+        "totals", "sheet", "moon_shooter", "winners", "claimed_by", "turns", "end_votes",
+        "penalty", "simulating",
     )
 
     def __init__(self, created: GameCreated) -> None:
@@ -102,6 +103,7 @@ class Table:
         self.winners: tuple[int, ...] = ()
         self.claimed_by = -1
         self.turns = [0] * n
+        self.end_votes = 0
         self.penalty = penalty_mask(self.rules)
         self.simulating = False
 
@@ -135,6 +137,7 @@ class Table:
         self.totals, self.sheet = list(source.totals), list(source.sheet)
         self.moon_shooter, self.winners = source.moon_shooter, source.winners
         self.claimed_by, self.turns = source.claimed_by, list(source.turns)
+        self.end_votes = source.end_votes
 
     def freeze(self) -> GameState:
         return new_state(
@@ -142,7 +145,8 @@ class Table:
             tuple(self.hands), tuple(self.passed), tuple(self.trick), self.leader, self.turn,
             tuple(self.tricks), tuple(self.won), self.hearts_broken, self.kitty, self.in_play,
             tuple(self.totals), tuple(self.sheet), self.moon_shooter, self.winners,
-            self.claimed_by, turns=tuple(self.turns), **self.variant_fields())
+            self.claimed_by, turns=tuple(self.turns), end_votes=self.end_votes,
+            **self.variant_fields())
 
     def variant_fields(self) -> dict[str, object]:
         """A variant's own GameState fields (carry, stock, bids...): its table overrides this."""
@@ -170,6 +174,8 @@ class Table:
             self.claim(seat)
         elif kind is ClaimFailed:
             self.false_claim(seat)
+        elif kind is EndVoted:
+            self.vote_end(seat, event.agree)  # type: ignore[union-attr]
         elif kind is GameCreated:
             raise WrongPhase("This game has already been created.")
         else:
@@ -305,6 +311,26 @@ class Table:
             self.phase = Phase.DEAL
             return
         self._record(points, None, None, False, false_claim=True)
+
+    def vote_end(self, seat: int, agree: bool) -> None:
+        """Seed 003: "a game can be terminated earlier by agreement" (and "must be played to
+        completion unless all players agree otherwise"). A vote to play on closes the vote;
+        when every seat agrees, the game ends with the totals of the hands completed (a hand
+        in progress is not scored) and the lowest total wins."""
+        if self.phase is Phase.GAME_OVER:
+            raise WrongPhase("This game is over.")
+        if not agree:
+            if not self.end_votes:
+                raise IllegalMove("No vote to end the game is open: play goes on.")
+            self.end_votes = 0
+            return
+        if self.end_votes >> seat & 1:
+            raise IllegalMove("You have already agreed to end the game.")
+        self.end_votes |= 1 << seat
+        if self.end_votes == (1 << self.seats) - 1:
+            low = min(self.totals)
+            self.winners = tuple(s for s, t in enumerate(self.totals) if t == low)
+            self.phase = Phase.GAME_OVER
 
     def _end_hand(self) -> None:
         if self.simulating:

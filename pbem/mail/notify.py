@@ -42,6 +42,7 @@ from pbem.mail.results import (
     summary_mail,
     trick_mail,
 )
+from pbem.mail.votes import only_votes, vote_mails
 from pbem.roster import Roster
 from pbem.store.models import Game, OutboxEmail
 
@@ -72,7 +73,7 @@ def notify(
     mail = GameMail.load(session, game, settings, now, renderer, roster)
     mail.draws = _draws(state_before, events)
     rows: list[OutboxEmail | None] = []
-    mail.echo = echo_words(state_after, events, actor) if echo else {}
+    mail.echo = echo_words(state_after, events, actor, state_before) if echo else {}
     done = _finished(state_before, events)
     rows += _results(mail, done)
     if _game_started(state_before, state_after):
@@ -80,6 +81,8 @@ def notify(
     if state_after.game_over:
         last = done.hands[-1] if done.hands else None
         rows += [summary_mail(mail, state_after, seat, last) for seat in mail.players]
+    elif only_votes(events):  # nobody moved: the questions asked stand as they were
+        rows += vote_mails(mail, state_before, state_after, events)
     else:
         rows += _asks(mail, state_before, state_after, deadline)
     rows += confirmation(mail, state_after)  # only if no email above carried the echo

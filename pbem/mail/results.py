@@ -9,6 +9,7 @@ from pbem.engine import (
     BidMade,
     CardPlayed,
     CardsPassed,
+    EndVoted,
     Event,
     GameState,
     MoonChosen,
@@ -19,6 +20,7 @@ from pbem.engine import (
     seat_view,
 )
 from pbem.mail.gamemail import GameMail
+from pbem.mail.votes import vote_words
 from pbem.present import views
 from pbem.present.presenters import presenter
 from pbem.store.models import OutboxEmail
@@ -26,17 +28,20 @@ from pbem.store.models import OutboxEmail
 HandEnd = tuple[GameState, GameState, Event]  # before and after the event that ended a hand
 
 
-def echo_words(after: GameState, events: Sequence[Event],
-               actor: int | None) -> dict[int, str]:
+def echo_words(after: GameState, events: Sequence[Event], actor: int | None,
+               before: GameState | None = None) -> dict[int, str]:
     """What the actor's command did, in their words ("You played 3♣."), by seat."""
-    moves = [e for e in events
-             if isinstance(e, CardPlayed | CardsPassed | MoonChosen | BidMade | SuitNamed)]
+    moves = [e for e in events if isinstance(
+        e, CardPlayed | CardsPassed | MoonChosen | BidMade | SuitNamed | EndVoted)]
     if actor is None and moves:
         actor = moves[0].seat
     mine = [e for e in moves if e.seat == actor]
     if actor is None or not mine:
         return {}
-    said = "; ".join(f"you {views.move_words(e, after.rules.moon_points)}" for e in mine) + "."
+    opened = before is not None and not before.end_voters
+    said = "; ".join(vote_words(e, opened) if isinstance(e, EndVoted)
+                     else f"you {views.move_words(e, after.rules.moon_points)}"
+                     for e in mine) + "."
     return {actor: said[0].upper() + said[1:]}
 
 
@@ -120,6 +125,7 @@ def summary_mail(mail: GameMail, state: GameState, seat: int,
         "moons": [f"{row['hand']}: {row['moon']}" for row in sheet if row["moon"]],
         "settlement": views.settlement_lines(state, mail.names),
         "notes": hand_notes(mail, *last, seat) if last else [],
+        "ended_by_agreement": state.ended_by_agreement, "hands_played": len(state.sheet),
     }
     return mail.send("summary", seat, context, preheader=f"{winners} {won}.")
 

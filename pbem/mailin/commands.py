@@ -46,9 +46,15 @@ from pbem.engine import (
 )
 from pbem.mailin.language import cards_in, in_english
 
-MOVES = frozenset({"play", "pass", "claim", "moon", "bid", "avoid"})
+MOVES = frozenset({"play", "pass", "claim", "moon", "bid", "avoid", "end"})
 VERBS = ("play", "pass", "claim", "moon", "bid", "avoid", "status", "help", "say", "away",
-         "address")
+         "address", "end")
+# Seed 003's vote to end the game early (any time, any seat): agree (or propose), or play on.
+END_AGREE = frozenset({"end", "end game", "end the game", "end now", "end the game now",
+                       "vote end", "vote to end", "agree to end", "end yes", "yes end",
+                       "end agreed", "agree end"})
+END_PLAY_ON = frozenset({"play on", "keep playing", "end no", "no end", "vote play on",
+                         "continue", "dont end", "don't end"})
 SUIT_VERBS = frozenset({"avoid", "name", "suit"})  # `avoid spades`, `name spades`, `suit spades`
 NO_BID = frozenset({"no bid", "bid pass", "pass bid", "pass the bid"})
 _NUMBER_WORDS = {word: n for n, word in enumerate((
@@ -70,6 +76,7 @@ class Command:
     down: bool = False  # moon: True = go down, False = the others go up
     chips: int | None = None  # bid: the chips bid, None = pass
     suit: Suit | None = None  # avoid: the suit named
+    agree: bool = True  # end: True agrees to end the game now, False plays on
     text: str = ""  # say: the message; away: the dates as written
     line: str = ""  # what was read
 
@@ -90,6 +97,8 @@ class Command:
             return f"avoid {self.suit.plural}"
         if self.verb in {"say", "away", "address"}:
             return f"{self.verb} {self.text}".strip()
+        if self.verb == "end":
+            return "end the game" if self.agree else "play on"
         return self.verb
 
 
@@ -225,6 +234,8 @@ def read_line(line: str, now: Asked | None = None) -> Command | None:
     phase = now.state.phase if now is not None and now.state is not None else None
     verb, _, rest = line.partition(" ")
     verb, rest = verb.rstrip(":"), rest.strip().lstrip(":").strip()
+    if line in END_AGREE or line in END_PLAY_ON:
+        return Command("end", agree=line in END_AGREE, line=line)
     if verb == "play":
         return Command("play", (_one_card(rest),), line=line)
     if line in NO_BID or (verb == "bid" and rest in {"pass", "none", "nothing"}):

@@ -47,7 +47,8 @@ LANGUAGES: dict[str, Words] = {
         suits=("kreuz treff", "karo", "herz", "pik"),
         commands={"play": "spiele spiel lege", "pass": "passe passen schiebe gebe_weiter",
                   "claim": "beanspruche rest_für_mich", "help": "hilfe",
-                  "status": "stand"},
+                  "status": "stand", "end": "ende spiel_beenden beenden",
+                  "play on": "weiterspielen weiter_spielen"},
         pronouns="ich", polite="bitte danke vielen_dank gruß gruss"),
     "fr": Words(
         ranks=("deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix",
@@ -56,7 +57,8 @@ LANGUAGES: dict[str, Words] = {
                "pique piques"),
         joins="de du d'",
         commands={"play": "joue jouer", "pass": "passe passer", "claim": "réclame reclame",
-                  "help": "aide", "status": "état etat statut"},
+                  "help": "aide", "status": "état etat statut",
+                  "end": "fin terminer fin_de_partie", "play on": "continuer on_continue"},
         pronouns="je j'", polite="merci s'il_vous_plaît s'il_vous_plait svp stp"),
     "es": Words(
         ranks=("dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez",
@@ -65,7 +67,8 @@ LANGUAGES: dict[str, Words] = {
                "corazones corazón corazon", "picas pica"),
         joins="de",
         commands={"play": "juego jugar juega", "pass": "paso pasar", "claim": "reclamo",
-                  "help": "ayuda", "status": "estado"},
+                  "help": "ayuda", "status": "estado", "end": "terminar fin_del_juego",
+                  "play on": "seguir seguimos continuar"},
         pronouns="yo", polite="gracias por_favor"),
     "it": Words(
         ranks=("due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove", "dieci",
@@ -73,14 +76,16 @@ LANGUAGES: dict[str, Words] = {
         suits=("fiori", "quadri", "cuori", "picche"),
         joins="di",
         commands={"play": "gioco giocare", "pass": "passo passare", "claim": "rivendico",
-                  "help": "aiuto", "status": "stato"},
+                  "help": "aiuto", "status": "stato", "end": "finire fine_partita termina",
+                  "play on": "continuiamo continuare"},
         pronouns="io", polite="grazie per_favore"),
     "nl": Words(
         ranks=("twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen", "tien",
                "boer", "vrouw dame", "heer koning", "aas"),
         suits=("klaveren klaver", "ruiten", "harten", "schoppen"),
         commands={"play": "speel", "pass": "pas passen", "claim": "claim", "help": "hulp",
-                  "status": "stand"},
+                  "status": "stand", "end": "einde stoppen beëindigen beeindigen",
+                  "play on": "doorspelen verder_spelen"},
         pronouns="ik", polite="alsjeblieft alstublieft bedankt dank_je dank_u"),
 }
 

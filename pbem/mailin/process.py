@@ -34,6 +34,7 @@ from pbem.engine import (
     Phase,
     PlayCard,
     Rules,
+    VoteEnd,
     asked,
     seat_view,
 )
@@ -429,6 +430,8 @@ def engine_command(command: Command, seat: int) -> EngineCommand:
     if command.verb == "avoid":
         assert command.suit is not None
         return NameSuit(seat, command.suit)
+    if command.verb == "end":
+        return VoteEnd(seat, command.agree)
     return ChooseMoon(seat, command.down)
 
 

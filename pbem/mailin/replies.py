@@ -35,6 +35,9 @@ HELP = [
     {"example": "moon down", "meaning": "after shooting the moon: you go down"},
     {"example": "moon up", "meaning": "after shooting the moon: everyone else goes up"},
     {"example": "status", "meaning": "get the table as it is now"},
+    {"example": "end", "meaning": "end the game now with the current scores, if everyone "
+                                  "agrees (propose it, or agree)"},
+    {"example": "play on", "meaning": "keep playing: closes a vote to end the game"},
     {"example": "say good game!", "meaning": "a message to the other players"},
     {"example": "away 1-14 August", "meaning": "tell us you're on holiday"},
     {"example": "address you@example.org", "meaning": "also count replies from that address "

@@ -21,14 +21,15 @@ from pbem.bots import DEFAULT_STRENGTH, robot_event
 from pbem.dealing import deal, make_rng
 from pbem.engine import (
     Command,
+    EndVoted,
     EngineError,
     Event,
     GameCreated,
     GameState,
     Phase,
+    acting_seat,
     apply,
     decide,
-    decision_seat,
     decode_event,
     forced_events,
 )
@@ -241,7 +242,7 @@ def commit(
         state = apply(state, event)
     appended = ([created] if created else []) + list(events)
     actors: list[str | None] = [None] * (1 if created else 0)
-    actors += [by if decision_seat(e) is not None else None for e in events]
+    actors += [by if acting_seat(e) is not None else None for e in events]
     if g.game.status == "active":
         more, state = advance(ctx, state, g.seats, actors, g.game.robot_strength, g.game_id)
         appended += more
@@ -278,7 +279,7 @@ def advance(
             state = apply(state, event)
         out.extend(step)
         if actors is not None:
-            actors.extend(by if decision_seat(e) is not None else None for e in step)
+            actors.extend(by if acting_seat(e) is not None else None for e in step)
     raise RuntimeError("the game did not settle; is the engine looping?")
 
 
@@ -288,6 +289,9 @@ def _automatic_events(
 ) -> tuple[tuple[Event, ...], str | None]:
     """The next events nobody needs to be asked for, and who makes them. A robot's move is
     what the robot is asked (`asked`), chosen by the bot at the game's strength."""
+    votes = robot_votes(state, [seat for seat, who in bots.items() if who == ROBOT])
+    if votes:
+        return votes, ROBOT
     if state.phase is Phase.DEAL:
         return (deal(state.rules, ctx.rng),), None
     forced = forced_events(state)
@@ -297,6 +301,15 @@ def _automatic_events(
         if seat in bots:
             return (robot_event(state, seat, strength, seed),), bots[seat]
     return (), None
+
+
+def robot_votes(state: GameState, robots: Sequence[int]) -> tuple[Event, ...]:
+    """Seed 003's end by agreement: robot seats agree as soon as a vote is open, so the game
+    ends when all the humans agree. (A robot holding an absent player's seat does not vote
+    for them.)"""
+    if not state.end_votes or state.game_over:
+        return ()
+    return tuple(EndVoted(seat, True) for seat in robots if seat not in state.end_voters)
 
 
 def events_since(g: Loaded, seq: int) -> list[Event]:

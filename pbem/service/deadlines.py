@@ -18,7 +18,7 @@ from sqlalchemy import bindparam, insert, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
-from pbem.engine import Ask, Event, GameState, HandDealt, asked
+from pbem.engine import Ask, EndVoted, Event, GameState, HandDealt, asked
 from pbem.service.policy import DeadlinePolicy
 from pbem.store.db import inserted_id
 from pbem.store.models import Away, Deadline, Game, Player, Seat
@@ -151,7 +151,8 @@ def sync_deadlines(session: Session, game: Game, state: GameState, events: Seque
         else set()
     waiting = {n for n in waiting if _needs_deadline(by_no.get(n))}
     new_hand = any(isinstance(e, HandDealt) for e in events)
-    moved = {getattr(e, "seat", None) for e in events}
+    # A vote to end the game (seed 003) is nobody's move: the voter's deadline runs on.
+    moved = {getattr(e, "seat", None) for e in events if not isinstance(e, EndVoted)}
     if session.autoflush:
         session.flush()
     connection = session.connection()

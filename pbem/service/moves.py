@@ -29,6 +29,7 @@ from pbem.engine import (
     Claim,
     ClaimAccepted,
     Command,
+    EndVoted,
     Event,
     HandDealt,
     MoonChosen,
@@ -39,7 +40,8 @@ from pbem.engine import (
     Suit,
     SuitNamed,
     UnreadableInput,
-    decision_seat,
+    VoteEnd,
+    acting_seat,
     moves_turn,
     parse_card,
     parse_cards,
@@ -89,12 +91,32 @@ def move(
     `player_id`: the player asking, when known (the seat must be theirs); `actor`: who acts,
     recorded with the events (PLAYER, or ROBOT when a robot moves for the seat)."""
     turn = Turn(expected_turn, issued_seq)
+    vote = isinstance(command, VoteEnd)  # nobody's turn: whatever email or page it came from
 
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
+        if isinstance(command, VoteEnd):
+            return vote_step(g, command, player_id)
         return move_step(g, command, turn, player_id)
 
-    return run(ctx, game_id, step, actor=command.seat if actor == PLAYER else None,
-               by=actor)
+    return run(ctx, game_id, step, statuses=("active", "finished") if vote else ("active",),
+               actor=command.seat if actor == PLAYER else None, by=actor)
+
+
+def vote_step(g: Loaded, command: VoteEnd,
+              player_id: int | None = None) -> Sequence[Event] | Duplicate:
+    """Seed 003's vote to end the game: no staleness (a vote is nobody's turn, so it may come
+    from any email or page), but the repeat rule: a vote that is already so says so."""
+    check_seat(g, command.seat, player_id)
+    state = g.state
+    if state.ended_by_agreement and command.agree:
+        return Duplicate("The game has already ended by agreement.")
+    if state.game_over or g.game.status != "active":
+        raise NotAllowed("This game is over.")
+    if command.agree and command.seat in state.end_voters:
+        return Duplicate("You have already agreed to end the game.")
+    if not command.agree and not state.end_voters:
+        return Duplicate("No vote to end the game is open: play goes on.")
+    return decide_or_reject(g, command)
 
 
 def move_step(g: Loaded, command: Command, turn: Turn,
@@ -160,6 +182,8 @@ def command_of(event: Event) -> Command:
         return NameSuit(event.seat, event.suit)
     if isinstance(event, MoonChosen):
         return ChooseMoon(event.seat, event.down)
+    if isinstance(event, EndVoted):
+        return VoteEnd(event.seat, event.agree)
     raise ValueError(f"{type(event).__name__} is no seat's move")
 
 
@@ -171,7 +195,7 @@ def is_stale(g: Loaded, seat: int, turn: Turn) -> bool:
 
 def same_move(event: Event, command: Command) -> bool:
     """Is `event` the record of `command` (with two decks, either copy of a card)?"""
-    if decision_seat(event) != command.seat:
+    if acting_seat(event) != command.seat:
         return False
     if isinstance(command, PlayCard):
         return isinstance(event, CardPlayed) and str(event.card) == str(command.card)
@@ -183,6 +207,8 @@ def same_move(event: Event, command: Command) -> bool:
         return isinstance(event, BidMade) and event.chips == command.chips
     if isinstance(command, NameSuit):
         return isinstance(event, SuitNamed) and event.suit == command.suit
+    if isinstance(command, VoteEnd):
+        return isinstance(event, EndVoted) and event.agree == command.agree
     return isinstance(event, MoonChosen) and event.down == command.down
 
 

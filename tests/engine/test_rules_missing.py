@@ -143,7 +143,7 @@ def test_seed_001_pass_rotation_left_right_across_without_a_hold_hand() -> None:
     assert "left, right, across, then again" in " ".join(rules.describe())
 
 
-def test_presets_for_the_player_counts_the_texts_allow() -> None:
+def test_presets_for_the_player_counts_the_texts_allow_seeds_001_002_003() -> None:
     """Seed 001: Omnibus for "four to six"; seed 003: "four, five or six players"; seed 002:
     three to six, with its removal lists."""
     expect = {"omnibus-td-five": (5, "2D 2C"), "omnibus-td-six": (6, "2D 3D 3C 4C"),

@@ -19,8 +19,10 @@ from pbem.engine import (
     Phase,
     Rules,
     Ties,
+    Trick,
     Variant,
     apply,
+    describe_offset,
     legal_cards,
     parse_cards,
     preset,
@@ -103,7 +105,7 @@ def _table_at(rules: Rules, totals: list[int]) -> Table:
     return table
 
 
-def test_three_kitty_says_one_card() -> None:
+def test_three_kitty_says_one_card_seed_002() -> None:
     """Seed 002: three players keep all 52; the extra card is a kitty."""
     words = " ".join(preset("three-kitty").describe())
     assert "1 card forms a kitty" in words and "1 cards" not in words
@@ -193,6 +195,54 @@ def test_pbem_presets_name_reads_true(name: str) -> None:
                       + [50] * (rules.players - 3)) if rules.players >= 3 else None
     if table is not None:
         assert table._game_ends() == shares
+
+
+def _queen_only_when_void(rules: Rules) -> bool:
+    """Void in the suit led (clubs), holding the QS and a diamond, after the first trick: must
+    the QS be discarded?"""
+    table, seat = _probe_table(rules, "5C", "QS 5D", first=True)
+    table.tricks = [Trick(0, (), 0)]  # no longer the first trick
+    return table.legal_mask(seat) == parse_cards("QS")[0].bit
+
+
+def _queen_led_breaks_hearts(rules: Rules) -> bool:
+    """After the first trick, the leader leads the QS: are hearts broken by it?"""
+    table = thaw(_dealt(rules))
+    table.phase, table.hearts_broken = Phase.PLAY, False
+    table.tricks = [Trick(0, (), 0)]  # no longer the first trick
+    table.trick, table.leader = [], 0
+    table.turn = 0
+    table.hands[0] = mask_of(parse_cards("QS 5D"))
+    table.play(0, parse_cards("QS")[0].index)
+    return table.hearts_broken
+
+
+@pytest.mark.parametrize("name", list(ALL_PRESETS))
+def test_pbem_presets_name_reads_true_on_passing_the_forced_queen_and_breaking_hearts(
+        name: str) -> None:
+    """More of `pbem presets NAME` against the engine: the pass directions hand by hand (seed
+    001's left-right rotation, seed 002's cycles), the forced queen (seed 001: "discard the QS
+    at the first opportunity"; seed 003: also under a higher spade), and hearts broken only by
+    a discard (seed 001: "the queen can be led at any time")."""
+    rules = ALL_PRESETS[name].rules
+    words = CliRunner().invoke(presets, [name]).output
+    if rules.pass_count:
+        sentence = next(line for line in words.splitlines() if line.startswith("- Pass "))
+        cycle = [describe_offset(rules.pass_offset(h), rules.players)
+                 for h in range(1, len(rules.pass_cycle) + 1)]
+        said = sentence.split(": ", 1)[1]
+        for direction in cycle:
+            assert direction in said, (direction, said)
+            said = said[said.index(direction) + len(direction):]
+    else:
+        assert "No cards are passed." in words
+    if rules.variant in (Variant.AUCTION, Variant.CANCELLATION):
+        return  # the suit to avoid is bid for; two decks: the probes' single QS is not theirs
+    forced = "The queen of spades must be" in words
+    assert forced == _queen_only_when_void(rules), words
+    if rules.queen_breaks_hearts and rules.hearts_must_be_broken:
+        on_discard = "has been discarded" in words
+        assert on_discard == (not _queen_led_breaks_hearts(rules)), words
 
 
 def test_engine_guide_preset_table_matches_the_generated_summaries() -> None:

@@ -72,6 +72,9 @@ def one_of_each_kind(app: Flask) -> dict[str, bytes]:
             deliver(inbox, reply(token, text, sender=me))
         request_signin(Context(engine=engine), me)  # the sign-in link (issue 19)
         play_out_the_hand(engine, game)  # trick and hand results
+        other = ("ann@example.org", "bob@example.org")[1 - seat]
+        deliver(inbox, reply(latest_token(engine, other), "end", sender=other))  # a vote
+        deliver(inbox, reply(latest_token(engine, me, "end_vote"), "play on", sender=me))
     with transaction(engine, read_only=True) as session:
         rows = session.exec(select(OutboxEmail).order_by(col(OutboxEmail.id)))
         found: dict[str, bytes] = {}
@@ -98,7 +101,7 @@ def test_no_outgoing_email_scores_above_half_a_point(make_app: object) -> None:
     app = make_app(BASE_URL="https://hearts.example.org")  # type: ignore[operator]
     kinds = one_of_each_kind(app)
     assert {"turn", "help", "status", "error", "unroutable", "signin", "say", "note",
-            "trick_result", "hand_result", "move_confirmed"} <= set(kinds)
+            "trick_result", "hand_result", "move_confirmed", "end_vote"} <= set(kinds)
     scored = dict(zip(kinds, scores(list(kinds.values())), strict=True))
     high = {kind: found for kind, found in scored.items() if found[0] > LIMIT}
     assert not high, high

@@ -93,3 +93,50 @@ def test_hadolint_finds_nothing_in_the_dockerfile() -> None:
     result = subprocess.run(["hadolint", str(DEPLOY / "Dockerfile")], capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# `pbem` as a command (not a path like /var/lib/pbem): its subcommands and --options, an
+# optional `-e FILE` first; option values and arguments end the match.
+_COMMAND = re.compile(r"(?:^|\s|bin/)pbem(?: -e \S+)?((?: (?:[a-z][\w-]*|--[\w-]+)(?=\s|$))*)")
+
+
+def _guide_commands() -> list[list[str]]:
+    """Every `pbem ...` command line deploy/README.md shows (code blocks and inline code)."""
+    guide = (DEPLOY / "README.md").read_text()
+    snippets = re.findall(r"```sh\n(.*?)```", guide, re.S) + re.findall(r"`([^`\n]+)`", guide)
+    found = []
+    for snippet in snippets:
+        for line in snippet.splitlines():
+            line = line.split("#", 1)[0]
+            match = _COMMAND.search(line)
+            if match:
+                found.append(match.group(1).split())
+    return found
+
+
+def test_every_pbem_command_in_the_deploy_guide_exists() -> None:
+    """The guide as written: each `pbem` command it shows is one the CLI has, with the options
+    shown (a renamed or dropped command fails here rather than on an operator's machine)."""
+    from click.testing import CliRunner
+
+    from pbem.cli import cli
+
+    commands = _guide_commands()
+    assert ["check"] in commands and ["worker", "--check"] in commands
+    for words in commands:
+        path = [w for w in words if not w.startswith("-")]
+        path = path[:next((i for i, w in enumerate(words) if w.startswith("-")), len(path))]
+        result = CliRunner().invoke(cli, [*path, "--help"])
+        assert result.exit_code == 0, (words, result.output)
+        for option in (w for w in words if w.startswith("--")):
+            assert option in result.output, (words, result.output)
+
+
+def test_every_file_the_deploy_guide_names_exists() -> None:
+    guide = (DEPLOY / "README.md").read_text()
+    named = set(re.findall(r"\b(deploy/[\w./*-]+\w|requirements\.lock|gunicorn\.conf\.py)\b",
+                           guide))
+    root = DEPLOY.parent
+    for name in named:
+        path = name if "/" in name or name == "requirements.lock" else f"deploy/{name}"
+        assert list(root.glob(path)), name

@@ -101,5 +101,6 @@ def _render_summary(table: Table, reviewed: Review | None, rating: GameChanges,
         "review_samples": review.samples(reviewed.verdicts) if reviewed else 0,
         "rating": rating,
         "rematch": rematch,
+        "ended_by_agreement": state.ended_by_agreement, "hands_played": len(state.sheet),
     }
     return render_template("web/summary.html", ctx=context, **context)

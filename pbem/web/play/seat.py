@@ -29,7 +29,9 @@ from pbem.engine import (
     Suit,
     SuitNamed,
     UnreadableInput,
+    VoteEnd,
     asked,
+    list_in_words,
     parse_card,
 )
 from pbem.present import codes, views
@@ -94,8 +96,21 @@ def render_seat(page: SeatPage, *, message: str = "", code: int = 200) -> Respon
                "can_nudge": table.game.status == "active" and bool(table.state.to_move)
                and seat not in table.state.to_move,
                "away": service.away_dates(service.Context(engine=db_engine()),
-                                          page.token.player_id or 0)}
+                                          page.token.player_id or 0),
+               "end_vote": end_vote_context(table, seat)}
     return render_template("web/seat.html", ctx=context, **context), code
+
+
+def end_vote_context(table: Table, seat: int) -> dict[str, object]:
+    """Seed 003's vote to end the game early, as the page shows it to `seat`."""
+    question = asked(table.state, seat)
+    voters = question.end_voters
+    return {"may_vote": question.may_vote_end and table.game.status == "active",
+            "open": bool(voters), "mine": seat in voters, "count": len(voters),
+            "ended": table.state.ended_by_agreement,
+            "agreed": list_in_words([table.names[s] for s in voters]),
+            "waiting": list_in_words([table.names[s] for s in range(table.state.seats)
+                                      if s not in voters])}
 
 
 def _my_move(table: Table, seat: int, phase: Phase) -> bool:
@@ -191,6 +206,34 @@ def seat_suit(token: str) -> ResponseReturnValue:
     return seat_move(token, page, NameSuit(event.seat, event.suit), "done",
                      f"Done: {choice_words(event)}.", f"Nothing more to do: "
                      f"{choice_words(event)} already.")
+
+
+END_VOTES = {"end": True, "play-on": False}
+
+
+@bp.post("/s/<token>/end")
+def seat_end(token: str) -> ResponseReturnValue:
+    """Seed 003: vote to end the game now (propose or agree), or to play on. Through the one
+    move command; a vote is nobody's turn, so the page's turn is not needed."""
+    check_csrf()
+    page = load_seat(token)
+    agree = END_VOTES.get(request.form.get("vote", ""))
+    if agree is None:
+        abort(400)
+    t = page.token
+    try:
+        out = service.move(service.Context(engine=db_engine()), t.game_id or 0,
+                           VoteEnd(t.seat_no or 0, agree), player_id=t.player_id)
+    except service.PlayerMistake as exc:
+        return render_seat(load_seat(token), message=str(exc), code=409)
+    if out.duplicate:
+        flash(out.message)
+    elif out.state is not None and out.state.ended_by_agreement:
+        flash("Everyone agreed: the game has ended with the current scores.")
+    else:
+        flash("You agreed to end the game now; the others are asked by email." if agree
+              else "You chose to play on: the vote to end the game is closed.")
+    return redirect(url_for("play.seat_page", token=token), code=303)
 
 
 def seat_move(token: str, page: SeatPage, command: Command, done: str, made: str,

@@ -1,0 +1,75 @@
+"""Seed 003 (../shared/seeds/003), "a game can be terminated earlier by agreement", by reply:
+`end` (or `vote end`, `Ende`, `fin`...) to any game email proposes or agrees, `play on` closes
+the vote; through the SMTP receiver and `deliver`, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import Engine
+
+from pbem.mailin.commands import read_commands
+from pbem.store.db import transaction
+from pbem.store.models import Game
+from tests.mailin.support import emails, latest_token, reply, state_of, to_play, two_human_game
+from tests.mailin.variant_support import Send
+
+ANN, BOB = "ann@example.org", "bob@example.org"
+
+
+@pytest.fixture(params=["by_deliver", "by_smtp"])
+def send(request: pytest.FixtureRequest) -> Send:
+    found: Send = request.getfixturevalue(request.param)
+    return found
+
+
+def status(engine: Engine, game: int) -> str:
+    with transaction(engine, read_only=True) as session:
+        found = session.get(Game, game)
+        assert found is not None
+        return found.status
+
+
+def test_end_by_reply_proposes_and_agreeing_ends_the_game_seed_003(
+        engine: Engine, send: Send) -> None:
+    game = two_human_game(engine)
+    old_token = latest_token(engine, ANN, "pass")  # an email from before she passed
+    to_play(engine, game)
+    send(reply(old_token, "end"), f"play+{old_token}@pbem.test")
+    assert state_of(engine, game).end_voters == (0, 2, 3)  # the robots agreed at once
+    [confirmed] = emails(engine, ANN, "move_confirmed")
+    assert "you proposed to end the game now" in confirmed.body_text
+    token = latest_token(engine, BOB, "end_vote")
+    send(reply(token, "Ende", sender="Bob <bob@example.org>"), f"play+{token}@pbem.test")
+    assert status(engine, game) == "finished" and state_of(engine, game).ended_by_agreement
+    [summary] = emails(engine, BOB, "summary")
+    assert "Got your reply: You agreed to end the game now." in summary.body_text
+    assert "Ended by agreement" in summary.body_text
+
+
+def test_play_on_by_reply_closes_the_vote_seed_003(engine: Engine, send: Send) -> None:
+    game = two_human_game(engine)
+    token = latest_token(engine, ANN, "pass")
+    send(reply(token, "vote end"), f"play+{token}@pbem.test")
+    bobs = latest_token(engine, BOB, "end_vote")
+    send(reply(bobs, "Play on, thanks", sender="Bob <bob@example.org>"),
+         f"play+{bobs}@pbem.test")
+    assert state_of(engine, game).end_voters == () and status(engine, game) == "active"
+    assert "Bob wants to play on" in emails(engine, ANN, "end_vote")[-1].body_text
+
+
+@pytest.mark.parametrize(("text", "agree"), [
+    ("end", True), ("End the game.", True), ("vote end", True), ("Ende", True),
+    ("Spiel beenden", True), ("fin de partie", True), ("terminar", True), ("finire", True),
+    ("einde", True), ("play on", False), ("keep playing", False), ("weiterspielen", False),
+    ("continuer", False), ("seguir", False), ("continuiamo", False), ("doorspelen", False)])
+def test_the_end_vote_words_in_every_language(text: str, agree: bool) -> None:
+    reading = read_commands(text)
+    assert reading.action is not None and reading.action.verb == "end"
+    assert reading.action.agree is agree
+
+
+@pytest.mark.parametrize("text", ["fine", "Fine, thanks", "The end of a long day"])
+def test_ordinary_words_are_no_end_vote(text: str) -> None:
+    """Italian "fine" alone would be English "fine": only "fine partita" and "finire" count."""
+    reading = read_commands(text)
+    assert reading.action is None or reading.action.verb != "end"
