@@ -1,19 +1,22 @@
-"""Players as people, not only seats: asking for a sign-in link, and a player's preferences.
+"""Players as people, not only seats: sign-in links (and new accounts), a player's games and
+preferences, deleting an account.
 
 A sign-in link is a one-time token (purpose "signin", stored hashed, SIGNIN_TTL long; made and
 mailed by the mail layer's `send_signin`, checked and used up by pbem.present.signin). Asking
-for one answers the same whether the address is known or not: the page always says "if that
-address plays here, a link is on its way", so the form can't be used to find out who plays.
+for one answers and mails the same whether the address is known or not (a new address gets a
+new, empty account), so the form can't be used to find out who plays.
 """
 
 from __future__ import annotations
 
+import re
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import available_timezones
 
 from sqlalchemy import delete, func, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from pbem.engine import list_in_words
@@ -58,25 +61,62 @@ def player_by_address(session: Session, address: str) -> Player | None:
 
 
 def request_signin(ctx: Context, address: str) -> None:
-    """Mail a sign-in link to `address` if a player has it, else do nothing. The caller's
-    answer must not depend on which happened. BadRequest only for text that isn't an address.
+    """Mail a sign-in link to `address`. An address nobody has yet gets a new account (a
+    player with no games; they choose their name when they follow the link), so the answer
+    and the email are the same whether the address was known or not. BadRequest only for
+    text that isn't an address.
 
     The per-address limit is atomic: the player's row is locked before counting (PostgreSQL:
-    FOR UPDATE; SQLite's write transactions are serialized anyway). Past it, nothing is sent."""
-    email = checked_address(address.strip())
+    FOR UPDATE; SQLite's write transactions are serialized anyway). Past it, nothing is sent.
+    Two first requests for one new address at once: the second insert fails the unique
+    address and is tried again, finding the first's player."""
+    email = normalise_email(checked_address(address.strip()))
+    for attempt in range(2):
+        try:
+            with transaction(ctx.engine) as session:
+                return _send_signin(ctx, session, email)
+        except IntegrityError:
+            if attempt:
+                raise
+
+
+def _send_signin(ctx: Context, session: Session, email: str) -> None:
     now = ctx.clock()
+    player = player_by_address(session, email)
+    if player is None:
+        player = Player(email=email, name=email.partition("@")[0][:MAX_NAME] or "Player")
+        session.add(player)
+        session.flush()
+    session.exec(select(Player.id).where(Player.id == player.id).with_for_update()).one()
+    sent = session.exec(select(func.count()).select_from(Token).where(
+        Token.purpose == "signin", Token.player_id == player.id,
+        col(Token.created_at) >= now - timedelta(hours=1))).one()
+    if sent < SIGNIN_PER_HOUR:
+        mail_hook("send_signin")(session, player, email, ttl=SIGNIN_TTL, now=now)
+
+
+MAX_NAME = 200
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+
+
+def checked_name(name: str) -> str:
+    """The name other players see: one line (control characters out), at most MAX_NAME;
+    BadRequest saying what is wrong."""
+    clean = " ".join(_CONTROL.sub(" ", name).split())
+    if not clean:
+        raise BadRequest("Give a name for the other players to see.")
+    if len(clean) > MAX_NAME:
+        raise BadRequest(f"That name is too long (at most {MAX_NAME} characters).")
+    return clean
+
+
+def set_name(ctx: Context, player_id: int, name: str) -> str:
+    clean = checked_name(name)
     with transaction(ctx.engine) as session:
-        player = player_by_address(session, email)
-        if player is None:
-            return
-        session.exec(select(Player.id).where(Player.id == player.id).with_for_update()).one()
-        sent = session.exec(select(func.count()).select_from(Token).where(
-            Token.purpose == "signin", Token.player_id == player.id,
-            col(Token.created_at) >= now - timedelta(hours=1))).one()
-        if sent >= SIGNIN_PER_HOUR:
-            return
-        mail_hook("send_signin")(session, player, normalise_email(email), ttl=SIGNIN_TTL,
-                                 now=now)
+        player = _player(session, player_id)
+        player.name = clean
+        session.add(player)
+    return clean
 
 
 @dataclass(frozen=True)

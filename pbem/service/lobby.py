@@ -109,7 +109,7 @@ def join_table(ctx: Context, game_id: int, player_id: int,
 def open_table(ctx: Context, player_id: int, *, name: str, preset: str,
                options: dict[str, Any] | None = None, move_hours: int = 48,
                open_seats: int | None = None, wait_minutes: int = 60,
-               quick: bool = False) -> int:
+               quick: bool = False, robot_strength: str | None = None) -> int:
     """A new table with the player in seat 1, `open_seats` open (default: all the others;
     the rest are robots) until `wait_minutes` from now, when robots take those still open."""
     if move_hours not in range(1, 24 * 30 + 1):
@@ -129,7 +129,7 @@ def open_table(ctx: Context, player_id: int, *, name: str, preset: str,
         ctx, name=name, preset=preset, options=options,
         players=[Invitee(email=player.email, name=player.name, accepted=True)],
         bot_seats=others[count:], deadline_policy={"move_hours": move_hours},
-        robot_strength="easy" if quick else "strong",
+        robot_strength=robot_strength or ("easy" if quick else "strong"),
         table=Table(tuple(others[:count]), ctx.clock() + timedelta(minutes=wait_minutes), quick))
     return out.game_id
 

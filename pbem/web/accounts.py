@@ -92,10 +92,20 @@ def signin_link(token: str) -> ResponseReturnValue:
 
 @bp.post("/signin/<token>")
 def signin_confirm(token: str) -> ResponseReturnValue:
+    """Use the link up and sign in, taking the name typed (checked first: a bad name leaves
+    the link unused)."""
     check_csrf()
+    typed = request.form.get("name", "")[:1000]
+    try:
+        name = accounts.checked_name(typed) if typed.strip() else None  # none: keep it
+    except service.BadRequest as exc:
+        return render_template(LINK_TEMPLATE, state="ask", name=typed, csrf=generate_csrf(),
+                               problem=str(exc)), 422
     link = links.use_signin(db_engine(), token)
     if link.state != links.LIVE or link.player_id is None:
         return render_template(LINK_TEMPLATE, state=link.state), LINK_CODES[link.state]
+    if name is not None and name != link.name:
+        accounts.set_name(_ctx(), link.player_id, name)
     sign_in(link.player_id)
     return redirect(url_for("accounts.me"), code=303)
 

@@ -57,8 +57,26 @@ def test_the_answer_is_the_same_for_known_and_unknown_addresses(
     known = ask(client, "you@example.com")
     unknown = ask(client, "nobody@example.com")
     assert known.replace("you@example.com", "X") == unknown.replace("nobody@example.com", "X")
-    assert "If you@example.com is the address of a Hearts player" in known
-    assert [m.to_addr for m in signin_mails(app)] == ["you@example.com"]
+    assert "A sign-in link is on its way to you@example.com" in known
+    mails = signin_mails(app)
+    assert [m.to_addr for m in mails] == ["you@example.com", "nobody@example.com"]
+    texts = [m.body_text.replace(f"Hi {name},", "Hi X,").replace(link_of(m), "LINK")
+             for m, name in zip(mails, ("You", "nobody"), strict=True)]
+    assert texts[0] == texts[1] and mails[0].subject == mails[1].subject  # but name and link
+
+
+def test_a_new_visitor_gets_an_account_and_chooses_their_name(
+        app: Flask, client: FlaskClient) -> None:
+    ask(client, "new.visitor@example.net")
+    link = link_of(newest(app, "signin"))
+    page = client.get(link).get_data(as_text=True)
+    assert 'value="new.visitor"' in page  # the name proposed, to change
+    bad = client.post(link, data={"csrf_token": csrf_of(page), "name": "x" * 201})
+    assert bad.status_code == 422 and "too long" in bad.get_data(as_text=True)
+    done = client.post(link, data={"csrf_token": csrf_of(page), "name": " Nova\r\nBcc: x "})
+    assert done.status_code == 303
+    me = unescape(client.get("/me").get_data(as_text=True))
+    assert "Nova Bcc: x's games" in me and "No games going on" in me
 
 
 def test_text_that_is_not_an_address_is_answered_in_words_and_kept(
@@ -141,7 +159,7 @@ def test_an_extra_address_and_a_plus_variant_sign_the_player_in(
 def test_one_address_gets_a_bounded_number_of_links(app: Flask, client: FlaskClient) -> None:
     start_game(app)
     for _ in range(accounts.SIGNIN_PER_HOUR + 3):
-        assert "a sign-in link is on its way" in ask(client, "you@example.com")
+        assert "A sign-in link is on its way" in ask(client, "you@example.com")
     assert len(signin_mails(app)) == accounts.SIGNIN_PER_HOUR
 
 
