@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlmodel import select  # noqa: E402
 
+import pbem.app  # noqa: E402,F401 (wires the mail notifier into the service, as the app does)
 from pbem import service  # noqa: E402
 from pbem.engine import Phase, legal_cards  # noqa: E402
 from pbem.store.db import make_engine, transaction  # noqa: E402

@@ -94,6 +94,17 @@ def thread_index(game_id: int, player_id: int, domain: str) -> str:
     return base64.b64encode(when + guid).decode()
 
 
+# A Message-ID we answer (the player's own email): printable ASCII, no spaces or angle
+# brackets inside, one @, and short; anything else is not copied into our headers.
+_ANSWERED_ID = re.compile(r"<[!-;=?-~]{1,120}@[!-;=?-~]{1,120}>")
+
+
+def answered_id(value: object) -> str:
+    """The Message-ID of an email we answer, checked (it is the sender's text); "" if unfit."""
+    text = str(value or "").strip()
+    return text if _ANSWERED_ID.fullmatch(text) and text.count("@") == 1 else ""
+
+
 def reply_ref_id(reply_token: str, domain: str) -> str:
     """A Message-ID carrying the reply token, for servers that drop plus addressing."""
     return f"<pbem.reply.{reply_token}@{domain}>"
@@ -161,13 +172,16 @@ def build_headers(
     reply_token: str | None = None,
     unsubscribe_token: str | None = None,
     thread_topic: str = "",
+    in_reply_to: str = "",
 ) -> dict[str, str]:
     """The headers stored with an outbox row (everything but Subject and Date).
 
     A game's emails to one player are one conversation in Gmail, Outlook and Apple Mail
     (docs/presentation.md, "Subjects, previews and threading"): the same subject
     (`thread_topic`, also as Thread-Topic for Outlook), the same root Message-ID in
-    In-Reply-To and first in References, and the same Thread-Index."""
+    In-Reply-To and first in References, and the same Thread-Index. An answer to the player's
+    own email (`in_reply_to`: its Message-ID) is a reply to it: In-Reply-To names it, and
+    References has it after the root, so it sits under the player's email in the thread."""
     headers = {
         "Message-ID": new_message_id(kind, settings.domain, reply_token),
         "From": _from_header(settings),
@@ -184,6 +198,10 @@ def build_headers(
         headers["Thread-Index"] = thread_index(game_id, player_id, settings.domain)
         if thread_topic:
             headers["Thread-Topic"] = clean_header_text(thread_topic)
+    answered = answered_id(in_reply_to)
+    if answered:
+        headers["In-Reply-To"] = answered
+        references.append(answered)
     if reply_token:
         headers["Reply-To"] = str(reply_address(reply_token, settings))
         references.append(reply_ref_id(reply_token, settings.domain))

@@ -21,9 +21,11 @@ from pbem.store.models import Game, OutboxEmail
 def send_error(
     session: Session, game: Game, state: GameState, seat: int, *, what_was_read: str,
     reason: str, settings: MailSettings | None = None, now: datetime | None = None,
+    in_reply_to: str = "",
 ) -> OutboxEmail | None:
     """Answer a move that couldn't be made: what we read, why not (the engine error's
-    sentence), and what is legal now (with fresh one-time links)."""
+    sentence), and what is legal now (with fresh one-time links). `in_reply_to`: the
+    Message-ID of the player's email."""
     mail = GameMail.load(session, game, settings, now)
     legal: list[views.CardView] = []
     choices: list[codes.Choice] = []
@@ -35,4 +37,4 @@ def send_error(
     context = {"what_was_read": what_was_read, "reason": reason, "legal": legal,
                "choices": choices}
     return mail.send("error", seat, context, turn_seq=game.last_seq,
-                     preheader=f"That move can't be made: {reason}")
+                     preheader=f"That move can't be made: {reason}", in_reply_to=in_reply_to)

@@ -84,8 +84,10 @@ class GameMail:
         return self.settings.url(f"t/{raw_token}")
 
     def send(self, kind: str, seat: int, context: dict[str, Any], *,
-             turn_seq: int | None = None, preheader: str = "") -> OutboxEmail | None:
-        """Render and queue one email to the player in `seat` (None if they get no mail)."""
+             turn_seq: int | None = None, preheader: str = "",
+             in_reply_to: str = "") -> OutboxEmail | None:
+        """Render and queue one email to the player in `seat` (None if they get no mail);
+        `in_reply_to`: the Message-ID of the player's email it answers."""
         player = self.players.get(seat)
         if player is None or not deliverable(player):
             self.flush_tokens()
@@ -103,7 +105,7 @@ class GameMail:
             context = {"echo": self.echo.pop(seat), **context}
         return queue_mail(self.session, self.settings, self.renderer, kind, player,
                           game=self.game, reply_token=reply, now=self.now,
-                          unsubscribe=unsubscribe,
+                          unsubscribe=unsubscribe, in_reply_to=in_reply_to,
                           context={"preheader": preheader,
                                    **({"game_url": private} if private else {}), **context})
 

@@ -27,13 +27,15 @@ def queue_mail(
     session: Session, settings: MailSettings, renderer: Renderer, kind: str, player: Player,
     *, context: dict[str, Any], game: Game | None = None, reply_token: str | None = None,
     now: datetime | None = None, unsubscribe: str | None = None, stranger_text: bool = False,
+    in_reply_to: str = "",
 ) -> OutboxEmail:
     """Render `kind` for `player` and add the outbox row (with an unsubscribe token: the raw
     `unsubscribe` token given, whose row the caller inserted, or a new one).
 
     `stranger_text`: the address never asked for this email and the game's texts were typed
     by whoever filled in a public form, so none of them goes in (the game's and the players'
-    names, which may hold links, in the body, the subject or the To header)."""
+    names, which may hold links, in the body, the subject or the To header). `in_reply_to`:
+    the Message-ID of the player's email this one answers."""
     if unsubscribe is None:
         unsubscribe, row = token_values("unsubscribe", player_id=player.id, now=now,
                                         ttl=UNSUBSCRIBE_TTL)
@@ -53,7 +55,8 @@ def queue_mail(
     headers, problem = headers_or_problem(
         settings, kind=kind, to_addr=player.email, to_name="" if stranger_text else player.name,
         game_id=game_id, player_id=player.id, reply_token=reply_token,
-        unsubscribe_token=unsubscribe, thread_topic=subject if game else "")
+        unsubscribe_token=unsubscribe, thread_topic=subject if game else "",
+        in_reply_to=in_reply_to)
     return enqueue(session, kind=kind, to_addr=player.email, subject=subject,
                    body_text=rendered.text, body_html=rendered.html, headers=headers,
                    game_id=game_id, player_id=player.id, now=now, failed=problem)

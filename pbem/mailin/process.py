@@ -25,6 +25,7 @@ from sqlmodel import Session, col, select
 
 from pbem import service
 from pbem.engine import (
+    Ask,
     Bid,
     ChooseMoon,
     Claim,
@@ -40,7 +41,7 @@ from pbem.engine import (
 )
 from pbem.engine import Command as EngineCommand
 from pbem.mail.addresses import AddressRefused, request_address
-from pbem.mail.compose import MailSettings
+from pbem.mail.compose import MailSettings, answered_id
 from pbem.mail.errors import send_error
 from pbem.mail.outbox import mark_bounced, recipient_refused, verp_row_of
 from pbem.mailin import replies
@@ -264,6 +265,7 @@ def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
         if route is None:
             reason, answers = unroutable(inbox.settings, inbox.clock(), message, sender)
             return Decision("ignored", reason, answers)
+        route = replace(route, answered=answered_id(message.get("Message-ID")))
         if not sender_is_player(session, route.player_id, sender):
             return _not_the_player(inbox, route, sender)
         try:
@@ -358,7 +360,7 @@ def _not_the_player(inbox: Inbox, route: Route, sender: str) -> Decision:
         if player is None or game is None or not replies.may_answer(session, player, inbox.clock()):
             return
         replies.queue_reply(session, inbox.settings, "not_your_seat", player, game=game,
-                            seat=route.seat_no, now=inbox.clock(),
+                            seat=route.seat_no, now=inbox.clock(), in_reply_to=route.answered,
                             context={"sender": sender or "an unknown address",
                                      "own_address": player.email})
 
@@ -451,7 +453,7 @@ def _error(inbox: Inbox, route: Route, read: str, reason: str, label: str,
         send_error(session, game, state, route.seat_no,
                    what_was_read=printable(read) or "(nothing)",
                    reason=explain(reason, state, route.seat_no, command),
-                   settings=inbox.settings, now=inbox.clock())
+                   settings=inbox.settings, now=inbox.clock(), in_reply_to=route.answered)
 
     return Decision("processed", f"{label}: {reason}", [answer], ok=False)
 
@@ -469,16 +471,14 @@ def explain(reason: str, state: GameState, seat: int, command: Command | None = 
 
 def what_now(state: GameState, seat: int) -> str:
     """What this seat may reply now, outside play; "" if nothing (or the email says it)."""
-    if seat not in state.to_move:
-        return ""
-    if state.phase is Phase.BID:
-        high = max((0, *state.bids))
-        return f"Reply “bid {high + 1}” or more, or “pass”."
-    if state.phase is Phase.NAME_SUIT:
+    now = asked(state, seat)
+    if now.kind is Ask.BID:
+        return f"Reply “bid {now.min_bid}” or more, or “pass”."
+    if now.kind is Ask.NAME_SUIT:
         return "Reply with the suit to avoid, e.g. “avoid spades”."
-    if state.phase is Phase.PASS and state.rules.pass_count:
-        return f"Reply “pass” and the {state.rules.pass_count} cards, e.g. “pass 2C 3D AH”."
-    if state.phase is Phase.MOON_CHOICE:
+    if now.kind is Ask.PASS and now.pass_count:
+        return f"Reply “pass” and the {now.pass_count} cards, e.g. “pass 2C 3D AH”."
+    if now.kind is Ask.MOON:
         return "Reply “moon down” or “moon up”."
     return ""
 
@@ -489,7 +489,8 @@ def _note(inbox: Inbox, route: Route, note: str) -> Answer:
         if player is not None and game is not None and replies.may_answer(
                 session, player, inbox.clock()):
             replies.queue_reply(session, inbox.settings, "note", player, game=game,
-                                seat=route.seat_no, now=inbox.clock(), context={"note": note})
+                                seat=route.seat_no, now=inbox.clock(),
+                                in_reply_to=route.answered, context={"note": note})
 
     return answer
 
@@ -511,7 +512,8 @@ def _info(inbox: Inbox, route: Route, command: Command) -> Answer:
             context = status_context(session, game, load_state(session, route.game_id).state,
                                      route.seat_no)
         replies.queue_reply(session, inbox.settings, command.verb, player, game=game,
-                            seat=route.seat_no, now=inbox.clock(), context=context)
+                            seat=route.seat_no, now=inbox.clock(),
+                            in_reply_to=route.answered, context=context)
 
     return answer
 
@@ -534,7 +536,8 @@ def _add_address(inbox: Inbox, route: Route, address: str) -> Answer:
         except AddressRefused as exc:
             note = str(exc)
         replies.queue_reply(session, inbox.settings, "note", player, game=game,
-                            seat=route.seat_no, now=inbox.clock(), context={"note": note})
+                            seat=route.seat_no, now=inbox.clock(),
+                            in_reply_to=route.answered, context={"note": note})
 
     return answer
 
@@ -572,16 +575,17 @@ def status_context(session: Session, game: Game, state: GameState, seat: int) ->
     seats = session.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat_no)))
     roster = load_roster(session, list(seats))
     view = seat_view(state, seat)
-    waiting = [roster.names[s] for s in state.to_move if s != seat]
+    now = asked(state, seat)
+    waiting = [roster.names[s] for s in now.waiting_for if s != seat]
     if state.game_over:
         situation = "The game is over."
-    elif seat in state.to_move:
-        situation = {Phase.PASS: f"It's your turn to pass {state.rules.pass_count} cards.",
-                     Phase.MOON_CHOICE: "You shot the moon: reply “moon down” or “moon up”.",
-                     Phase.BID: "It's your turn to bid for the suit to avoid.",
-                     Phase.NAME_SUIT: "You name the suit to avoid.",
-                     }.get(state.phase, "It's your turn.")
-        if state.phase in (Phase.BID, Phase.NAME_SUIT):
+    elif now.must_act:
+        situation = {Ask.PASS: f"It's your turn to pass {now.pass_count} cards.",
+                     Ask.MOON: "You shot the moon: reply “moon down” or “moon up”.",
+                     Ask.BID: "It's your turn to bid for the suit to avoid.",
+                     Ask.NAME_SUIT: "You name the suit to avoid.",
+                     }.get(now.kind, "It's your turn.")
+        if now.kind in (Ask.BID, Ask.NAME_SUIT):
             situation += f" {what_now(state, seat)}"
     else:
         doing = {Phase.BID: " to bid", Phase.NAME_SUIT: " to name the suit to avoid"}.get(
@@ -590,7 +594,7 @@ def status_context(session: Session, game: Game, state: GameState, seat: int) ->
     if state.phase is Phase.BID:
         bids = presenter(state.rules).bids_so_far(view, roster.names)
         situation += f" Bids so far: {'; '.join(bids)}." if bids else ""
-    legal = view.legal if state.phase is Phase.PLAY and seat in state.to_move else ()
+    legal = view.legal if now.kind is Ask.PLAY else ()
     return {**views.table_context(view, roster.names, seat, roster.failing, rules=state.rules),
             "situation": situation, "legal": views.card_views(legal)}
 

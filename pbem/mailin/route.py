@@ -39,6 +39,7 @@ class Route:
     player_id: int
     turn_seq: int | None
     via: str  # "address" or "references"
+    answered: str = ""  # the routed email's own Message-ID (checked), which answers reply to
 
 
 def recipients_of(message: Message) -> list[str]:

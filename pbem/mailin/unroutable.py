@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from pbem.mail.compose import MailSettings
+from pbem.mail.compose import MailSettings, answered_id
 from pbem.mailin import replies
 from pbem.mailin.route import candidate_tokens, players_with_address
 from pbem.store.models import Game, Player, Seat
@@ -36,6 +36,7 @@ def unroutable(settings: MailSettings, now: datetime, message: Message,
         for player in players_with_address(session, [sender])[:1]:
             if replies.may_answer(session, player, now):
                 replies.queue_reply(session, settings, "unroutable", player, now=now,
+                                    in_reply_to=answered_id(message.get("Message-ID")),
                                     context={"why": sentence, "preheader": sentence,
                                              "games": games_of(session, player, settings, now)})
 

@@ -11,16 +11,26 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Callable
 from email.message import EmailMessage
 
+import pytest
+from flask import Flask
 from sqlalchemy import Engine
 
-from pbem.mail.compose import MailSettings
+from pbem.app import db_engine
+from pbem.mail.compose import MailSettings, answered_id, build_headers
 from pbem.mail.errors import send_error
+from pbem.mail.outbox import drain_all
+from pbem.mailin.process import Inbox
+from pbem.mailin.process import deliver as deliver_reply
 from pbem.store.db import transaction
 from tests.mail.game_support import PlayedGame
 from tests.mail.mailtest_support import SmtpServer
 from tests.mail.test_notify import deliver, html, kinds, run, to_first_play
+from tests.mailin.support import latest_token, reply, to_play, two_human_game
+
+PEOPLE = ("ann@example.org", "bob@example.org")
 
 PREVIEW = re.compile(r'<div class="preheader"[^>]*>([^<]*)</div>')
 TURN, RESULT, ANSWER = "turn", "result", "answer"
@@ -104,3 +114,42 @@ def test_each_player_has_a_conversation_of_their_own(
     assert ann["Thread-Index"] != bob["Thread-Index"]
     assert ann["In-Reply-To"] != bob["In-Reply-To"]
     assert ann["Thread-Topic"] == bob["Thread-Topic"] == "Hearts: Friday night"
+
+
+def test_an_answer_to_a_players_reply_is_a_reply_to_it_in_the_games_thread(
+        make_app: Callable[..., Flask], db_url: str, smtp_server: SmtpServer) -> None:
+    """A reply that can't be played, through the real mail-in path, is answered by an email
+    whose In-Reply-To is the player's own Message-ID, which References has after the game's
+    root: it sits under the player's reply, in the same conversation."""
+    app = make_app(DATABASE_URL=db_url, BASE_URL="http://pbem.test", MAIL_DOMAIN="pbem.test")
+    engine = db_engine(app)
+    with app.app_context():  # the game's emails are the app's, as in production
+        game = two_human_game(engine)
+        seat, _state = to_play(engine, game)
+        me = PEOPLE[seat]
+        deliver_reply(Inbox.from_app(app), reply(latest_token(engine, me, "turn"), "ZZ",
+                                                 sender=me, message_id="<r1.ann@mail.example>"))
+    drain_all(engine, smtp_server.settings)
+    got = received_by(smtp_server, me)
+    (answer,) = [m for m, kind in zip(got, kinds(got), strict=True) if kind == "error"]
+    turn = next(m for m, kind in zip(got, kinds(got), strict=True) if kind == "turn")
+    root = turn["In-Reply-To"]
+    assert answer["In-Reply-To"] == "<r1.ann@mail.example>"
+    assert answer["References"].split()[:2] == [root, "<r1.ann@mail.example>"]
+    for name in ("Subject", "Thread-Topic", "Thread-Index"):
+        assert answer[name] == turn[name], name
+    assert preview(answer).startswith("Answer: ")
+
+
+@pytest.mark.parametrize("message_id", [
+    "<r1 ann@mail.example>", "<a@b> <c@d>", "r1.ann@mail.example", "<r1@ann@mail.example>",
+    "<r1.änn@mail.example>", f"<{'x' * 200}@mail.example>", "<>"])
+def test_an_unfit_message_id_is_not_copied_into_our_headers(message_id: str) -> None:
+    """The player's Message-ID is their text: only a plain, short msg-id is answered."""
+    assert answered_id(message_id) == ""
+    headers = build_headers(MailSettings(domain="pbem.test", base_url="http://pbem.test"),
+                            kind="error", to_name="Ann", to_addr="ann@example.org", game_id=1,
+                            player_id=2, in_reply_to=message_id)
+    assert headers["In-Reply-To"] == "<pbem.game-1.player-2@pbem.test>"
+    assert headers["References"] == "<pbem.game-1.player-2@pbem.test>"
+    assert answered_id(" <r1.ann@mail.example> ") == "<r1.ann@mail.example>"

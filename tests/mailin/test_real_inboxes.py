@@ -27,10 +27,10 @@ from pbem.mailin.process import Inbox
 from pbem.mailin.smtp_receiver import ReplyController
 from pbem.store.db import transaction
 from pbem.store.events import load_events
-from pbem.store.models import InboundMail
+from pbem.store.models import InboundMail, PlayerAddress
 from tests.mail.mailtest_support import free_port
 from tests.mailin.dovecot import DOVECOT, PASSWORD, USER, Dovecot
-from tests.mailin.support import emails, latest_token, legal, to_play, two_human_game
+from tests.mailin.support import emails, latest_token, legal, player, to_play, two_human_game
 from tests.mailin.test_imap import dovecot  # noqa: F401 (fixture)
 
 Send = Callable[[bytes, list[str]], None]  # raw message, envelope recipients
@@ -203,5 +203,24 @@ def test_a_plus_variant_of_the_players_address_is_the_player(way: tuple[Flask, S
     card = legal(state, seat)
     send(message(me.replace("@", "+games@"), str(card), to=f"Hearts <play+{token}@pbem.test>"),
          [f"play+{token}@pbem.test"])
+    assert plays(engine, game).count(CardPlayed(seat, card)) == 1
+    assert not emails(engine, me, "not_your_seat")
+
+
+def test_a_confirmed_second_address_of_the_player_is_the_player(
+        way: tuple[Flask, Send]) -> None:
+    """Another address the player added (and confirmed: tests/web/test_addresses.py) plays as
+    the player, once, whatever the way in."""
+    app, send = way
+    engine = db_engine(app)
+    game = two_human_game(engine)
+    seat, state = to_play(engine, game)
+    me = PEOPLE[seat]
+    with transaction(engine) as session:
+        session.add(PlayerAddress(player_id=player(engine, me).id, email="work@office.example"))
+    token = latest_token(engine, me, "turn")
+    card = legal(state, seat)
+    send(message("Me at work <work@office.example>", str(card),
+                 to=f"Hearts <play+{token}@pbem.test>"), [f"play+{token}@pbem.test"])
     assert plays(engine, game).count(CardPlayed(seat, card)) == 1
     assert not emails(engine, me, "not_your_seat")
