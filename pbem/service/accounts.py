@@ -83,10 +83,11 @@ def request_signin(ctx: Context, address: str) -> None:
 def _send_signin(ctx: Context, session: Session, email: str) -> None:
     now = ctx.clock()
     player = player_by_address(session, email)
-    if player is None:
-        player = Player(email=email, name=email.partition("@")[0][:MAX_NAME] or "Player")
+    if player is None:  # a new account, named by number (not by the address: pages show
+        player = Player(email=email, name="New player")  # names) until they choose a name
         session.add(player)
         session.flush()
+        player.name = f"Player {player.id}"
     session.exec(select(Player.id).where(Player.id == player.id).with_for_update()).one()
     sent = session.exec(select(func.count()).select_from(Token).where(
         Token.purpose == "signin", Token.player_id == player.id,

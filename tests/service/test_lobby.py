@@ -10,6 +10,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
+from flask import Flask
 from sqlalchemy import Engine
 from sqlmodel import col, select
 
@@ -189,3 +190,21 @@ def test_a_started_or_unknown_table_cannot_be_joined(engine: Engine) -> None:
         lobby.join_table(ctx, game_id, cid)
     with pytest.raises(NotFound):
         lobby.join_table(ctx, 999_999, cid)
+
+
+def test_the_workers_deadline_scan_fills_tables_whose_wait_is_over(
+        make_app: Callable[..., Flask], db_url: str) -> None:
+    """The worker does the top-up: its every-minute job (check_deadlines, under the lease)."""
+    from pbem.app import db_engine
+    from pbem.scheduler.worker import check_deadlines
+
+    app = make_app(DATABASE_URL=db_url)
+    engine = db_engine(app)
+    (ann,) = people(engine, "Ann")
+    ctx = context(engine)
+    game_id = lobby.quick_play(ctx, ann, "standard", 24, 15)
+    check_deadlines(app, "w1", now=ctx.clock() + timedelta(minutes=14))
+    assert status(engine, game_id) == "inviting"
+    check_deadlines(app, "w1", now=ctx.clock() + timedelta(minutes=15))
+    assert status(engine, game_id) == "active"
+    assert [s.is_bot for s in seats_of(engine, game_id)] == [False, True, True, True]
