@@ -20,7 +20,7 @@ from pbem.app import db_engine
 from pbem.present import signin as links
 from pbem.service import accounts
 from pbem.store.db import transaction
-from pbem.store.models import OutboxEmail, PlayerAddress, Token
+from pbem.store.models import OutboxEmail, Player, PlayerAddress, Token
 from tests.web.support import csrf_of, newest, outbox, seat_path, start_game
 
 _LINK = re.compile(r"https?://\S+?(/signin/[A-Za-z0-9_-]+)")
@@ -286,3 +286,17 @@ def test_a_client_asking_for_many_links_is_rate_limited(make_app, db_url: str) -
                for n in range(6)]
     assert answers == [200] * 5 + [429]
     assert client.get("/signin").status_code == 200  # the page itself is not limited
+
+
+def test_two_first_requests_for_one_new_address_make_one_account(app: Flask) -> None:
+    from tests.service.test_lobby import race
+
+    ctx = service.Context(engine=db_engine(app))
+    results = race(*(lambda: accounts.request_signin(ctx, "twice@example.net")
+                     for _ in range(3)))
+    assert results == [None, None, None]
+    with transaction(db_engine(app), read_only=True) as session:
+        owners = session.exec(select(Player).where(Player.email == "twice@example.net")).all()
+    assert len(owners) == 1
+    assert {m.player_id for m in signin_mails(app)} == {owners[0].id}
+    assert len(signin_mails(app)) == 3
