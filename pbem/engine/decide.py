@@ -31,6 +31,7 @@ from pbem.engine.rules import OpeningLead, Variant, describe_offset
 from pbem.engine.scoring import ALL_HEARTS, QS_BIT
 from pbem.engine.state import GameState, Phase
 from pbem.engine.table import FOLLOW_MASKS, Table
+from pbem.engine.values import fast_constructor
 from pbem.engine.variants import reader
 from pbem.engine.variants.domino import DominoTable
 
@@ -85,6 +86,7 @@ class VoteEnd:
 
 
 Command = PassCards | PlayCard | Claim | ChooseMoon | Bid | NameSuit | VoteEnd
+new_card_played = fast_constructor(CardPlayed)  # every move: see values.py
 
 
 def decide(state: GameState, command: Command, names: Sequence[str] = ()) -> tuple[Event, ...]:
@@ -138,7 +140,7 @@ def _decide_play(state: GameState, command: PlayCard, name: _Namer) -> tuple[Eve
     if not legal & card.bit:
         reason = _why_illegal(table, seat, card, legal)
         raise IllegalMove(f"{reason} You can play {_cards_text(cards_of(legal))}.")
-    return (CardPlayed(seat, card),)
+    return (new_card_played(seat, card),)
 
 
 def held_copy(hand: int, card: Card) -> Card:
