@@ -29,7 +29,7 @@ from sqlalchemy import Connection, Engine, bindparam, insert, or_, update
 from sqlmodel import Session, col, select
 
 from pbem.mail.compose import MailSettings, to_bytes, without_tokens
-from pbem.store.db import inserted_id, transaction, writing
+from pbem.store.db import execute_write, inserted_id, is_planning, transaction, writing
 from pbem.store.models import OutboxEmail, Player
 from pbem.store.types import utcnow
 
@@ -106,7 +106,8 @@ def enqueue(
 
     A plain INSERT on the session's connection (no ORM unit of work: notify queues several
     per move). The row is written at once, so rows keep the order they were queued in; the
-    returned object is a detached copy of it, with its id."""
+    returned object is a detached copy of it, with its id (none in a planning session, see
+    pbem.store.db.planning: the row is written with the move)."""
     now = now or utcnow()
     if failed:  # never sent: nothing of it is needed, and its links must not rest here
         body_text, body_html, headers = "", None, kept_headers(headers)
@@ -119,6 +120,9 @@ def enqueue(
         "attempts": 0, "next_attempt_at": now, "claimed_by": None, "claimed_at": None,
         "last_error": failed or None, "created_at": now, "sent_at": None,
     }
+    if is_planning(session):  # written with the move, after planning (its id unknown here)
+        execute_write(session, _INSERT, values)
+        return OutboxEmail(**values)
     result = session.connection().execute(_INSERT, values)
     return OutboxEmail(id=inserted_id(result), **values)
 

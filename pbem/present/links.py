@@ -13,9 +13,12 @@ import hashlib
 import hmac
 from datetime import UTC, datetime, timedelta
 
-from sqlmodel import Session, col, select
+from sqlalchemy import bindparam
+from sqlalchemy import select as core_select
+from sqlmodel import Session, select
 
 from pbem.present.tokens import find_token, hash_token
+from pbem.store.db import is_planning, planned_engine, transaction
 from pbem.store.models import Seat, Token
 
 PURPOSE = "seat"
@@ -23,17 +26,38 @@ SEAT_TTL = timedelta(days=365)
 RENEW_BEFORE = timedelta(days=60)  # a link with less life left than this is not handed out again
 
 
+_TOKENS = Token.__table__  # type: ignore[attr-defined]
+# Looked up for every email a player gets: built once, straight down ix_token_seat_link.
+_LIVE_SEAT_TOKENS = (
+    core_select(_TOKENS.c.id, _TOKENS.c.token_hash)
+    .where(_TOKENS.c.game_id == bindparam("the_game"), _TOKENS.c.seat_no == bindparam("the_seat"),
+           _TOKENS.c.purpose == PURPOSE, _TOKENS.c.turn_seq.is_(None),
+           _TOKENS.c.player_id == bindparam("the_player"), _TOKENS.c.used_at.is_(None),
+           _TOKENS.c.expires_at > bindparam("renew_after"))
+    .order_by(_TOKENS.c.id.desc()))
+
+
 def seat_link(session: Session, game_id: int, seat_no: int, player_id: int, *,
               secret: str | bytes | None = None, now: datetime | None = None) -> str:
     """The raw token of the private link of `player_id` in `seat_no` of `game_id`.
 
     Reuses the newest live seat token of that (game, seat, player), or adds one in the
-    caller's transaction. `secret` defaults to the Flask app's SECRET_KEY."""
+    caller's transaction (in a planning session, pbem.store.db.planning, in one of its own:
+    a link made for a move that is then redone is simply reused). `secret` defaults to the
+    Flask app's SECRET_KEY."""
     key = _key(secret)
     now = now or datetime.now(UTC)
     found = live_seat_link(session, game_id, seat_no, player_id, secret=key, now=now)
     if found is not None:
         return found
+    if is_planning(session):  # a move being planned: the link is made at once, on its own
+        with transaction(planned_engine(session)) as own:
+            return _new_seat_link(own, key, game_id, seat_no, player_id, now)
+    return _new_seat_link(session, key, game_id, seat_no, player_id, now)
+
+
+def _new_seat_link(session: Session, key: bytes, game_id: int, seat_no: int, player_id: int,
+                   now: datetime) -> str:
     # The hash needs the row's id: insert with a placeholder hash, then set the real one.
     token = Token(token_hash=_placeholder(), purpose=PURPOSE, game_id=game_id,
                   seat_no=seat_no, player_id=player_id, created_at=now,
@@ -54,16 +78,12 @@ def live_seat_link(session: Session, game_id: int, seat_no: int, player_id: int,
     reads only (for pages that list links on a GET)."""
     key = _key(secret)
     now = now or datetime.now(UTC)
-    live = session.exec(
-        select(Token).where(
-            Token.purpose == PURPOSE, Token.game_id == game_id, Token.seat_no == seat_no,
-            Token.player_id == player_id, col(Token.used_at).is_(None),
-            col(Token.turn_seq).is_(None), col(Token.expires_at) > now + RENEW_BEFORE)
-        .order_by(col(Token.id).desc()))
-    for token in live:
-        assert token.id is not None
-        raw = _derive(key, token.id, game_id, seat_no, player_id)
-        if hmac.compare_digest(hash_token(raw), token.token_hash):
+    live = session.connection().execute(_LIVE_SEAT_TOKENS, {
+        "the_game": game_id, "the_seat": seat_no, "the_player": player_id,
+        "renew_after": now + RENEW_BEFORE})
+    for token_id, token_hash in live:
+        raw = _derive(key, token_id, game_id, seat_no, player_id)
+        if hmac.compare_digest(hash_token(raw), token_hash):
             return raw
     return None
 

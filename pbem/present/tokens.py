@@ -11,6 +11,7 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, bindparam, insert, update
 from sqlmodel import Session, col, select
 
+from pbem.store.db import execute_write
 from pbem.store.models import Token
 
 PURPOSES = frozenset({"reply", "card", "pass", "invite", "unsubscribe", "seat", "join",
@@ -93,7 +94,7 @@ def token_values(
 def insert_tokens(session: Session, rows: list[dict[str, Any]]) -> None:
     """Insert rows made by `token_values` in the session's transaction (one statement)."""
     if rows:
-        session.connection().execute(_INSERT_TOKENS, rows)
+        execute_write(session, _INSERT_TOKENS, rows)
 
 
 def _candidates(raw: str) -> list[str]:

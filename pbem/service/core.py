@@ -1,6 +1,11 @@
-"""The command runner: one transaction per command — load, decide, append, notify.
+"""The command runner: one write transaction per command — load, decide, append, notify.
 
-Every command locks its game row (PostgreSQL: SELECT ... FOR UPDATE; SQLite: the write
+A move is *planned* first (`run(..., planned=True)`): loaded, decided, the robots' answers,
+deadlines and emails worked out in a read transaction without the writer lock, its writes
+collected (pbem.store.db.planning); then a short write transaction checks the game is as it
+was read and writes them, or the move is planned again (see docs/moves.md).
+
+The other commands lock their game row (PostgreSQL: SELECT ... FOR UPDATE; SQLite: the write
 transaction already began with BEGIN IMMEDIATE), so commands on one game run one at a time.
 The unique (game_id, seq) key stays the backstop: a ConcurrencyConflict is retried once with
 a fresh state, then reported as SomeoneMovedFirst.
@@ -14,7 +19,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, bindparam
+from sqlalchemy import Engine, bindparam, update
+from sqlalchemy import select as core_select
 from sqlmodel import Session, col, select
 
 from pbem.bots import DEFAULT_STRENGTH, robot_event
@@ -42,7 +48,14 @@ from pbem.service.errors import (
     SomeoneMovedFirst,
 )
 from pbem.service.ratings import rate_game
-from pbem.store.db import transaction
+from pbem.store.db import (
+    collected_writes,
+    defer_write,
+    is_planning,
+    planning,
+    run_writes,
+    transaction,
+)
 from pbem.store.events import (
     ConcurrencyConflict,
     LoadedState,
@@ -50,6 +63,7 @@ from pbem.store.events import (
     load_event_rows,
     load_state,
     save_snapshot,
+    set_game_status,
 )
 from pbem.store.models import Game, Player, Seat
 from pbem.store.types import utcnow
@@ -144,16 +158,27 @@ _SEATS_AND_PLAYERS = (  # built once: building a statement costs more than runni
     .where(Seat.game_id == bindparam("game_id")).order_by(col(Seat.seat_no)))
 
 
+PLANNED_TRIES = 3  # a planned command redone this often after a lost race, then locked
+
+
 def run(
     ctx: Context, game_id: int, step: Step, *, statuses: tuple[str, ...] = ("active",),
-    actor: int | None = None, by: str | None = PLAYER,
+    actor: int | None = None, by: str | None = PLAYER, planned: bool = False,
 ) -> Outcome:
     """Run `step` in a transaction on a freshly loaded game; retry a lost race once.
 
     `actor`: the seat whose command this is (passed on to the notification hook); a player
     who acts takes their seat back from the bot, even when the move itself is refused.
-    `by`: who made the step's events (PLAYER, TIMEOUT...), recorded with them."""
+    `by`: who made the step's events (PLAYER, TIMEOUT...), recorded with them.
+    `planned`: `step` only reads (a move): everything, the robots' answers and the emails
+    included, is worked out without the writer lock, then written in a short transaction
+    that first checks the game is as it was read (see `_run_planned`)."""
     try:
+        for _attempt in range(PLANNED_TRIES if planned else 0):
+            try:
+                return _run_planned(ctx, game_id, step, statuses, actor, by)
+            except ConcurrencyConflict:
+                continue
         for _attempt in range(2):
             try:
                 with transaction(ctx.engine) as session:
@@ -167,11 +192,8 @@ def run(
         raise
 
 
-def _run_once(
-    ctx: Context, session: Session, game_id: int, step: Step, statuses: tuple[str, ...],
-    actor: int | None, by: str | None,
-) -> Outcome:
-    game = session.get(Game, game_id, with_for_update=True, populate_existing=True)
+def _load(session: Session, game_id: int, statuses: tuple[str, ...], *, lock: bool) -> Loaded:
+    game = session.get(Game, game_id, with_for_update=lock, populate_existing=True)
     if game is None:
         raise NotFound("There is no such game.")
     if game.status not in statuses:
@@ -180,7 +202,14 @@ def _run_once(
     rows = session.exec(_SEATS_AND_PLAYERS, params={"game_id": game_id}).all()
     seats = [seat for seat, _player in rows]
     players = {player.id: player for _seat, player in rows if player is not None}
-    ctx_game = Loaded(session, game, seats, load_state(session, game_id), players=players)
+    return Loaded(session, game, seats, load_state(session, game_id), players=players)
+
+
+def _run_once(
+    ctx: Context, session: Session, game_id: int, step: Step, statuses: tuple[str, ...],
+    actor: int | None, by: str | None,
+) -> Outcome:
+    ctx_game = _load(session, game_id, statuses, lock=True)
     result = step(ctx_game)
     if actor is not None and actor >= 0:
         _player_is_back(ctx_game.seat(actor))
@@ -193,13 +222,73 @@ def _run_once(
     return outcome
 
 
-def _player_is_back(seat: Seat) -> None:
-    """Any command from a player resets their run of timeouts and ends the bot's cover."""
+# --- planned commands: worked out without the lock, written in a short transaction -------
+
+SeatsSeen = tuple[tuple[int, int | None, bool, bool], ...]  # seat_no, player, robot, held
+_G, _S = Game.__table__, Seat.__table__  # type: ignore[attr-defined]
+_AS_READ = (core_select(_G.c.last_seq, _G.c.status, _S.c.seat_no, _S.c.player_id, _S.c.is_bot,
+                   _S.c.bot_holding)
+            .select_from(_G.join(_S, _S.c.game_id == _G.c.id))
+            .where(_G.c.id == bindparam("game_id")).order_by(_S.c.seat_no)
+            .with_for_update(of=_G))
+_SEAT_BACK = (update(_S).where(_S.c.game_id == bindparam("the_game"),
+                               _S.c.seat_no == bindparam("the_seat"))
+              .values(timeouts_in_row=0, bot_holding=False))
+
+
+def _seen(g: Loaded) -> tuple[int, str, SeatsSeen]:
+    """What a planned command's write checks is unchanged: the game's seq and status, and
+    who holds each seat."""
+    seats = tuple((s.seat_no, s.player_id, s.is_bot, s.bot_holding) for s in g.seats)
+    return g.loaded.seq, g.game.status, seats
+
+
+def _run_planned(
+    ctx: Context, game_id: int, step: Step, statuses: tuple[str, ...], actor: int | None,
+    by: str | None,
+) -> Outcome:
+    """Plan the command on the game as read, without the writer lock (pbem.store.db.planning:
+    replay, the staleness and repeat rules, the engine, the robots, the deadlines, the emails
+    rendered and their tokens); then, in one short write transaction, check the game is still
+    as read (seq, status, seats: else ConcurrencyConflict, and the caller plans again) and
+    write what was planned. So every rule is decided on the state the write commits on."""
+    with planning(ctx.engine) as session:
+        g = _load(session, game_id, statuses, lock=False)
+        seen = _seen(g)
+        result = step(g)
+        back = actor is not None and actor >= 0 and _player_is_back(g.seat(actor))
+        if isinstance(result, Duplicate):
+            outcome = Outcome(game_id, g.loaded.seq, state=g.state, duplicate=True,
+                              message=result.message)
+        else:
+            outcome = commit(ctx, g, result, actor=actor, by=by)
+        writes = list(collected_writes(session))
+    if outcome.duplicate and not back:
+        return outcome
+    with transaction(ctx.engine) as session:
+        connection = session.connection()
+        rows = connection.execute(_AS_READ, {"game_id": game_id}).all()
+        now = (rows[0][0], rows[0][1], tuple(tuple(r[2:]) for r in rows)) if rows else None
+        if now != seen:
+            raise ConcurrencyConflict(game_id, seen[0])
+        if back:
+            connection.execute(_SEAT_BACK, {"the_game": game_id, "the_seat": actor})
+        run_writes(session, writes)
+        if not outcome.duplicate and ctx.on_applied is not None:
+            ctx.on_applied(session, outcome)
+    return outcome
+
+
+def _player_is_back(seat: Seat) -> bool:
+    """Any command from a player resets their run of timeouts and ends the bot's cover.
+    True if the seat changed."""
     if seat.timeouts_in_row or seat.bot_holding:
         seat.timeouts_in_row, seat.bot_holding = 0, False
         seat_session = Session.object_session(seat)
-        if seat_session is not None:
+        if seat_session is not None and not is_planning(seat_session):
             seat_session.add(seat)
+        return True
+    return False
 
 
 def take_seat_back(ctx: Context, game_id: int, seat_no: int) -> None:
@@ -250,15 +339,27 @@ def commit(
     if new_seq - g.loaded.snapshot_seq >= ctx.snapshot_every:
         save_snapshot(g.session, g.game_id, new_seq, state)
     if state.game_over and g.game.status == "active":
-        g.game.status = "finished"
-        rate_game(g.session, g.game, state, g.seats, ctx.clock())  # once: under the game's lock
-    g.session.add(g.game)
-    opened = sync_deadlines(g.session, g.game, state, appended, ctx.clock(), g.seats)
+        set_game_status(g.session, g.game, "finished")
+        _rate(g.session, g.game, state, g.seats, ctx.clock())
+    opened = sync_deadlines(g.session, g.game, state, appended, ctx.clock(), g.seats,
+                            g.players)
     extra = {"roster": g.loaded_roster} if g.loaded_roster is not None else {}
     deadline = min((d.due_at for d in opened), default=None)
     notify_hook()(g.session, g.game, before, state, tuple(appended), actor=actor,
                   echo=ctx.echo, now=ctx.clock(), deadline=deadline, **extra)
     return Outcome(g.game_id, new_seq, tuple(appended), state)
+
+
+def _rate(session: Session, game: Game, state: GameState, seats: Sequence[Seat],
+          now: datetime) -> None:
+    """Rate the game that just ended, once, in the transaction that writes its end (after
+    planning: in the short write transaction, which holds the game's lock)."""
+    defer_write(session, lambda writing: _rate_now(writing, game, state, seats, now))
+
+
+def _rate_now(session: Session, game: Game, state: GameState, seats: Sequence[Seat],
+              now: datetime) -> None:
+    rate_game(session, game, state, seats, now)
 
 
 def advance(

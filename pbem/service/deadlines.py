@@ -9,7 +9,7 @@ once (vacation "bot"), then a grace period before the timeout acts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -20,7 +20,7 @@ from sqlmodel import Session, col, select
 
 from pbem.engine import Ask, EndVoted, Event, GameState, HandDealt, asked
 from pbem.service.policy import DeadlinePolicy
-from pbem.store.db import inserted_id
+from pbem.store.db import execute_write, inserted_id, is_planning
 from pbem.store.models import Away, Deadline, Game, Player, Seat
 from pbem.zones import player_zone
 
@@ -132,14 +132,17 @@ _CLOSE = (update(_DEADLINES).where(_DEADLINES.c.id == bindparam("row_id"))
 
 
 def sync_deadlines(session: Session, game: Game, state: GameState, events: Sequence[Event],
-                   now: datetime, seats: Sequence[Seat] | None = None) -> list[Deadline]:
+                   now: datetime, seats: Sequence[Seat] | None = None,
+                   players: Mapping[int | None, Player] | None = None) -> list[Deadline]:
     """Close the rows of actions no longer pending, open rows for new ones (human seats only);
     returns the rows opened (detached copies, with their ids). Call after the events are
     appended (game.last_seq moved).
 
     It runs in every command, so it reads and writes with plain statements on the session's
     connection (no ORM unit of work); pending ORM changes are flushed first, as an ORM query
-    would, and Deadline objects the session holds are kept in step with the rows closed."""
+    would, and Deadline objects the session holds are kept in step with the rows closed.
+    `players`: the seats' players, if the caller has them (else read). In a planning session
+    (pbem.store.db.planning) the writes are collected, and the rows opened have no id."""
     assert game.id is not None
     if seats is None:
         seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
@@ -166,14 +169,14 @@ def sync_deadlines(session: Session, game: Game, state: GameState, events: Seque
         closing.append({"row_id": row_id, "closed": now,
                         "new_status": "done" if seat_no in moved else "cancelled"})
     if closing:
-        connection.execute(_CLOSE, closing)
+        execute_write(session, _CLOSE, closing)
         for values in closing:
             held = session.identity_map.get(session.identity_key(Deadline, values["row_id"]))
             if held is not None:  # keep a loaded row in step, without dirtying it
                 set_committed_value(held, "status", values["new_status"])
                 set_committed_value(held, "closed_at", now)
     policy = DeadlinePolicy.from_dict(game.deadline_policy)
-    return [_open(session, game, by_no[n], kind or "play", policy, now)
+    return [_open(session, game, by_no[n], kind or "play", policy, now, players)
             for n in sorted(waiting - kept)]
 
 
@@ -183,15 +186,20 @@ def _needs_deadline(seat: Seat | None) -> bool:
 
 
 def _open(session: Session, game: Game, seat: Seat, kind: str, policy: DeadlinePolicy,
-          now: datetime) -> Deadline:
+          now: datetime, players: Mapping[int | None, Player] | None = None) -> Deadline:
     assert game.id is not None
-    player = session.get(Player, seat.player_id)
+    player = players.get(seat.player_id) if players is not None else None
+    if player is None:  # not given, or the seat's player just changed
+        player = session.get(Player, seat.player_id)
     zone = player_zone(player.time_zone if player else None)
     row = Deadline(game_id=game.id, seat_no=seat.seat_no, kind=kind, turn_seq=game.last_seq,
                    started_at=now, due_at=now, grace_until=now)
     schedule(row, policy, zone, _away_rows(session, seat.player_id), now)
     values = {column: getattr(row, column) for column in _DEADLINE_COLUMNS}
-    row.id = inserted_id(session.connection().execute(_INSERT, values))
+    if is_planning(session):  # written with the move, after planning (its id unknown here)
+        execute_write(session, _INSERT, values)
+    else:
+        row.id = inserted_id(session.connection().execute(_INSERT, values))
     return row
 
 

@@ -99,7 +99,7 @@ def move(
         return move_step(g, command, turn, player_id)
 
     return run(ctx, game_id, step, statuses=("active", "finished") if vote else ("active",),
-               actor=command.seat if actor == PLAYER else None, by=actor)
+               actor=command.seat if actor == PLAYER else None, by=actor, planned=True)
 
 
 def vote_step(g: Loaded, command: VoteEnd,

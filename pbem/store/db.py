@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
@@ -13,8 +13,9 @@ try:
 except ImportError:  # not on Windows: SQLite's busy handler alone serialises writers there
     fcntl = None  # type: ignore[assignment]
 
-from sqlalchemy import Connection, CursorResult, Engine, create_engine, event
+from sqlalchemy import Connection, CursorResult, Engine, Executable, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -135,3 +136,80 @@ def transaction(engine: Engine, *, read_only: bool = False) -> Iterator[Session]
     with (nullcontext() if read_only else writing(engine)), \
             Session(bind, expire_on_commit=False) as session, session.begin():
         yield session
+
+
+# --- computing a write before taking the writer lock ---------------------------------------
+
+Write = Callable[[Session], None]  # one write, run later in the short write transaction
+_WRITES = "pbem_writes"  # Session.info key: the writes a planning session collected
+_ENGINE = "pbem_engine"  # Session.info key: the engine a planning session reads from
+
+
+class WriteInPlanning(RuntimeError):
+    """An ORM flush in a planning session: its writes must go through `execute_write`."""
+
+
+@contextmanager
+def planning(engine: Engine) -> Iterator[Session]:
+    """A Session that reads in one transaction without the writer lock (SQLite: a plain
+    BEGIN, so readers and other games' writers go on) and collects writes instead of making
+    them: `execute_write` and `defer_write` add to `collected_writes(session)`, to be run
+    in a short write transaction (`run_writes`) that first checks nothing changed meanwhile.
+    The transaction is always rolled back; an ORM flush in it raises WriteInPlanning. The
+    objects it loaded stay usable afterwards (detached, as loaded)."""
+    bind = engine.execution_options(**{READ_ONLY: True})
+    session = Session(bind, expire_on_commit=False, autoflush=False)
+    session.info[_WRITES] = []
+    session.info[_ENGINE] = engine
+    event.listen(session, "before_flush", _refuse_flush)
+    try:
+        session.begin()
+        yield session
+    finally:
+        session.close()  # detaches every object as it is, then rolls back
+
+
+def _refuse_flush(session: Session, _context: Any, _instances: Any) -> None:
+    if session.new or session.dirty or session.deleted:
+        raise WriteInPlanning("an ORM write while planning: use pbem.store.db.execute_write")
+
+
+def is_planning(session: OrmSession) -> bool:
+    return _WRITES in session.info
+
+
+def collected_writes(session: Session) -> list[Write]:
+    writes: list[Write] = session.info.get(_WRITES, [])
+    return writes
+
+
+def planned_engine(session: Session) -> Engine:
+    """The engine of a planning session (for a write that cannot wait, in its own
+    transaction)."""
+    engine: Engine = session.info[_ENGINE]
+    return engine
+
+
+def defer_write(session: Session, write: Write) -> None:
+    """Run `write(session)` now, or collect it in a planning session, to be run with the
+    write transaction's session."""
+    if is_planning(session):
+        collected_writes(session).append(write)
+    else:
+        write(session)
+
+
+def execute_write(session: Session, statement: Executable, params: Any = None) -> None:
+    """Execute one writing statement (a Core INSERT/UPDATE) in the session's transaction, or
+    collect it in a planning session (see `planning`)."""
+    defer_write(session, lambda writing: _execute(writing, statement, params))
+
+
+def _execute(session: Session, statement: Executable, params: Any) -> None:
+    session.connection().execute(statement, params)
+
+
+def run_writes(session: Session, writes: list[Write]) -> None:
+    """Run the writes a planning session collected, in order, in `session`'s transaction."""
+    for write in writes:
+        write(session)

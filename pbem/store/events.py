@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
+from pbem.store.db import defer_write, execute_write
 from pbem.store.models import Event, Game, Snapshot
 from pbem.store.types import utcnow
 
@@ -30,6 +31,9 @@ _MOVE_SEQ = (update(_GAMES)
              .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.last_seq == bindparam("seq"))
              .values(last_seq=bindparam("new_seq")))
 _INSERT_EVENTS = insert(_EVENTS)
+_INSERT_SNAPSHOT = insert(_SNAPSHOTS)
+_SET_STATUS = (update(_GAMES).where(_GAMES.c.id == bindparam("game_id"))
+               .values(status=bindparam("new_status")))
 _PAYLOADS = (select(_EVENTS.c.seq, _EVENTS.c.payload)
              .where(_EVENTS.c.game_id == bindparam("game_id"), _EVENTS.c.seq > bindparam("seq"))
              .order_by(_EVENTS.c.seq))
@@ -73,12 +77,6 @@ def append_event_dicts(
     new_seq = expected_seq + len(payloads)
     if session.autoflush:
         session.flush()  # pending ORM changes first, as an ORM statement would
-    # Compare-and-set on game.last_seq; the unique (game_id, seq) key is the backstop.
-    connection = session.connection()
-    moved = connection.execute(
-        _MOVE_SEQ, {"game_id": game_id, "seq": expected_seq, "new_seq": new_seq})
-    if moved.rowcount != 1:
-        raise ConcurrencyConflict(game_id, expected_seq)
     now = utcnow()
     who = list(actors or ()) + [None] * (len(payloads) - len(actors or ()))
     rows = [
@@ -86,10 +84,20 @@ def append_event_dicts(
          "payload": dict(p), "actor": actor, "created_at": now}
         for i, (p, actor) in enumerate(zip(payloads, who, strict=True), start=1)
     ]
-    try:  # one executemany on the session's connection: no ORM objects for the rows
-        connection.execute(_INSERT_EVENTS, rows)
-    except IntegrityError as exc:
-        raise ConcurrencyConflict(game_id, expected_seq) from exc
+
+    def write(writing: Session) -> None:
+        # Compare-and-set on game.last_seq; the unique (game_id, seq) key is the backstop.
+        connection = writing.connection()
+        moved = connection.execute(
+            _MOVE_SEQ, {"game_id": game_id, "seq": expected_seq, "new_seq": new_seq})
+        if moved.rowcount != 1:
+            raise ConcurrencyConflict(game_id, expected_seq)
+        try:  # one executemany on the session's connection: no ORM objects for the rows
+            connection.execute(_INSERT_EVENTS, rows)
+        except IntegrityError as exc:
+            raise ConcurrencyConflict(game_id, expected_seq) from exc
+
+    defer_write(session, write)  # now, or in the write transaction after planning
     game = session.identity_map.get(session.identity_key(Game, game_id))
     if game is not None:  # keep a loaded Game in step with the UPDATE, without dirtying it
         set_committed_value(game, "last_seq", new_seq)
@@ -184,9 +192,16 @@ def latest_snapshot(session: Session, game_id: int) -> Snapshot | None:
 def save_snapshot(session: Session, game_id: int, seq: int, state: GameState) -> Snapshot:
     from pbem.engine import snapshot
 
-    snap = Snapshot(game_id=game_id, seq=seq, state=snapshot(state))
-    session.add(snap)
+    snap = Snapshot(game_id=game_id, seq=seq, state=snapshot(state), created_at=utcnow())
+    execute_write(session, _INSERT_SNAPSHOT, {"game_id": game_id, "seq": seq,
+                                               "state": snap.state, "created_at": snap.created_at})
     return snap
+
+
+def set_game_status(session: Session, game: Game, status: str) -> None:
+    """Change the game's status (a plain UPDATE, or collected when planning); `game` too."""
+    execute_write(session, _SET_STATUS, {"game_id": game.id, "new_status": status})
+    set_committed_value(game, "status", status)
 
 
 def event_count(session: Session, game_id: int) -> int:

@@ -223,7 +223,12 @@ class Token(SQLModel, table=True):
     """A one-time or reply token. Only the sha256 of the random token is stored."""
 
     __tablename__ = "token"
-    __table_args__ = (CheckConstraint(_in("purpose", TOKEN_PURPOSES), name="purpose"),)
+    __table_args__ = (
+        CheckConstraint(_in("purpose", TOKEN_PURPOSES), name="purpose"),
+        # A seat's private link is looked up on every email: straight to its row, not
+        # through every token of the game (thousands in a long game).
+        Index("ix_token_seat_link", "game_id", "seat_no", "purpose", "turn_seq"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     token_hash: str = Field(max_length=64, unique=True)

@@ -1,0 +1,273 @@
+"""Benchmark: moves over HTTP under gunicorn (deploy/gunicorn.conf.py), beside a bare Flask view
+under the same configuration.
+
+Run: nice -n 10 python benchmarks/http_moves.py [--db postgresql://...] [--seconds 8]
+     [--clients 1,2,4,8] [--workers N]
+
+pbem is served by `gunicorn -c deploy/gunicorn.conf.py pbem.wsgi:app` (the deploy settings:
+gthread workers, 2 threads each; `--workers` sets PBEM_WEB_WORKERS, default the config's own
+choice), on a fresh SQLite file or a throwaway PostgreSQL schema, the rate limit counting in
+the database as deployed but set too high to refuse anyone. Each client is a process with a
+game of its own (four people playing by email, every email rendered and queued): it POSTs
+the move of whoever is to move to their private page (`/s/<token>/play` or `/pass`, with the
+page's turn and CSRF token, as the page's form does), keeping the table itself between deals
+(no page GET per move). The reference is `benchmarks/bare_flask.py`: the same POSTs answered
+303 by an empty view, under the same gunicorn configuration. For 1, 2, 4 and 8 clients it
+prints moves/s and p50/p99 latency, both, and the ratio (after 3 s of untimed moves: each
+worker's first requests load templates and modules). The outbox sender (`pbem worker`)
+does not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import multiprocessing
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scratch import bench_app, scratch_database  # noqa: E402
+from sqlmodel import col, select  # noqa: E402
+
+from pbem import service  # noqa: E402
+from pbem.app import db_engine  # noqa: E402
+from pbem.engine import (  # noqa: E402
+    Command,
+    GameState,
+    PassCards,
+    Phase,
+    PlayCard,
+    apply,
+    asked,
+    decide,
+    forced_events,
+    legal_cards,
+)
+from pbem.present.links import seat_link  # noqa: E402
+from pbem.store.db import make_engine, transaction  # noqa: E402
+from pbem.store.events import load_state  # noqa: E402
+from pbem.store.models import Seat  # noqa: E402
+
+PLAYERS = [service.Invitee(email=f"{name.lower()}@example.org", name=name, accepted=True)
+           for name in ("Ann", "Bob", "Cy", "Dee")]
+SECRET = "http-bench-secret"
+WARM_UP = 3.0  # seconds of untimed moves before each level
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def serve(app_path: str, url: str, port: int, workers: int | None,
+          folder: str) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PBEM_DATABASE_URL=url,
+               PBEM_SECRET_KEY=SECRET, PBEM_BIND=f"127.0.0.1:{port}",
+               PBEM_BASE_URL="http://pbem.test", PBEM_MAIL_DOMAIN="pbem.test",
+               PBEM_INSTANCE_PATH=f"{folder}/instance",
+               PBEM_RATELIMIT="1000000 per minute")
+    if workers:
+        env["PBEM_WEB_WORKERS"] = str(workers)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy/gunicorn.conf.py"), app_path],
+        env=env, cwd=str(ROOT), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status == 200:
+                return proc
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError(f"gunicorn ({app_path}) did not answer")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+# --- games, made in this process ------------------------------------------------------------
+
+def make_games(url: str, folder: str, count: int) -> list[tuple[int, list[str]]]:
+    """`count` games of four, each with its four private seat tokens."""
+    app = bench_app(url, folder, SECRET)
+    games = []
+    with app.app_context():
+        engine = db_engine(app)
+        for seed in range(count):
+            ctx = service.Context(engine=engine, rng=service.make_rng(seed + 1))
+            out = service.create_game(ctx, name="Bench", players=PLAYERS,
+                                      options={"target": 100_000})
+            with transaction(engine) as session:
+                rows = session.exec(select(Seat).where(Seat.game_id == out.game_id)
+                                    .order_by(col(Seat.seat_no))).all()
+                tokens = [seat_link(session, out.game_id, s.seat_no, s.player_id or 0,
+                                    secret=SECRET) for s in rows]
+            games.append((out.game_id, tokens))
+        engine.dispose()
+    return games
+
+
+# --- a client --------------------------------------------------------------------------------
+
+class Client:
+    """One player of all four seats of one game, posting moves to the private pages."""
+
+    def __init__(self, url: str, port: int, game: int, tokens: list[str], bare: bool) -> None:
+        self.port, self.game, self.tokens, self.bare = port, game, tokens, bare
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.engine = None if bare else make_engine(url)
+        self.state: GameState | None = None
+        self.cookie, self.csrf = "", "x"
+        if not bare:
+            self.reload()
+            self.login()
+
+    def reload(self) -> None:
+        assert self.engine is not None
+        with transaction(self.engine, read_only=True) as session:
+            self.state = load_state(session, self.game).state
+
+    def login(self) -> None:
+        """The page once, for the session cookie and its CSRF token (the form's hidden field)."""
+        self.conn.request("GET", f"/s/{self.tokens[0]}")
+        response = self.conn.getresponse()
+        body = response.read().decode()
+        found = CSRF.search(body)
+        assert found, body[:500]
+        self.csrf = found.group(1)
+        self.cookie = (response.getheader("Set-Cookie") or "").split(";")[0]
+
+    def command(self) -> tuple[str, dict[str, Any], Command | None]:
+        if self.bare:
+            return f"/s/{self.tokens[0]}/play", {"card": "QS", "turn": "1"}, None
+        state = self.state
+        assert state is not None
+        seat = state.to_move[0]
+        turn = asked(state, seat).turn
+        if state.phase is Phase.PASS:
+            cards = tuple(state.hand(seat)[:state.rules.pass_count])
+            return (f"/s/{self.tokens[seat]}/pass",
+                    {"cards": [str(c) for c in cards], "turn": turn}, PassCards(seat, cards))
+        card = legal_cards(state, seat)[-1]
+        return (f"/s/{self.tokens[seat]}/play", {"card": str(card), "turn": turn},
+                PlayCard(seat, card))
+
+    def move(self) -> float:
+        path, form, command = self.command()
+        body = urlencode({**form, "csrf_token": self.csrf}, doseq=True)
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": self.cookie}
+        start = time.perf_counter()
+        self.conn.request("POST", path, body=body, headers=headers)
+        response = self.conn.getresponse()
+        response.read()
+        took = time.perf_counter() - start
+        if response.status != 303:
+            raise RuntimeError(f"{path}: {response.status}")
+        if command is not None:
+            self.follow(command)
+        return took
+
+    def follow(self, command: Command) -> None:
+        """The table after the move, as the server made it (a deal: read it)."""
+        state = self.state
+        assert state is not None
+        for event in decide(state, command, [p.name for p in PLAYERS]):
+            state = apply(state, event)
+        while forced := forced_events(state):
+            for event in forced:
+                state = apply(state, event)
+        self.state = state
+        if state.phase not in (Phase.PASS, Phase.PLAY) or not state.to_move:
+            self.reload()
+
+
+def client_loop(index: int, url: str, port: int, game: int, tokens: list[str], bare: bool,
+                seconds: float, barrier: Any, results: Any) -> None:
+    client = Client(url, port, game, tokens, bare)
+    warm = time.perf_counter() + WARM_UP  # every gunicorn worker's first requests are slow
+    while time.perf_counter() < warm:
+        client.move()
+    barrier.wait()
+    end = time.perf_counter() + seconds
+    times: list[float] = []
+    while time.perf_counter() < end:
+        times.append(client.move())
+    results.put((index, times))
+
+
+def load(url: str, port: int, games: list[tuple[int, list[str]]], clients: int,
+         bare: bool, seconds: float) -> tuple[float, list[float]]:
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(clients)
+    results = context.Queue()
+    procs = [context.Process(target=client_loop, args=(i, url, port, *games[i], bare, seconds,
+                                                        barrier, results))
+             for i in range(clients)]
+    for proc in procs:
+        proc.start()
+    collected = [results.get() for _ in procs]
+    for proc in procs:
+        proc.join()
+    times = [t for _i, worker_times in collected for t in worker_times]
+    return len(times) / seconds, times
+
+
+def pct(times: list[float], p: float) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * p))] * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", default="", help="a PostgreSQL URL (default: SQLite file)")
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--clients", default="1,2,4,8")
+    parser.add_argument("--workers", type=int, default=0, help="PBEM_WEB_WORKERS")
+    args = parser.parse_args()
+    levels = [int(n) for n in args.clients.split(",")]
+    with scratch_database(args.db) as (url, folder):
+        games = make_games(url, folder, max(levels))
+        port = free_port()
+        figures: dict[tuple[str, int], tuple[float, list[float]]] = {}
+        for name, app_path in (("bare", "benchmarks.bare_flask:app"),
+                               ("pbem", "pbem.wsgi:app")):
+            server = serve(app_path, url, port, args.workers or None, folder)
+            try:
+                for clients in levels:
+                    figures[name, clients] = load(url, port, games, clients,
+                                                  name == "bare", args.seconds)
+            finally:
+                stop(server)
+    print(f"{'postgresql' if args.db else 'sqlite'}: gunicorn -c deploy/gunicorn.conf.py, "
+          f"{args.seconds:.0f} s a level")
+    for clients in levels:
+        rate, times = figures["pbem", clients]
+        bare_rate, bare_times = figures["bare", clients]
+        print(f"  {clients} clients: {rate:7.1f} moves/s (p50 {pct(times, 0.5):6.1f} ms,"
+              f" p99 {pct(times, 0.99):6.1f} ms)   bare Flask {bare_rate:7.1f} req/s "
+              f"(p50 {pct(bare_times, 0.5):5.1f} ms, p99 {pct(bare_times, 0.99):5.1f}"
+              f" ms)   ratio {rate / bare_rate:.2f}   target >= 0.5, p99 <= 100 ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,281 @@
+"""Benchmark: one move through the service, beside the same rows written by the bare driver.
+
+Run: nice -n 10 python benchmarks/move_speed.py [--n 400] [--db postgresql://...] [--long 5000]
+
+A game of four people playing by email (every email rendered and queued, tokens, deadlines),
+inside the app (so the private seat links are made too). Each figure is printed beside its
+reference from the same run, as a ratio:
+
+- `service.move` p50/p99 (ms), vs the same rows (the move's event, its outbox rows, its token
+  rows, its deadline rows, the game's seq) inserted in one bare sqlite3 / psycopg transaction
+  (right after each move: the machine is shared, so the two alternate);
+- a move in a game of `--long` events vs one at about 10 events (the same kind of move:
+  a card played mid-trick, alternated);
+- the longest time any transaction held SQLite's writer lock (`pbem.store.db.writing`), and
+  its p99, vs the 20 ms target (SQLite only: PostgreSQL has no database-wide writer lock).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scratch import bench_app, scratch_database  # noqa: E402
+from sqlalchemy import Engine, text  # noqa: E402
+
+from pbem import service  # noqa: E402
+from pbem.app import db_engine  # noqa: E402
+from pbem.engine import GameState, PassCards, Phase, PlayCard, legal_cards  # noqa: E402
+from pbem.store import db as store_db  # noqa: E402
+
+PLAYERS = [service.Invitee(email=f"{name.lower()}@example.org", name=name, accepted=True)
+           for name in ("Ann", "Bob", "Cy", "Dee")]
+TABLES = ("event", "outbox_email", "token", "deadline")
+
+
+# --- the writer lock, timed ---------------------------------------------------------------
+
+HELD: list[float] = []
+
+
+def time_the_writer_lock() -> None:
+    """Wrap `_WriterLock.held` so that every hold of SQLite's writer lock is timed."""
+    original = store_db._WriterLock.held
+
+    @contextmanager
+    def held(self: Any) -> Iterator[None]:
+        outer = getattr(self.local, "depth", 0) == 0
+        with original(self):
+            start = time.perf_counter()
+            try:
+                yield
+            finally:
+                if outer:
+                    HELD.append(time.perf_counter() - start)
+
+    store_db._WriterLock.held = held  # type: ignore[method-assign]
+
+
+# --- a game and its moves -----------------------------------------------------------------
+
+def new_game(engine: Engine, seed: int) -> tuple[int, GameState]:
+    ctx = service.Context(engine=engine, rng=service.make_rng(seed))
+    out = service.create_game(ctx, name="Bench", players=PLAYERS, options={"target": 100_000})
+    assert out.state is not None
+    return out.game_id, out.state
+
+
+def next_command(state: GameState) -> PlayCard | PassCards:
+    seat = state.to_move[0]
+    if state.phase is Phase.PASS:
+        return PassCards(seat, tuple(state.hand(seat)[:state.rules.pass_count]))
+    assert state.phase is Phase.PLAY, state.phase
+    return PlayCard(seat, legal_cards(state, seat)[-1])
+
+
+def move(engine: Engine, game: int, state: GameState) -> tuple[float, GameState]:
+    command = next_command(state)
+    start = time.perf_counter()
+    out = service.move(service.Context(engine=engine), game, command,
+                       issued_seq=None, player_id=None)
+    took = time.perf_counter() - start
+    assert out.state is not None and not out.duplicate
+    return took, out.state
+
+
+def mid_trick(state: GameState) -> bool:
+    """A card played mid-trick (no trick or hand ends with it): the same kind of move."""
+    return state.phase is Phase.PLAY and 0 < len(state.current_trick.plays) < state.seats - 1
+
+
+# --- the reference: the same rows, bare driver --------------------------------------------
+
+def high_water(engine: Engine) -> dict[str, int]:
+    with engine.connect() as conn:
+        return {t: conn.execute(text(f"SELECT coalesce(max(id), 0) FROM {t}")).scalar_one()
+                for t in TABLES}
+
+
+def rows_since(engine: Engine, mark: dict[str, int]) -> dict[str, list[dict[str, Any]]]:
+    with engine.connect() as conn:
+        return {t: [dict(r._mapping) for r in conn.execute(
+            text(f"SELECT * FROM {t} WHERE id > :id ORDER BY id"), {"id": mark[t]})]
+                for t in TABLES}
+
+
+def bare_writer(engine: Engine, game: int) -> Callable[[dict[str, list[dict[str, Any]]]], float]:
+    """Writes one move's rows again (fresh seqs and hashes, in game `game`) in one bare
+    DBAPI transaction: BEGIN IMMEDIATE / BEGIN, the game's seq UPDATE, executemany per table."""
+    raw = engine.raw_connection()
+    driver = raw.driver_connection
+    sqlite = engine.dialect.name == "sqlite"
+    counter = [10_000_000]
+    if sqlite:
+        driver.isolation_level = None
+        mark, begin = "?", "BEGIN IMMEDIATE"
+    else:
+        from psycopg.types.json import Jsonb  # type: ignore[import-not-found]
+
+        driver.autocommit = True
+        mark, begin = "%s", "BEGIN"
+
+    def value(v: Any) -> Any:
+        if isinstance(v, (dict, list)):
+            return json.dumps(v) if sqlite else Jsonb(v)
+        if sqlite and isinstance(v, datetime):
+            return v.isoformat(sep=" ")
+        if sqlite and isinstance(v, str) and v.startswith("{"):
+            return v
+        return v
+
+    def write(rows: dict[str, list[dict[str, Any]]]) -> float:
+        prepared = []
+        for table, found in rows.items():
+            if not found:
+                continue
+            cols = [c for c in found[0] if c != "id"]
+            values = []
+            for row in found:
+                counter[0] += 1
+                fresh = dict(row, game_id=game)
+                if table == "event":
+                    fresh["seq"] = counter[0]
+                if table == "token":
+                    fresh["token_hash"] = f"bench{counter[0]}"
+                if table == "deadline":
+                    fresh["turn_seq"] = counter[0]
+                values.append(tuple(value(fresh[c]) for c in cols))
+            sql = (f"INSERT INTO {table} ({', '.join(cols)}) "
+                   f"VALUES ({', '.join([mark] * len(cols))})")
+            prepared.append((sql, values))
+        cursor = driver.cursor()
+        start = time.perf_counter()
+        cursor.execute(begin)
+        cursor.execute(f"UPDATE game SET last_seq = last_seq WHERE id = {mark}", (game,))
+        for sql, values in prepared:
+            cursor.executemany(sql, values)
+        cursor.execute("COMMIT")
+        return time.perf_counter() - start
+
+    return write
+
+
+# --- figures ------------------------------------------------------------------------------
+
+def pct(times: list[float], p: float) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * p))] * 1000
+
+
+def line(label: str, value: float, reference: float, ref_label: str, target: str) -> None:
+    print(f"  {label:<34} {value:8.3f} ms   {ref_label:<26} {reference:8.3f} ms   "
+          f"ratio {value / reference:6.1f}x   target {target}")
+
+
+def play_to(engine: Engine, game: int, state: GameState, events: int) -> GameState:
+    """Play on (timed by nobody) until the game has at least `events` events."""
+    while len_of(engine, game) < events:
+        for _ in range(50):
+            _took, state = move(engine, game, state)
+    return state
+
+
+def len_of(engine: Engine, game: int) -> int:
+    with engine.connect() as conn:
+        return int(conn.execute(text("SELECT last_seq FROM game WHERE id = :g"),
+                                {"g": game}).scalar_one())
+
+
+def measure(engine: Engine, n: int, long_events: int) -> None:
+    sqlite = engine.dialect.name == "sqlite"
+    game, state = new_game(engine, 1)
+    ref_game, _ = new_game(engine, 2)
+    for _ in range(30):  # warm up
+        _took, state = move(engine, game, state)
+    write = bare_writer(engine, ref_game)
+    HELD.clear()
+    service_times: list[float] = []
+    bare: list[float] = []
+    held: list[float] = []
+    written: list[int] = []
+    while len(service_times) < n:  # alternated, so that both see the same machine
+        mark = high_water(engine)
+        took, state = move(engine, game, state)
+        service_times.append(took)
+        held += HELD
+        HELD.clear()
+        rows = rows_since(engine, mark)
+        written.append(sum(len(r) for r in rows.values()))
+        bare.append(write(rows))
+        HELD.clear()
+        if state.game_over:
+            game, state = new_game(engine, len(service_times) + 10)
+    per_move = statistics.mean(written)
+    print(f"{engine.dialect.name}: {n} moves, {per_move:.1f} rows written a move on average")
+    target50, target99 = ("1 ms", "5 ms") if sqlite else ("3 ms", "10 ms")
+    line("service.move p50", pct(service_times, 0.5), pct(bare, 0.5), "bare driver p50",
+         target50)
+    line("service.move p99", pct(service_times, 0.99), pct(bare, 0.99), "bare driver p99",
+         target99)
+    if sqlite and held:
+        print(f"  writer lock held: {len(held)} times, p50 {pct(held, 0.5):.3f} ms, "
+              f"p99 {pct(held, 0.99):.3f} ms, max {max(held) * 1000:.3f} ms "
+              f"(ratio to the 20 ms limit {max(held) * 1000 / 20:.2f})")
+    flat(engine, long_events)
+
+
+def flat(engine: Engine, long_events: int) -> None:
+    """A mid-trick card in a game of `long_events` events vs in a game of about 10."""
+    if long_events <= 0:
+        return
+    start = time.perf_counter()
+    long_game, long_state = new_game(engine, 99)
+    long_state = play_to(engine, long_game, long_state, long_events)
+    built = time.perf_counter() - start
+    short_times: list[float] = []
+    long_times: list[float] = []
+    rounds = 0
+    while len(long_times) < 100 and rounds < 2000:
+        rounds += 1
+        short_game, short_state = new_game(engine, 500 + rounds)
+        while not mid_trick(short_state):
+            _took, short_state = move(engine, short_game, short_state)
+        while not mid_trick(long_state):
+            _took, long_state = move(engine, long_game, long_state)
+        took, short_state = move(engine, short_game, short_state)
+        short_times.append(took)
+        took, long_state = move(engine, long_game, long_state)
+        long_times.append(took)
+    events = len_of(engine, long_game)
+    print(f"  (a game of {events} events built in {built:.0f} s)")
+    line(f"move at {events} events p50", pct(long_times, 0.5), pct(short_times, 0.5),
+         "move at ~10 events p50", "<= 1.2x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=400)
+    parser.add_argument("--db", default="", help="a PostgreSQL URL (default: SQLite file)")
+    parser.add_argument("--long", type=int, default=5000,
+                        help="events in the long game (0: skip the flat-cost figure)")
+    args = parser.parse_args()
+    time_the_writer_lock()
+    with scratch_database(args.db) as (url, folder):
+        app = bench_app(url, folder)
+        with app.app_context():
+            measure(db_engine(app), args.n, args.long)
+        db_engine(app).dispose()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,122 @@
+"""A move is worked out (decided, robots, emails rendered) without holding the writer lock,
+then written in a short transaction that finds the game as it was read, or plans again. Real
+threads on SQLite and PostgreSQL (docs/moves.md, "Planned, then written")."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, func
+from sqlmodel import select
+
+from pbem.engine import CardsPassed, PassCards, decode_event
+from pbem.service import Context, Invitee, create_game, make_rng, move
+from pbem.service import core as service_core
+from pbem.store.db import WriteInPlanning, planning, transaction
+from pbem.store.events import load_event_rows, load_state
+from pbem.store.models import Game, OutboxEmail
+
+PLAYERS = [Invitee(f"p{n}@example.org", f"P{n}", accepted=True) for n in range(4)]
+
+
+@pytest.fixture
+def listener() -> Iterator[Callable[[Callable[..., Any]], None]]:
+    """Put a function where the move's emails are worked out (the notification hook)."""
+    saved = service_core._notify
+
+    def use(hook: Callable[..., Any]) -> None:
+        def notify(*args: Any, **kwargs: Any) -> Any:
+            hook()
+            return service_core.mail_hook("notify")(*args, **kwargs)
+
+        service_core._notify = notify
+
+    yield use
+    service_core._notify = saved
+
+
+def _game(engine: Engine) -> int:
+    ctx = Context(engine=engine, rng=make_rng(seed=5))
+    return create_game(ctx, name="planned", players=PLAYERS).game_id
+
+
+def _pass(engine: Engine, game_id: int, seat: int) -> PassCards:
+    with transaction(engine, read_only=True) as session:
+        state = load_state(session, game_id).state
+    return PassCards(seat, tuple(state.hand(seat)[:3]))
+
+
+def test_while_a_move_is_worked_out_another_command_can_lock_the_game(
+        engine: Engine, listener: Callable[[Callable[..., Any]], None]) -> None:
+    """Rendering the emails (and the robots' thinking) holds no lock: a command that locks
+    the game (SQLite: the database's writer lock; PostgreSQL: the game row) gets it at once."""
+    game_id = _game(engine)
+    locked: list[bool] = []
+
+    def lock_the_game() -> None:
+        with transaction(engine) as session:
+            session.get(Game, game_id, with_for_update=True)
+            locked.append(True)
+
+    def during_the_move() -> None:
+        other = threading.Thread(target=lock_the_game)
+        other.start()
+        other.join(timeout=10)
+        assert locked, "another command could not lock the game while a move was planned"
+
+    listener(during_the_move)
+    outcome = move(Context(engine=engine), game_id, _pass(engine, game_id, 0))
+    assert not outcome.duplicate and locked == [True]
+
+
+def test_a_move_planned_on_a_game_that_moved_meanwhile_is_planned_again_and_made_once(
+        engine: Engine, listener: Callable[[Callable[..., Any]], None]) -> None:
+    """Seats 2 and 3 have passed. Seat 0's pass is being worked out when seat 1's pass is
+    written: seat 0's write finds the game moved on, so it is planned again on the new state,
+    where it is the last pass and play begins. Both passes are in the log once each, and the
+    first trick's turn email is queued exactly once."""
+    game_id = _game(engine)
+    for seat in (2, 3):
+        move(Context(engine=engine), game_id, _pass(engine, game_id, seat))
+    first, second = _pass(engine, game_id, 0), _pass(engine, game_id, 1)
+    plans: list[int] = []
+
+    def during_the_move() -> None:
+        plans.append(1)
+        if len(plans) == 1:  # the first plan of seat 0's pass: seat 1 passes in between
+            other = threading.Thread(target=lambda: move(Context(engine=engine), game_id,
+                                                         second))
+            other.start()
+            other.join(timeout=30)
+
+    listener(during_the_move)
+    outcome = move(Context(engine=engine), game_id, first)
+    assert not outcome.duplicate
+    assert len(plans) == 3  # seat 0 planned, seat 1 planned (and written), seat 0 again
+    with transaction(engine, read_only=True) as session:
+        passes = [decode_event(row.payload) for row in load_event_rows(session, game_id)]
+        turn_emails = session.exec(select(func.count()).select_from(OutboxEmail).where(
+            OutboxEmail.kind == "turn")).one()
+    assert sorted(e.seat for e in passes if isinstance(e, CardsPassed)) == [0, 1, 2, 3]
+    assert turn_emails == 1  # the leader is asked once: by the plan that was written
+
+
+def test_an_orm_write_while_planning_is_refused_not_lost(engine: Engine) -> None:
+    """Planning collects writes as statements; an ORM change there would be dropped with the
+    read transaction, so it is refused instead (on flush, and when planning ends)."""
+    game_id = _game(engine)
+    with pytest.raises(WriteInPlanning), planning(engine) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        game.name = "renamed"
+        session.flush()
+    with pytest.raises(WriteInPlanning), planning(engine) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        game.name = "renamed"
+    with transaction(engine, read_only=True) as session:
+        game = session.get(Game, game_id)
+        assert game is not None and game.name == "planned"
