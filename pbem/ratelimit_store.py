@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Flask
 from limits.storage import Storage
-from sqlalchemy import Engine, case, delete, select
+from sqlalchemy import Engine, bindparam, case, delete, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import SQLAlchemyError
@@ -23,6 +23,23 @@ from pbem.store.models import RateLimit
 DATABASE = "pbem-db://"
 PURGE_ONE_IN = 200  # now and then an increment also deletes long-ended windows
 _T = RateLimit.__table__  # type: ignore[attr-defined]
+
+
+def _upsert(insert: Any) -> Any:
+    """The counter's atomic increment: a new window when the last one ended."""
+    ended = _T.c.expires_at <= bindparam("now")
+    return insert(_T).values(
+        key=bindparam("the_key"), count=bindparam("amount"), expires_at=bindparam("until"),
+    ).on_conflict_do_update(
+        index_elements=[_T.c.key],
+        set_={"count": case((ended, bindparam("amount")), else_=_T.c.count + bindparam("amount")),
+              "expires_at": case((ended, bindparam("until")), else_=_T.c.expires_at)},
+    ).returning(_T.c.count)
+
+
+# Every limited request increments and reads counters: statements built once (SQLite, PG).
+_UPSERTS = {False: _upsert(sqlite_insert), True: _upsert(pg_insert)}
+_ROW = select(_T.c.count, _T.c.expires_at).where(_T.c.key == bindparam("the_key"))
 
 
 def storage_options(app: Flask, uri: str) -> dict[str, Any]:
@@ -49,23 +66,17 @@ class DatabaseStorage(Storage):
 
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
         now = time.time()
-        insert: Any = pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert
-        upsert: Any = insert(_T).values(key=key, count=amount, expires_at=now + expiry)
-        ended = _T.c.expires_at <= now
-        statement = upsert.on_conflict_do_update(
-            index_elements=[_T.c.key],
-            set_={"count": case((ended, amount), else_=_T.c.count + amount),
-                  "expires_at": case((ended, now + expiry), else_=_T.c.expires_at)},
-        ).returning(_T.c.count)
+        statement = _UPSERTS[self.engine.dialect.name == "postgresql"]
+        values = {"the_key": key, "amount": amount, "now": now, "until": now + expiry}
         with writing(self.engine), self.engine.begin() as conn:
-            count = int(conn.execute(statement).scalar_one())
+            count = int(conn.execute(statement, values).scalar_one())
             if random.randrange(PURGE_ONE_IN) == 0:
                 conn.execute(delete(_T).where(_T.c.expires_at < now - 86400))
         return count
 
     def _row(self, key: str) -> tuple[int, float] | None:
         with self.engine.connect() as conn:
-            row = conn.execute(select(_T.c.count, _T.c.expires_at).where(_T.c.key == key)).first()
+            row = conn.execute(_ROW, {"the_key": key}).first()
         if row is None or row[1] <= time.time():
             return None
         return int(row[0]), float(row[1])  # by position: a Row's .count is tuple.count

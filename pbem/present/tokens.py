@@ -48,15 +48,9 @@ def new_token(
     now: datetime | None = None,
 ) -> str:
     """Create a Token row in the caller's transaction and return the raw token."""
-    if purpose not in PURPOSES:
-        raise ValueError(f"unknown token purpose {purpose!r}")
-    now = now or datetime.now(UTC)
-    raw = raw_token(purpose)
-    session.add(Token(
-        token_hash=hash_token(raw), purpose=purpose, game_id=game_id, seat_no=seat_no,
-        player_id=player_id, turn_seq=turn_seq, card=card, created_at=now,
-        expires_at=now + ttl,
-    ))
+    raw, row = token_values(purpose, game_id=game_id, seat_no=seat_no, player_id=player_id,
+                            turn_seq=turn_seq, card=card, ttl=ttl, now=now)
+    insert_tokens(session, [row])  # a plain INSERT (collected when planning a command)
     return raw
 
 

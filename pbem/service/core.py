@@ -21,6 +21,7 @@ from typing import Any
 
 from sqlalchemy import Engine, bindparam, update
 from sqlalchemy import select as core_select
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from pbem.bots import DEFAULT_STRENGTH, robot_event
@@ -51,6 +52,7 @@ from pbem.service.ratings import rate_game
 from pbem.store.db import (
     collected_writes,
     defer_write,
+    execute_write,
     is_planning,
     planning,
     run_writes,
@@ -62,6 +64,7 @@ from pbem.store.events import (
     append_events,
     load_event_rows,
     load_state,
+    remember_state,
     save_snapshot,
     set_game_status,
 )
@@ -153,12 +156,16 @@ class Loaded:
 
 
 Step = Callable[[Loaded], "Sequence[Event] | Duplicate"]
-_SEATS_AND_PLAYERS = (  # built once: building a statement costs more than running it
-    select(Seat, Player).outerjoin(Player, col(Seat.player_id) == col(Player.id))
-    .where(Seat.game_id == bindparam("game_id")).order_by(col(Seat.seat_no)))
-
 
 PLANNED_TRIES = 3  # a planned command redone this often after a lost race, then locked
+
+
+# A game with its seats and their players: every command reads them first.
+_GAME = (select(Game, Seat, Player).join(Seat, col(Seat.game_id) == col(Game.id))
+         .outerjoin(Player, col(Seat.player_id) == col(Player.id))
+         .where(Game.id == bindparam("game_id")).order_by(col(Seat.seat_no))
+         .execution_options(populate_existing=True))
+_GAME_LOCKED = _GAME.with_for_update(of=Game)
 
 
 def run(
@@ -193,16 +200,18 @@ def run(
 
 
 def _load(session: Session, game_id: int, statuses: tuple[str, ...], *, lock: bool) -> Loaded:
-    game = session.get(Game, game_id, with_for_update=lock, populate_existing=True)
-    if game is None:
+    """The game, its seats and their players in one query (the roster needs the players),
+    then its state; `lock`: the game row FOR UPDATE (PostgreSQL)."""
+    rows = session.exec(_GAME_LOCKED if lock else _GAME, params={"game_id": game_id}).all()
+    if not rows:
         raise NotFound("There is no such game.")
+    game = rows[0][0]
     if game.status not in statuses:
         raise NotAllowed(_status_sentence(game.status))
-    # The seats with their players, in one query (the roster needs the players).
-    rows = session.exec(_SEATS_AND_PLAYERS, params={"game_id": game_id}).all()
-    seats = [seat for seat, _player in rows]
-    players = {player.id: player for _seat, player in rows if player is not None}
-    return Loaded(session, game, seats, load_state(session, game_id), players=players)
+    seats = [seat for _game, seat, _player in rows]
+    players = {player.id: player for _game, _seat, player in rows if player is not None}
+    return Loaded(session, game, seats, load_state(session, game_id, game.last_seq),
+                  players=players)
 
 
 def _run_once(
@@ -231,6 +240,8 @@ _AS_READ = (core_select(_G.c.last_seq, _G.c.status, _S.c.seat_no, _S.c.player_id
             .select_from(_G.join(_S, _S.c.game_id == _G.c.id))
             .where(_G.c.id == bindparam("game_id")).order_by(_S.c.seat_no)
             .with_for_update(of=_G))
+_SET_SEAT = (update(_S).where(_S.c.game_id == bindparam("the_game"),
+                              _S.c.seat_no == bindparam("the_seat")))
 _SEAT_BACK = (update(_S).where(_S.c.game_id == bindparam("the_game"),
                                _S.c.seat_no == bindparam("the_seat"))
               .values(timeouts_in_row=0, bot_holding=False))
@@ -263,7 +274,7 @@ def _run_planned(
         else:
             outcome = commit(ctx, g, result, actor=actor, by=by)
         writes = list(collected_writes(session))
-    if outcome.duplicate and not back:
+    if outcome.duplicate and not back and not writes:
         return outcome
     with transaction(ctx.engine) as session:
         connection = session.connection()
@@ -276,16 +287,32 @@ def _run_planned(
         run_writes(session, writes)
         if not outcome.duplicate and ctx.on_applied is not None:
             ctx.on_applied(session, outcome)
+    if not outcome.duplicate and outcome.state is not None:  # committed: the next move
+        saved = outcome.seq - g.loaded.snapshot_seq >= ctx.snapshot_every  # reads from here
+        remember_state(ctx.engine, game_id, LoadedState(
+            outcome.state, outcome.seq, outcome.seq if saved else g.loaded.snapshot_seq))
     return outcome
+
+
+def update_seat(session: Session, seat: Seat, **values: Any) -> None:
+    """Change a seat's columns (a plain UPDATE, collected when planning); `seat` too."""
+    execute_write(session, _SET_SEAT, [{"the_game": seat.game_id, "the_seat": seat.seat_no,
+                                        **values}])
+    for name, value in values.items():
+        set_committed_value(seat, name, value)
 
 
 def _player_is_back(seat: Seat) -> bool:
     """Any command from a player resets their run of timeouts and ends the bot's cover.
     True if the seat changed."""
     if seat.timeouts_in_row or seat.bot_holding:
-        seat.timeouts_in_row, seat.bot_holding = 0, False
         seat_session = Session.object_session(seat)
-        if seat_session is not None and not is_planning(seat_session):
+        if seat_session is not None and is_planning(seat_session):  # written after planning
+            set_committed_value(seat, "timeouts_in_row", 0)
+            set_committed_value(seat, "bot_holding", False)
+            return True
+        seat.timeouts_in_row, seat.bot_holding = 0, False
+        if seat_session is not None:
             seat_session.add(seat)
         return True
     return False

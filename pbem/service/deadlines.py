@@ -127,7 +127,10 @@ _PENDING = (select(_DEADLINES.c.id, _DEADLINES.c.seat_no, _DEADLINES.c.kind)
 _INSERT = insert(_DEADLINES)
 _AWAY_DATES = select(_AWAY.c.starts_on, _AWAY.c.ends_on).where(
     _AWAY.c.player_id == bindparam("player_id"))
-_CLOSE = (update(_DEADLINES).where(_DEADLINES.c.id == bindparam("row_id"))
+# Only a row still pending: a row the command closed otherwise already (a timeout marks its
+# own row expired) keeps that status.
+_CLOSE = (update(_DEADLINES).where(_DEADLINES.c.id == bindparam("row_id"),
+                                   _DEADLINES.c.status == "pending")
           .values(status=bindparam("new_status"), closed_at=bindparam("closed")))
 
 
@@ -178,6 +181,14 @@ def sync_deadlines(session: Session, game: Game, state: GameState, events: Seque
     policy = DeadlinePolicy.from_dict(game.deadline_policy)
     return [_open(session, game, by_no[n], kind or "play", policy, now, players)
             for n in sorted(waiting - kept)]
+
+
+def close_deadline(session: Session, row: Deadline, status: str, now: datetime) -> None:
+    """Close one pending deadline row (`status`: expired, cancelled, done), in the session's
+    transaction or, when planning, with the command's writes; `row` too."""
+    execute_write(session, _CLOSE, {"row_id": row.id, "new_status": status, "closed": now})
+    set_committed_value(row, "status", status)
+    set_committed_value(row, "closed_at", now)
 
 
 def _needs_deadline(seat: Seat | None) -> bool:

@@ -1,8 +1,9 @@
 """The timeout command: a deadline passed, so the game's policy acts for the absent player.
 
-Run by the worker (pbem.scheduler.worker.check_deadlines) like any other command: one
-transaction on the locked game. The deadline row must still be pending and its turn still the
-game's, so a move that raced in first wins and the timeout does nothing."""
+Run by the worker (pbem.scheduler.worker.check_deadlines) like a move: planned without the
+writer lock (the robot's decision, the emails), then written in one short checked transaction
+(pbem.service.core `run(planned=True)`). The deadline row must still be pending and its turn
+still the game's, so a move that raced in first wins and the timeout does nothing."""
 
 from __future__ import annotations
 
@@ -21,10 +22,12 @@ from pbem.service.core import (
     Outcome,
     mail_hook,
     run,
+    update_seat,
 )
-from pbem.service.deadlines import away_periods, is_away
+from pbem.service.deadlines import away_periods, close_deadline, is_away
 from pbem.service.moves import Turn, command_of, is_stale, move_step
 from pbem.service.policy import DeadlinePolicy
+from pbem.store.events import set_game_status
 from pbem.store.models import Deadline, Player
 from pbem.zones import player_zone
 
@@ -44,16 +47,15 @@ def timeout_move(ctx: Context, game_id: int, seat_no: int, turn_seq: int) -> Out
         seat = g.seat(seat_no)
         turn = Turn(issued_seq=turn_seq)
         if seat_no not in g.state.to_move or seat.is_bot or is_stale(g, seat_no, turn):
-            row.status, row.closed_at = "cancelled", now
-            g.session.add(row)
+            close_deadline(g.session, row, "cancelled", now)
             return Duplicate("That seat isn't waited for any more.")
         if now < row.grace_until:
             return Duplicate("That deadline hasn't passed yet.")
-        row.status, row.closed_at = "expired", now
-        g.session.add(row)
+        close_deadline(g.session, row, "expired", now)
         return _apply_policy(ctx, g, seat_no, turn)
 
-    return run(ctx, game_id, step, actor=NOBODY, by=TIMEOUT)
+    # Planned like a move: the robot decides and the emails are rendered without the lock.
+    return run(ctx, game_id, step, actor=NOBODY, by=TIMEOUT, planned=True)
 
 
 def _apply_policy(ctx: Context, g: Loaded, seat_no: int, turn: Turn) -> Sequence[Event]:
@@ -68,12 +70,12 @@ def _apply_policy(ctx: Context, g: Loaded, seat_no: int, turn: Turn) -> Sequence
         outcome = "away"  # covering for a holiday is no timeout: nothing is counted
     else:
         outcome = policy.on_timeout
-        seat.timeouts_in_row += 1
-        if outcome == "open_seat" or seat.timeouts_in_row >= policy.bot_after_timeouts:
-            seat.bot_holding = True
-        g.session.add(seat)
+        missed = seat.timeouts_in_row + 1
+        holding = (seat.bot_holding or outcome == "open_seat"
+                   or missed >= policy.bot_after_timeouts)
+        update_seat(g.session, seat, timeouts_in_row=missed, bot_holding=holding)
     if outcome == "pause":
-        g.game.status = "paused"
+        set_game_status(g.session, g.game, "paused")
         mail_hook("send_timeout")(g.session, g.game, seat_no, outcome=outcome, event=None,
                                   holding=False, now=now)
         return []

@@ -161,16 +161,19 @@ def planning(engine: Engine) -> Iterator[Session]:
     session = Session(bind, expire_on_commit=False, autoflush=False)
     session.info[_WRITES] = []
     session.info[_ENGINE] = engine
-    event.listen(session, "before_flush", _refuse_flush)
     try:
         session.begin()
         yield session
+        if session.new or session.dirty:  # ORM changes would be lost silently
+            raise WriteInPlanning("ORM changes while planning: "
+                                  f"{list(session.new)[:3]} {list(session.dirty)[:3]}")
     finally:
         session.close()  # detaches every object as it is, then rolls back
 
 
-def _refuse_flush(session: Session, _context: Any, _instances: Any) -> None:
-    if session.new or session.dirty or session.deleted:
+@event.listens_for(OrmSession, "before_flush")
+def _refuse_flush(session: OrmSession, _context: Any, _instances: Any) -> None:
+    if _WRITES in session.info and (session.new or session.dirty or session.deleted):
         raise WriteInPlanning("an ORM write while planning: use pbem.store.db.execute_write")
 
 

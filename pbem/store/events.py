@@ -6,16 +6,19 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
-from sqlalchemy import bindparam, func, insert, update
+from sqlalchemy import Engine, bindparam, func, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
-from pbem.store.db import defer_write, execute_write
+from pbem.store.db import defer_write, execute_write, is_planning, planned_engine
 from pbem.store.models import Event, Game, Snapshot
 from pbem.store.types import utcnow
 
@@ -159,8 +162,56 @@ class LoadedState:
     snapshot_seq: int  # 0 when no snapshot was used
 
 
-def load_state(session: Session, game_id: int) -> LoadedState:
-    """The game's state: the latest snapshot, then only the events after it."""
+def load_state(session: Session, game_id: int, last_seq: int | None = None) -> LoadedState:
+    """The game's state: the latest snapshot, then only the events after it.
+
+    A planning session (pbem.store.db.planning) given the game's `last_seq` as its own
+    transaction read it starts from the state this process last saw of the game instead,
+    when it has it (`remember_state`) and it is no newer than that (another thread may have
+    written since this transaction's snapshot), and reads only the events after it."""
+    from pbem.engine import apply_all, decode_event
+
+    cached = _cached_state(session, game_id) if last_seq is not None else None
+    if cached is None or cached.seq > (last_seq or 0):
+        loaded = _load_from_snapshot(session, game_id)
+    else:
+        rows = load_payloads(session, game_id, cached.seq)
+        loaded = cached if not rows else LoadedState(
+            apply_all(cached.state, [decode_event(payload) for _seq, payload in rows]),
+            rows[-1][0], cached.snapshot_seq)
+    if is_planning(session):
+        remember_state(planned_engine(session), game_id, loaded)
+    return loaded
+
+
+# The states a process saw last, per engine and game (frozen values, read only in planning
+# sessions, which see committed rows only): a move then reads just the events since.
+_STATES: WeakKeyDictionary[Engine, OrderedDict[int, LoadedState]] = WeakKeyDictionary()
+_STATES_LOCK = threading.Lock()
+STATES_KEPT = 256  # games per engine
+
+
+def remember_state(engine: Engine, game_id: int, loaded: LoadedState) -> None:
+    """Keep `loaded` (committed: read, or just written) as the game's state for this process."""
+    with _STATES_LOCK:
+        states = _STATES.setdefault(engine, OrderedDict())
+        known = states.get(game_id)
+        if known is None or known.seq <= loaded.seq:
+            states[game_id] = loaded
+            states.move_to_end(game_id)
+        while len(states) > STATES_KEPT:
+            states.popitem(last=False)
+
+
+def _cached_state(session: Session, game_id: int) -> LoadedState | None:
+    if not is_planning(session):
+        return None
+    with _STATES_LOCK:
+        states = _STATES.get(planned_engine(session))
+        return states.get(game_id) if states is not None else None
+
+
+def _load_from_snapshot(session: Session, game_id: int) -> LoadedState:
     from pbem.engine import EventDecodeError, apply_all, decode_event, replay, restore
 
     if session.autoflush:
