@@ -18,7 +18,8 @@ def open_newest_mail(page: Any, site: LiveSite, first_words: str) -> Any:
     """Reload /mail until the newest email's HTML contains `first_words`; return its frame.
 
     `first_words` must be particular to one kind of email: the game-started email arrives with
-    the pass email and also says "Pass 3 cards" (in the rules)."""
+    the pass email and also says "Pass 3 cards" (in the rules), and every asking email's
+    preview starts "Your turn:" (the play email's heading is "Your turn, NAME")."""
     from playwright.sync_api import expect
 
     for _attempt in range(50):
@@ -54,7 +55,7 @@ def test_play_a_card_from_the_caught_email(live_site: LiveSite, browser_page: An
     page.get_by_role("button", name="Pass these 3 cards").click()
     expect(page.get_by_role("status")).to_contain_text("your cards are passed")
 
-    frame = open_newest_mail(page, live_site, "Your turn")
+    frame = open_newest_mail(page, live_site, "Your turn,")
     card_link = frame.locator("a.card").first
     code = card_link.locator(".code").inner_text().strip()
     card_link.click()
@@ -85,7 +86,7 @@ def test_pressing_play_twice_says_already_played(live_site: LiveSite,
     for i in range(3):
         page.get_by_role("checkbox").nth(i).check()
     page.get_by_role("button", name="Pass these 3 cards").click()
-    frame = open_newest_mail(page, live_site, "Your turn")
+    frame = open_newest_mail(page, live_site, "Your turn,")
     frame.locator("a.card").first.click()
     link = page.url
     second = page.context.new_page()
