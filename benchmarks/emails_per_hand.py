@@ -35,7 +35,7 @@ def play_one_hand(seed: int) -> Counter[tuple[str, str]]:
         url = f"sqlite:///{folder}/figure.sqlite3"
         create_tables(url)
         engine = make_engine(url)
-        ctx = service.Context(engine=engine, rng=service.make_rng(seed))
+        ctx = service.Context(engine=engine, rng=service.make_rng(seed), mail_now=True)
         players = [service.Invitee(f"{n.lower()}@example.org", n, accepted=True) for n in NAMES]
         game = service.create_game(ctx, name="Figure", players=players).game_id
         while True:

@@ -42,6 +42,7 @@ from sqlmodel import SQLModel, col, select  # noqa: E402
 
 from pbem import service  # noqa: E402
 from pbem.engine import Phase, legal_cards  # noqa: E402
+from pbem.mail.jobs import fan_out_pending  # noqa: E402
 from pbem.mailin.commands import read_commands  # noqa: E402
 from pbem.mailin.loops import automatic_reason, bounce_of, sender_address  # noqa: E402
 from pbem.mailin.parse import parse_message, reply_text  # noqa: E402
@@ -83,7 +84,9 @@ def next_reply(engine, game: int) -> bytes | None:  # type: ignore[no-untyped-de
 
 def latest_token(engine, game: int, to: str, kind: str) -> str:  # type: ignore[no-untyped-def]
     """The reply token of the newest `kind` email to `to` about `game` (the same four
-    players play every game of the benchmark)."""
+    players play every game of the benchmark). The moves' mail jobs are fanned out first, as
+    the worker does (deliver plays the move; its emails are worked out after it)."""
+    fan_out_pending(engine)
     with transaction(engine, read_only=True) as session:
         headers = session.exec(
             select(OutboxEmail.headers)

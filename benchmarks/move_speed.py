@@ -3,13 +3,16 @@
 Run: nice -n 10 python benchmarks/move_speed.py [--n 400] [--db postgresql://...] [--long 5000]
 
 A game of four people playing by email (every email rendered and queued, tokens, deadlines),
-inside the app (so the private seat links are made too). Each figure is printed beside its
-reference from the same run, as a ratio:
+inside the app (so the private seat links are made too). A move writes its event(s), the
+deadlines and a mail job; the worker's step (`pbem.mail.jobs.fan_out_pending`) then works
+its emails out and writes them: both are timed, one after the other. Each figure is printed
+beside its reference from the same run, as a ratio:
 
-- `service.move` p50/p99 (ms), vs the same rows (the move's event, its outbox rows, its token
-  rows, its deadline rows, the game's seq) inserted in one bare sqlite3 / psycopg transaction
-  (right after each move: the machine is shared, so the two alternate); wall-clock and this
-  thread's CPU time (a shared machine's wall-clock includes waiting for a core);
+- `service.move` p50/p99 (ms), and the fan-out of its mail job, and the two together, vs the
+  same rows (the move's event, its outbox rows, its token rows, its deadline rows, the game's
+  seq) inserted in one bare sqlite3 / psycopg transaction (right after each move: the
+  machine is shared, so they alternate); wall-clock and this thread's CPU time (a shared
+  machine's wall-clock includes waiting for a core);
 - a move in a game of `--long` events vs one at about 10 events (the same kind of move:
   a card played mid-trick, alternated); the long game's history is written directly (see
   `play_to`), its moves to measure go through the service;
@@ -47,6 +50,7 @@ from pbem.engine import (  # noqa: E402
     decide,
     legal_cards,
 )
+from pbem.mail.jobs import fan_out_pending  # noqa: E402
 from pbem.present.tokens import insert_tokens, token_values  # noqa: E402
 from pbem.service.core import advance  # noqa: E402
 from pbem.store import db as store_db  # noqa: E402
@@ -112,6 +116,18 @@ def move(engine: Engine, game: int, state: GameState) -> tuple[float, GameState]
     CPU.append(time.thread_time() - cpu)
     assert out.state is not None and not out.duplicate
     return took, out.state
+
+
+FAN_OUT_CPU: list[float] = []  # this thread's CPU time of each fan-out
+
+
+def fan_out(engine: Engine) -> float:
+    """The worker's step: the waiting mail jobs fanned out into outbox rows (wall-clock)."""
+    start, cpu = time.perf_counter(), time.thread_time()
+    fan_out_pending(engine)
+    took = time.perf_counter() - start
+    FAN_OUT_CPU.append(time.thread_time() - cpu)
+    return took
 
 
 def mid_trick(state: GameState) -> bool:
@@ -241,6 +257,7 @@ def measure(engine: Engine, n: int, long_events: int) -> None:
     ref_game, _ = new_game(engine, 2)
     for _ in range(30):  # warm up
         _took, state = move(engine, game, state)
+        fan_out(engine)
     write = bare_writer(engine, ref_game)
     HELD.clear()
     service_times: list[float] = []
@@ -248,6 +265,9 @@ def measure(engine: Engine, n: int, long_events: int) -> None:
     service_cpu: list[float] = []
     bare_cpu: list[float] = []
     held: list[tuple[float, float]] = []
+    fan_held: list[tuple[float, float]] = []
+    fanned: list[float] = []
+    fanned_cpu: list[float] = []
     written: list[int] = []
     while len(service_times) < n:  # alternated, so that both see the same machine
         mark = high_water(engine)
@@ -255,6 +275,10 @@ def measure(engine: Engine, n: int, long_events: int) -> None:
         service_times.append(took)
         service_cpu.append(CPU[-1])
         held += HELD
+        HELD.clear()
+        fanned.append(fan_out(engine))
+        fanned_cpu.append(FAN_OUT_CPU[-1])
+        fan_held += HELD
         HELD.clear()
         rows = rows_since(engine, mark)
         written.append(sum(len(r) for r in rows.values()))
@@ -275,12 +299,23 @@ def measure(engine: Engine, n: int, long_events: int) -> None:
          "bare driver CPU p50", target50)
     line("service.move CPU p99", pct(service_cpu, 0.99), pct(bare_cpu, 0.99),
          "bare driver CPU p99", target99)
+    line("its mail job's fan-out p50", pct(fanned, 0.5), pct(bare, 0.5), "bare driver p50",
+         "(worker, after)")
+    line("its mail job's fan-out CPU p50", pct(fanned_cpu, 0.5), pct(bare_cpu, 0.5),
+         "bare driver CPU p50", "(worker, after)")
+    total = [a + b for a, b in zip(service_times, fanned, strict=True)]
+    total_cpu = [a + b for a, b in zip(service_cpu, fanned_cpu, strict=True)]
+    line("move + fan-out p50", pct(total, 0.5), pct(bare, 0.5), "bare driver p50", "-")
+    line("move + fan-out CPU p50", pct(total_cpu, 0.5), pct(bare_cpu, 0.5),
+         "bare driver CPU p50", "-")
     if sqlite and held:
-        for label, times in (("wall", [w for w, _c in held]), ("CPU", [c for _w, c in held])):
-            print(f"  writer lock held ({label}): {len(times)} times, p50 "
-                  f"{pct(times, 0.5):.3f} ms, p99 {pct(times, 0.99):.3f} ms, max "
-                  f"{max(times) * 1000:.3f} ms (ratio to the 20 ms limit "
-                  f"{max(times) * 1000 / 20:.2f})")
+        for who, holds in (("the moves", held), ("the fan-outs", fan_held)):
+            for label, times in (("wall", [w for w, _c in holds]),
+                                 ("CPU", [c for _w, c in holds])):
+                print(f"  writer lock held by {who} ({label}): {len(times)} times, p50 "
+                      f"{pct(times, 0.5):.3f} ms, p99 {pct(times, 0.99):.3f} ms, max "
+                      f"{max(times) * 1000:.3f} ms (ratio to the 20 ms limit "
+                      f"{max(times) * 1000 / 20:.2f})")
     flat(engine, long_events)
 
 
@@ -302,10 +337,12 @@ def flat(engine: Engine, long_events: int) -> None:
             _took, short_state = move(engine, short_game, short_state)
         while not mid_trick(long_state):
             _took, long_state = move(engine, long_game, long_state)
+        fan_out(engine)
         took, short_state = move(engine, short_game, short_state)
         short_times.append(took)
         took, long_state = move(engine, long_game, long_state)
         long_times.append(took)
+        fan_out(engine)
     events = len_of(engine, long_game)
     print(f"  (a game of {events} events built in {built:.0f} s)")
     line(f"move at {events} events p50", pct(long_times, 0.5), pct(short_times, 0.5),

@@ -1,8 +1,9 @@
 """`pbem dev`: the whole service on one machine — SQLite, a mail catcher, a demo game.
 
 It creates or upgrades the schema, starts the SMTP catcher (caught mail is shown at /mail),
-sends the outbox to it every second from a background thread, creates a demo game (you
-against three computer seats) when no game is running, and serves the web app.
+fans out the moves' mail jobs and sends the outbox to it every second from a background
+thread, creates a demo game (you against three computer seats) when no game is running, and
+serves the web app.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from werkzeug.serving import run_simple
 from pbem import service
 from pbem.devmail import mail_folder
 from pbem.devmail.server import start_catcher
+from pbem.mail.compose import MailSettings
+from pbem.mail.jobs import fan_out_pending
 from pbem.mail.outbox import SmtpSettings, drain_all
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
@@ -73,6 +76,7 @@ class OutboxPump:
     engine: Engine
     smtp: SmtpSettings
     interval: float = 1.0
+    app: Flask | None = None  # given: the moves' mail jobs are fanned out first, as the worker does
     stop_event: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
 
@@ -93,6 +97,9 @@ class OutboxPump:
 
     def pump_once(self) -> int:
         try:
+            if self.app is not None:
+                with self.app.app_context():
+                    fan_out_pending(self.engine, settings=MailSettings.from_config(self.app.config))
             return len(drain_all(self.engine, self.smtp, batch=50).sent)
         except Exception:  # keep the dev server alive; the row is retried with backoff
             log.exception("sending the outbox failed")
@@ -147,7 +154,7 @@ def dev(new_demo: bool, no_demo: bool) -> None:
     upgrade(app.config["DATABASE_URL"])
     engine = db_engine(app)
     catcher = start_dev_catcher(app)
-    pump = OutboxPump(engine, SmtpSettings.from_config(app.config)).start()
+    pump = OutboxPump(engine, SmtpSettings.from_config(app.config), app=app).start()
     try:
         game_id, created = (0, False) if no_demo else ensure_demo_game(engine, new=new_demo)
         click.echo(banner(app, game_id, created, catcher is not None))

@@ -32,6 +32,15 @@ def _no_pbem_environment(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(name)
 
 
+@pytest.fixture(autouse=True)
+def _mail_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command's emails are in the outbox when it returns (production leaves its mail job
+    to the worker: tests/mail/test_mail_jobs.py covers that path with `mail_now=False`)."""
+    from pbem.service import core
+
+    monkeypatch.setattr(core, "MAIL_NOW", True)
+
+
 @pytest.fixture(scope="session")
 def _pg_session_url() -> Iterator[str | None]:
     """One schema per test session (and xdist worker), tables created once."""

@@ -6,14 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pbem.mail import accounts, notify, timemails
+from pbem.mail import accounts, jobs, notify, timemails
 
 
 class MailNotifier:
-    """`notify` after every command, and the mails other commands queue by name."""
+    """`fan_out` (a command's mail job, at once) or `notify` after every command, and the
+    mails other commands queue by name."""
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
-        for module in (notify, timemails, accounts):
+        for module in (notify, jobs, timemails, accounts):
             found: Callable[..., Any] | None = getattr(module, name, None)
             if callable(found):
                 return found

@@ -61,9 +61,11 @@ def notify(
     now: datetime | None = None,
     renderer: Renderer | None = None,
     roster: Roster | None = None,
+    moved_on: frozenset[int] = frozenset(),
 ) -> list[OutboxEmail]:
     """Queue every email the new `events` call for (`roster`: the game's, if the caller has
-    it loaded already). Call after appending them and moving
+    it loaded already; `moved_on`: seats that have acted since, when the emails are worked
+    out late (pbem.mail.jobs): they are not asked again). Call after appending them and moving
     `game.last_seq` (it is the turn_seq of the new tokens). `actor`: the seat whose command
     made the events; by default the seat of the first play or pass. `echo`: the command came
     by email, so the actor's move is said in the first email they get from here (a short
@@ -84,7 +86,7 @@ def notify(
     elif only_votes(events):  # nobody moved: the questions asked stand as they were
         rows += vote_mails(mail, state_before, state_after, events)
     else:
-        rows += _asks(mail, state_before, state_after, deadline)
+        rows += _asks(mail, state_before, state_after, deadline, moved_on)
     rows += confirmation(mail, state_after)  # only if no email above carried the echo
     return [row for row in rows if row is not None]
 
@@ -105,12 +107,15 @@ _ASKS = {Ask.PLAY: ask_turn, Ask.PASS: ask_pass, Ask.BID: ask_bid, Ask.NAME_SUIT
 
 
 def _asks(mail: GameMail, before: GameState | None, after: GameState,
-          deadline: datetime | None) -> list[OutboxEmail | None]:
+          deadline: datetime | None,
+          moved_on: frozenset[int] = frozenset()) -> list[OutboxEmail | None]:
     """The emails asking for the next moves, one per seat by what the engine asks it
     (`before` None: ask whoever is waited for). The pass and the moon choice are asked once,
     when they begin; a card, a bid or the suit after every move."""
     rows: list[OutboxEmail | None] = []
     for seat in after.to_move:
+        if seat in moved_on:  # the game went past this question before its email was made
+            continue
         kind = asked(after, seat).kind
         if kind is Ask.MOON and _moon_began(before, after):
             rows.append(ask_moon(mail, after, seat, deadline))

@@ -34,6 +34,7 @@ from sqlmodel import col, select
 
 from pbem.mail.asks import send_reminder
 from pbem.mail.compose import MailSettings
+from pbem.mail.jobs import fan_out_pending
 from pbem.mail.outbox import DrainResult, SmtpSettings, drain_all, hand_back, purge_sent
 from pbem.mail.reviews import review_mails
 from pbem.scheduler.digest import send_digests
@@ -50,6 +51,7 @@ from pbem.store.types import utcnow
 
 log = logging.getLogger(__name__)
 OUTBOX_INTERVAL_SECONDS = 5
+MAIL_JOBS_INTERVAL_SECONDS = 1
 DEADLINE_INTERVAL_SECONDS = 60
 LEASE_NAME = "scheduler"
 LEASE_TTL = timedelta(seconds=DEADLINE_INTERVAL_SECONDS * 3)
@@ -344,6 +346,17 @@ def send_outbox(app: Flask, holder: str | None = None,
     return result
 
 
+def fan_out_mail(app: Flask, stopping: threading.Event | None = None) -> list[int]:
+    """Every second: fan the commands' mail jobs out into outbox rows (safe to run in several
+    processes: a job's rows are written with its deletion, by whoever deletes it first)."""
+    with app.app_context():
+        done = fan_out_pending(db_engine(app), settings=MailSettings.from_config(app.config),
+                               stop=stopping.is_set if stopping else lambda: False)
+    if done:
+        log.debug("mail jobs fanned out: %d", len(done))
+    return done
+
+
 def send_daily_digests(app: Flask, holder: str | None = None) -> int:
     """Hourly: queue the digests of players for whom it is now 8 in the morning (under the
     lease when `holder` is given)."""
@@ -416,6 +429,9 @@ def build_scheduler(app: Flask, scheduler: BaseScheduler | None = None,
                       seconds=OUTBOX_INTERVAL_SECONDS,
                       id="send_outbox", max_instances=1, coalesce=True,
                       misfire_grace_time=OUTBOX_INTERVAL_SECONDS * 6)
+    scheduler.add_job(fan_out_mail, "interval", args=[app, stopping],
+                      seconds=MAIL_JOBS_INTERVAL_SECONDS, id="fan_out_mail", max_instances=1,
+                      coalesce=True, misfire_grace_time=OUTBOX_INTERVAL_SECONDS * 6)
     scheduler.add_job(beat, "interval", args=[db_engine(app), holder],
                       seconds=HEARTBEAT_INTERVAL_SECONDS, id="heartbeat", max_instances=1,
                       coalesce=True, misfire_grace_time=HEARTBEAT_INTERVAL_SECONDS)

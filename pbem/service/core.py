@@ -1,4 +1,5 @@
-"""The command runner: one write transaction per command — load, decide, append, notify.
+"""The command runner: one write transaction per command — load, decide, append, and a mail
+job saying which emails the new events call for (fanned out after it: pbem.mail.jobs).
 
 A move is *planned* first (`run(..., planned=True)`): loaded, decided, the robots' answers,
 deadlines and emails worked out in a read transaction without the writer lock, its writes
@@ -68,6 +69,7 @@ from pbem.store.events import (
     save_snapshot,
     set_game_status,
 )
+from pbem.store.mailjobs import Job, Rebuilt, queue_job
 from pbem.store.models import Game, Player, Seat
 from pbem.store.types import utcnow
 
@@ -95,6 +97,19 @@ class Context:
     # The command came by email: the player's move is echoed back in the next email they get
     # (a page shows the move itself, so a move made there sends no confirmation).
     echo: bool = False
+    # Work the command's emails out in its own transaction (the mail layer's `fan_out` of
+    # its job, at once) instead of leaving its mail job to the worker; None: MAIL_NOW.
+    mail_now: bool | None = None
+
+    @property
+    def mails_now(self) -> bool:
+        return MAIL_NOW if self.mail_now is None else self.mail_now
+
+
+# Production leaves a command's emails to the worker (`pbem worker` fans out mail jobs every
+# second): the write transaction stays short. Tests set this so a command's outbox rows are
+# there when it returns.
+MAIL_NOW = False
 
 
 @dataclass(frozen=True)
@@ -348,7 +363,8 @@ def commit(
     ctx: Context, g: Loaded, events: Sequence[Event], *, created: GameCreated | None = None,
     actor: int | None = None, by: str | None = PLAYER,
 ) -> Outcome:
-    """Fold `events`, let the table move on by itself, append it all, then notify.
+    """Fold `events`, let the table move on by itself, append it all, then write its mail
+    job (or, `ctx.mails_now`, fan it out at once).
 
     `created`: a new game's GameCreated, already folded into `g.state` (notify gets None
     as the state before). `by`: who made `events` (see PLAYER...)."""
@@ -370,10 +386,14 @@ def commit(
         _rate(g.session, g.game, state, g.seats, ctx.clock())
     opened = sync_deadlines(g.session, g.game, state, appended, ctx.clock(), g.seats,
                             g.players)
-    extra = {"roster": g.loaded_roster} if g.loaded_roster is not None else {}
-    deadline = min((d.due_at for d in opened), default=None)
-    notify_hook()(g.session, g.game, before, state, tuple(appended), actor=actor,
-                  echo=ctx.echo, now=ctx.clock(), deadline=deadline, **extra)
+    job = Job(g.game_id, g.loaded.seq, new_seq, actor, ctx.echo,
+              min((d.due_at for d in opened), default=None), ctx.clock(), fresh=bool(created))
+    if ctx.mails_now:
+        extra = {"roster": g.loaded_roster} if g.loaded_roster is not None else {}
+        mail_hook("fan_out")(g.session, job, game=g.game,
+                             rebuilt=Rebuilt(before, state, tuple(appended)), **extra)
+    else:
+        queue_job(g.session, job)  # fanned out by the worker (pbem.mail.jobs)
     return Outcome(g.game_id, new_seq, tuple(appended), state)
 
 
@@ -447,10 +467,12 @@ def events_since(g: Loaded, seq: int) -> list[Event]:
 # --- the notification hook ----------------------------------------------------------------
 
 # The mail layer, wired in from above (the app factory: pbem.app), so the service imports no
-# mail: `notify(session, game, state_before, state_after, events, *, actor=None, now=None)`
-# queues a command's emails in its own transaction (the transactional outbox); the other
-# names (`send_invites`, `send_declined`, `resend_turns`, `send_nudge`, `send_timeout`,
-# `seat_link`) are the mails other commands queue.
+# mail: `fan_out(session, job, ...)` works out a command's mail job (at once with
+# `Context.mail_now`; else the worker does, pbem.mail.jobs) through
+# `notify(session, game, state_before, state_after, events, *, actor=None, now=None)`, the
+# routing (tests may listen there: `_notify`); the other names (`send_invites`,
+# `send_declined`, `resend_turns`, `send_nudge`, `send_timeout`, `seat_link`) are the mails
+# other commands queue in their own transaction.
 Notify = Callable[..., Any]
 _notify: Notify | None = None  # tests may put a listener here
 _notifier: Callable[[], Any] | None = None  # makes the notifier, once, when first needed

@@ -43,6 +43,14 @@ _PAYLOADS = (select(_EVENTS.c.seq, _EVENTS.c.payload)
 _LATEST_SNAPSHOT = (select(_SNAPSHOTS.c.seq, _SNAPSHOTS.c.state)
                     .where(_SNAPSHOTS.c.game_id == bindparam("game_id"))
                     .order_by(_SNAPSHOTS.c.seq.desc()).limit(1))
+_SNAPSHOT_AT = (select(_SNAPSHOTS.c.seq, _SNAPSHOTS.c.state)
+                .where(_SNAPSHOTS.c.game_id == bindparam("game_id"),
+                       _SNAPSHOTS.c.seq <= bindparam("seq"))
+                .order_by(_SNAPSHOTS.c.seq.desc()).limit(1))
+_PAYLOADS_UPTO = (select(_EVENTS.c.seq, _EVENTS.c.payload)
+                  .where(_EVENTS.c.game_id == bindparam("game_id"),
+                         _EVENTS.c.seq > bindparam("seq"), _EVENTS.c.seq <= bindparam("upto"))
+                  .order_by(_EVENTS.c.seq))
 
 
 class ConcurrencyConflict(Exception):
@@ -228,6 +236,38 @@ def _load_from_snapshot(session: Session, game_id: int) -> LoadedState:
     state = replay(events) if snap is None else apply_all(restored, events)
     seq = rows[-1][0] if rows else base_seq
     return LoadedState(state=state, seq=seq, snapshot_seq=base_seq)
+
+
+def payloads_between(session: Session, game_id: int, after_seq: int,
+                     upto_seq: int) -> list[tuple[int, Any]]:
+    """(seq, payload) of the game's events after `after_seq` up to `upto_seq`, in order."""
+    rows = session.connection().execute(
+        _PAYLOADS_UPTO, {"game_id": game_id, "seq": after_seq, "upto": upto_seq})
+    return [(seq, payload) for seq, payload in rows]
+
+
+def state_at(session: Session, game_id: int, seq: int,
+             known: LoadedState | None = None) -> GameState:
+    """The game's state right after event `seq` (the log is append-only, so any past state
+    can be rebuilt): from `known` when it is no later, else from the latest snapshot at or
+    before `seq`; then the events up to `seq`."""
+    from pbem.engine import EventDecodeError, apply_all, decode_event, replay, restore
+
+    base: GameState | None = None
+    base_seq = 0
+    if known is not None and known.seq <= seq:
+        base, base_seq = known.state, known.seq
+    else:
+        snap = session.connection().execute(_SNAPSHOT_AT, {"game_id": game_id,
+                                                           "seq": seq}).first()
+        if snap is not None:
+            try:
+                base, base_seq = restore(snap[1]), snap[0]
+            except EventDecodeError:  # a snapshot of an older form: replay the whole log
+                base = None
+    events = [decode_event(payload)
+              for _seq, payload in payloads_between(session, game_id, base_seq, seq)]
+    return replay(events) if base is None else apply_all(base, events)
 
 
 def latest_snapshot(session: Session, game_id: int) -> Snapshot | None:

@@ -219,6 +219,28 @@ class OutboxEmail(SQLModel, table=True):
     sent_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
 
+class MailJob(SQLModel, table=True):
+    """The emails a command's new events call for, not yet worked out: written in the
+    command's transaction, fanned out into outbox rows later (pbem.mail.jobs) in one
+    transaction that also deletes the row, so each job fans out exactly once."""
+
+    __tablename__ = "mail_job"
+    __table_args__ = (
+        # the pending jobs, each game's in seq order (rows are deleted once fanned out)
+        Index("ix_mail_job_game_id_seq_after", "game_id", "seq_after"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id")
+    seq_before: int  # the game's last seq before the command
+    seq_after: int  # ... and after it: the turn_seq of the emails' tokens
+    actor: int | None = None  # the seat whose command it was
+    echo: bool = False  # the command came by email: say the move in the actor's next email
+    deadline: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    made_at: datetime = Field(sa_type=UTCDateTime)  # the command's clock: the emails' "now"
+    fresh: bool = False  # the game was created by this command (no state before)
+
+
 class Token(SQLModel, table=True):
     """A one-time or reply token. Only the sha256 of the random token is stored."""
 

@@ -31,14 +31,21 @@ class LiveSite:
 
 
 @pytest.fixture
-def live_site(make_app: Callable[..., Flask], tmp_path: Path) -> Iterator[LiveSite]:
-    """The app served over HTTP, its mail sent every 0.2 s to a catcher on a free port."""
+def live_site(make_app: Callable[..., Flask], tmp_path: Path,
+              monkeypatch: pytest.MonkeyPatch) -> Iterator[LiveSite]:
+    """The app served over HTTP, its moves' mail jobs fanned out and its mail sent every
+    0.2 s to a catcher on a free port (as `pbem dev` does: the emails are worked out after
+    the move, not in its request)."""
+    from pbem.service import core
+
+    monkeypatch.setattr(core, "MAIL_NOW", False)
     web_port, smtp_port = free_port(), free_port()
     folder = tmp_path / "caught-mail"
     url = f"http://127.0.0.1:{web_port}"
     app = make_app(BASE_URL=url, SMTP_PORT=smtp_port, DEVMAIL_FOLDER=str(folder))
     catcher = start_catcher(folder, port=smtp_port)
-    pump = OutboxPump(db_engine(app), SmtpSettings.from_config(app.config), interval=0.2).start()
+    pump = OutboxPump(db_engine(app), SmtpSettings.from_config(app.config), interval=0.2,
+                      app=app).start()
     server = make_server("127.0.0.1", web_port, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
