@@ -26,12 +26,12 @@ from pbem.engine.events import (
     Event,
     MoonChosen,
     SuitNamed,
+    new_card_played,
 )
 from pbem.engine.rules import OpeningLead, Variant, describe_offset
 from pbem.engine.scoring import ALL_HEARTS, QS_BIT
 from pbem.engine.state import GameState, Phase
 from pbem.engine.table import FOLLOW_MASKS, Table
-from pbem.engine.values import fast_constructor
 from pbem.engine.variants import reader
 from pbem.engine.variants.domino import DominoTable
 
@@ -86,7 +86,6 @@ class VoteEnd:
 
 
 Command = PassCards | PlayCard | Claim | ChooseMoon | Bid | NameSuit | VoteEnd
-new_card_played = fast_constructor(CardPlayed)  # every move: see values.py
 
 
 def decide(state: GameState, command: Command, names: Sequence[str] = ()) -> tuple[Event, ...]:

@@ -9,6 +9,7 @@ from typing import Any
 from pbem.engine.cards import BY_CODE, Card, Suit
 from pbem.engine.errors import EventDecodeError, UnreadableInput
 from pbem.engine.rules import Rules
+from pbem.engine.values import fast_constructor
 
 EVENT_VERSION = 1
 
@@ -98,6 +99,8 @@ class EndVoted:
 Event = (GameCreated | HandDealt | CardsPassed | CardPlayed | MoonChosen | ClaimAccepted
          | CardsDrawn | BidMade | SuitNamed | ClaimFailed | EndVoted)
 
+new_card_played = fast_constructor(CardPlayed)  # every move: see values.py
+
 EVENT_TYPES: dict[type[Any], str] = {
     GameCreated: "game_created", HandDealt: "hand_dealt", CardsPassed: "cards_passed",
     CardPlayed: "card_played", MoonChosen: "moon_chosen", ClaimAccepted: "claim_accepted",
@@ -140,6 +143,9 @@ def encode_event(event: Event) -> dict[str, Any]:
 
 def decode_event(data: Any) -> Event:
     """Rebuild an event from its JSON form; EventDecodeError for anything unknown or malformed."""
+    played = _card_played(data)  # most of a log: the same checks, made in one go
+    if played is not None:
+        return played
     if not isinstance(data, dict):
         raise EventDecodeError("an event must be a JSON object")
     kind, version = data.get("type"), data.get("v")
@@ -156,6 +162,21 @@ def decode_event(data: Any) -> Event:
         return decoder(data)
     except (UnreadableInput, TypeError, ValueError, KeyError) as exc:
         raise EventDecodeError(f"malformed {kind} event: {exc}") from exc
+
+
+def _card_played(data: Any) -> CardPlayed | None:
+    """A well-formed card_played payload's event, or None for anything else (which the full
+    decoder then answers): exactly the keys type, v, seat and card, v 1, a canonical card code
+    and a non-negative whole seat."""
+    if type(data) is not dict or len(data) != 4 or data.get("type") != "card_played":
+        return None
+    code, seat, version = data.get("card"), data.get("seat"), data.get("v")
+    if type(code) is not str or type(seat) is not int or type(version) is not int:
+        return None
+    card = BY_CODE.get(code)
+    if card is None or seat < 0 or version != EVENT_VERSION:
+        return None
+    return new_card_played(seat, card)
 
 
 _OPTIONAL = {"dealer_draw"}
@@ -175,7 +196,10 @@ def _seat(data: dict[str, Any]) -> int:
 def _card_list(value: Any) -> tuple[Card, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise TypeError("cards must be a list of strings")
-    return tuple(_strict_card(v) for v in value)
+    try:
+        return tuple(map(BY_CODE.__getitem__, value))
+    except KeyError:
+        return tuple(_strict_card(v) for v in value)  # names the card that is not canonical
 
 
 def _strict_card(text: str) -> Card:

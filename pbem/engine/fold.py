@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pbem.engine.cards import Card, Suit, cards_of, mask_of
@@ -10,6 +10,7 @@ from pbem.engine.errors import EventDecodeError, WrongPhase
 from pbem.engine.events import Event, GameCreated, decode_event
 from pbem.engine.rules import Rules, Variant
 from pbem.engine.state import GameState, HandResult, Phase, Trick, new_result, new_state, new_trick
+from pbem.engine.table import Table
 from pbem.engine.variants import freeze_keeping, new_table, reader, thaw
 
 SNAPSHOT_VERSION = 2  # 2: with the per-seat decision counts (older ones are replayed)
@@ -51,17 +52,40 @@ def apply_all(state: GameState, events: Iterable[Event]) -> GameState:
     return freeze_keeping(table)
 
 
+def apply_all_trusted(state: GameState, events: Iterable[Event]) -> GameState:
+    """`apply_all` for events read back from the store after `state` (checked when they were
+    appended): card plays are not checked again (see `Table.apply_trusted`)."""
+    table = thaw(state)
+    table.apply_trusted(events)
+    return freeze_keeping(table)
+
+
 def replay(events: Iterable[Event]) -> GameState:
     """Fold a whole log, first event a GameCreated."""
     iterator = iter(events)
-    created = next(iterator, None)
-    if not isinstance(created, GameCreated):
-        raise WrongPhase("A game's log must start with its creation.")
-    _check_draw(created)
-    table = new_table(created)  # the variant's fold is chosen once per game
+    table = _created_table(iterator)  # the variant's fold is chosen once per game
     for event in iterator:
         table.apply(event)
     return freeze_keeping(table)
+
+
+def replay_trusted(events: Iterable[Event]) -> GameState:
+    """`replay` for a log read back from the store, whose events were checked when they were
+    appended: card plays are not checked again (see `Table.apply_trusted`). Anything that did
+    not come from the store, such as a command's events, goes through `replay` or `apply`."""
+    iterator = iter(events)
+    table = _created_table(iterator)
+    table.apply_trusted(iterator)
+    return freeze_keeping(table)
+
+
+def _created_table(log: Iterator[Event]) -> Table:
+    """The working table of a log's first event, which must be the game's creation."""
+    created = next(log, None)
+    if not isinstance(created, GameCreated):
+        raise WrongPhase("A game's log must start with its creation.")
+    _check_draw(created)
+    return new_table(created)
 
 
 def replay_json(payloads: Iterable[dict[str, Any]]) -> GameState:
