@@ -1,12 +1,17 @@
-"""Rate-limit counters in pbem's own database: a `limits` storage (scheme `pbem-db://`), so
-every gunicorn worker and host counts into the same fixed windows without another server.
+"""Rate-limit counters for `limits` (Flask-Limiter's storage backends).
 
-One row per (limit, client) key holds the count and when its window ends; `incr` is one
-atomic INSERT ... ON CONFLICT DO UPDATE ... RETURNING on SQLite and PostgreSQL alike."""
+`pbem-db://`: in pbem's own database, so every gunicorn worker and host counts into the same
+fixed windows without another server. One row per (limit, client) key holds the count and
+when its window ends; `incr` is one atomic INSERT ... ON CONFLICT DO UPDATE ... RETURNING on
+SQLite and PostgreSQL alike.
+
+`pbem-process://`: in this process's memory (the moves' counters, see pbem.security): a dict
+under a lock. (limits' own `memory://` starts a timer thread on every increment.)"""
 
 from __future__ import annotations
 
 import random
+import threading
 import time
 from typing import Any
 
@@ -21,6 +26,7 @@ from pbem.store.db import writing
 from pbem.store.models import RateLimit
 
 DATABASE = "pbem-db://"
+PROCESS = "pbem-process://"
 PURGE_ONE_IN = 200  # now and then an increment also deletes long-ended windows
 _T = RateLimit.__table__  # type: ignore[attr-defined]
 
@@ -50,7 +56,22 @@ def storage_options(app: Flask, uri: str) -> dict[str, Any]:
     return {}
 
 
-class DatabaseStorage(Storage):
+class _WindowStorage(Storage):
+    """Reads shared by both: a key's live window as (count, end), or None."""
+
+    def _row(self, key: str) -> tuple[int, float] | None:
+        raise NotImplementedError
+
+    def get(self, key: str) -> int:
+        row = self._row(key)
+        return row[0] if row else 0
+
+    def get_expiry(self, key: str) -> float:
+        row = self._row(key)
+        return row[1] if row else time.time()
+
+
+class DatabaseStorage(_WindowStorage):
     STORAGE_SCHEME = ["pbem-db"]
 
     def __init__(self, uri: str | None = None, wrap_exceptions: bool = False,
@@ -81,14 +102,6 @@ class DatabaseStorage(Storage):
             return None
         return int(row[0]), float(row[1])  # by position: a Row's .count is tuple.count
 
-    def get(self, key: str) -> int:
-        row = self._row(key)
-        return row[0] if row else 0
-
-    def get_expiry(self, key: str) -> float:
-        row = self._row(key)
-        return row[1] if row else time.time()
-
     def check(self) -> bool:
         try:
             with self.engine.connect() as conn:
@@ -105,3 +118,55 @@ class DatabaseStorage(Storage):
     def clear(self, key: str) -> None:
         with writing(self.engine), self.engine.begin() as conn:
             conn.execute(delete(_T).where(_T.c.key == key))
+
+
+class ProcessStorage(_WindowStorage):
+    """Fixed-window counters in this process: {key: (count, window end)}; ended windows are
+    dropped now and then, so the dict holds about the clients of the last window."""
+
+    STORAGE_SCHEME = ["pbem-process"]
+    PURGE_EVERY = 1000  # increments
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False,
+                 **options: Any) -> None:
+        self.counters: dict[str, tuple[int, float]] = {}
+        self.lock = threading.Lock()
+        self.increments = 0
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+
+    @property
+    def base_exceptions(self) -> type[Exception]:
+        return ValueError
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        now = time.time()
+        with self.lock:
+            count, until = self.counters.get(key, (0, now))
+            if until <= now:
+                count, until = 0, now + expiry
+            self.counters[key] = (count + amount, until)
+            self.increments += 1
+            if self.increments % self.PURGE_EVERY == 0:
+                self._purge(now)
+            return count + amount
+
+    def _purge(self, now: float) -> None:
+        for key in [k for k, (_c, until) in self.counters.items() if until <= now]:
+            del self.counters[key]
+
+    def _row(self, key: str) -> tuple[int, float] | None:
+        found = self.counters.get(key)
+        return found if found is not None and found[1] > time.time() else None
+
+    def check(self) -> bool:
+        return True
+
+    def reset(self) -> int | None:
+        with self.lock:
+            count = len(self.counters)
+            self.counters.clear()
+            return count
+
+    def clear(self, key: str) -> None:
+        with self.lock:
+            self.counters.pop(key, None)

@@ -3,7 +3,13 @@ production), the session cookie's flags, and the per-client rate limit on POSTs 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from flask import Flask, Response, request
+
+if TYPE_CHECKING:
+    from flask_limiter import Limiter
 
 # The pages run no script at all; their CSS is one inline <style> block and a few style=
 # attributes (colour swatches), hence 'unsafe-inline' for styles only. Forms post to this site.
@@ -53,32 +59,71 @@ def rate_limited(path: str, method: str) -> bool:
     return method == "POST" or path == "/new"
 
 
+# The move buttons (the private page's and the email links'): a game's hottest requests. With
+# the database as the shared store they are counted in each web process's memory instead, so
+# a move costs no counter writes (on SQLite, two more turns of the writer lock); see below.
+MOVE_ENDPOINTS = frozenset({
+    "play.seat_play", "play.seat_pass", "play.seat_moon", "play.seat_bid", "play.seat_suit",
+    "play.seat_end", "play.link_action", "play.pass_action"})
+
+
+def is_move() -> bool:
+    return request.endpoint in MOVE_ENDPOINTS
+
+
+def shared_storage(app: Flask) -> str:
+    """The store every worker shares (PBEM_RATELIMIT_STORAGE_URL): `redis://...`, or pbem's
+    database (the default, also named `database`)."""
+    from pbem.ratelimit_store import DATABASE
+
+    configured = str(app.config.get("RATELIMIT_STORAGE_URL") or "")
+    return DATABASE if configured in ("", "database") else configured
+
+
 def init_rate_limit(app: Flask) -> None:
-    """Flask-Limiter, one shared bucket per client address over all limited requests.
-    Counters live in pbem's database by default (every gunicorn worker sees the same counts),
-    in Redis or memory when PBEM_RATELIMIT_STORAGE_URL says so."""
-    from flask_limiter import Limiter
-    from flask_limiter.util import get_remote_address
+    """Flask-Limiter, per client address: RATELIMIT over every limited request (see
+    `rate_limited`), counted in the shared store, so every gunicorn worker sees the same count.
 
-    from pbem.ratelimit_store import DATABASE, storage_options
-
+    One exception, when that store is pbem's database (the default): moves (MOVE_ENDPOINTS)
+    count in a bucket of their own in each web process's memory, i.e. up to one RATELIMIT per
+    gunicorn worker. What emails people (/new, sign-in, invitations...) keeps the shared
+    count. With Redis as the store everything counts there, in one bucket."""
     if app.testing and "RATELIMIT_ENABLED" not in app.config:
         # The suite posts far more than a person would; tests of the limit turn it on.
         app.config["RATELIMIT_ENABLED"] = False
-    storage = str(app.config.get("RATELIMIT_STORAGE_URL") or DATABASE)
-    limiter = Limiter(
-        key_func=get_remote_address, app=app, storage_uri=storage,
-        storage_options=storage_options(app, storage),
-        application_limits=[str(app.config["RATELIMIT"])],
-        application_limits_exempt_when=lambda: not rate_limited(request.path, request.method),
-        headers_enabled=True, strategy="fixed-window", key_prefix="pbem",
-    )
-    app.extensions["pbem.limiter"] = limiter
+    from pbem.ratelimit_store import DATABASE, PROCESS
+
+    storage = shared_storage(app)
+    apart = storage == DATABASE
+
+    def shared_exempt() -> bool:
+        return not rate_limited(request.path, request.method) or (apart and is_move())
+
+    app.extensions["pbem.limiter"] = _limiter(app, storage, shared_exempt)
+    if apart:
+        app.extensions["pbem.move_limiter"] = _limiter(
+            app, PROCESS, lambda: not (rate_limited(request.path, request.method)
+                                         and is_move()))
 
     @app.errorhandler(429)
     def too_many(_error: Exception) -> tuple[str, int, dict[str, str]]:
         return ("Too many requests from your address just now. Nothing was lost: wait a "
                 "minute, then try again.\n", 429, {"Content-Type": "text/plain; charset=utf-8"})
+
+
+def _limiter(app: Flask, storage: str, exempt: Callable[[], bool]) -> Limiter:
+    from flask_limiter import Limiter
+    from flask_limiter.util import get_remote_address
+
+    from pbem.ratelimit_store import storage_options
+
+    return Limiter(
+        key_func=get_remote_address, app=app, storage_uri=storage,
+        storage_options=storage_options(app, storage),
+        application_limits=[str(app.config["RATELIMIT"])],
+        application_limits_exempt_when=exempt,
+        headers_enabled=True, strategy="fixed-window", key_prefix="pbem",
+    )
 
 
 # Views that email someone, limited more strictly than the app-wide bucket, per client.

@@ -26,6 +26,7 @@ from pbem.engine import (
     PassCards,
     Phase,
     PlayCard,
+    Rules,
     Suit,
     SuitNamed,
     UnreadableInput,
@@ -39,7 +40,7 @@ from pbem.present import links as seat_links
 from pbem.present import pages as variants
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
-from pbem.store.models import Token
+from pbem.store.models import Game, Token
 from pbem.web.play.common import (
     MOON_CODES,
     Table,
@@ -71,6 +72,37 @@ def load_seat(raw: str) -> SeatPage:
         drawn = variants.drawn_this_hand(session, token.game_id, table.state,
                                          token.seat_no or 0)
         return SeatPage(token, replace(table, drawn=tuple(drawn)))
+
+
+@dataclass(frozen=True)
+class SeatKey:
+    """What a move's POST needs before the move: the private link's token and its game row
+    (the rules), not the game's state: the service's move loads that once, in its own
+    transaction, and the page is loaded again only to show a refusal."""
+
+    token: Token
+    game: Game
+
+    @property
+    def seat(self) -> int:
+        return self.token.seat_no or 0
+
+    @property
+    def rules(self) -> Rules:
+        return Rules.from_dict(self.game.rules)
+
+
+def find_seat(raw: str) -> SeatKey:
+    """The private link's token and game, or a 404 as `load_seat` gives (unknown, expired, no
+    longer the player's seat, or a game with no table yet)."""
+    with transaction(db_engine(), read_only=True) as session:
+        token = seat_links.find_seat_token(session, raw)
+        if token is None or token.game_id is None:
+            abort(404)
+        game = session.get(Game, token.game_id)
+        if game is None or game.last_seq == 0:
+            abort(404)
+        return SeatKey(token, game)
 
 
 def render_seat(page: SeatPage, *, message: str = "", code: int = 200) -> ResponseReturnValue:
@@ -136,40 +168,40 @@ MOVED_ON = ("The game moved on since this page was shown, so nothing was {done}.
 @bp.post("/s/<token>/play")
 def seat_play(token: str) -> ResponseReturnValue:
     check_csrf()
-    page = load_seat(token)
+    key = find_seat(token)
     try:
         card = parse_card(request.form.get("card", ""))
     except UnreadableInput:
         abort(400)
-    return seat_move(token, page, PlayCard(page.token.seat_no or 0, card), "played",
+    return seat_move(token, key, PlayCard(key.seat, card), "played",
                      f"You played {card.symbol} ({card}).")
 
 
 @bp.post("/s/<token>/pass")
 def seat_pass(token: str) -> ResponseReturnValue:
     check_csrf()
-    page = load_seat(token)
+    key = find_seat(token)
     try:
         cards = tuple(parse_card(c) for c in request.form.getlist("cards"))
     except UnreadableInput:
         abort(400)
-    count = page.table.state.rules.pass_count
+    count = key.rules.pass_count
     if len(set(cards)) != count:
-        return render_seat(page, code=422, message=f"Pick exactly {count} cards to pass "
-                           f"(you picked {len(set(cards))}).")
-    return seat_move(token, page, PassCards(page.token.seat_no or 0, cards), "passed",
+        return render_seat(load_seat(token), code=422, message=f"Pick exactly {count} cards "
+                           f"to pass (you picked {len(set(cards))}).")
+    return seat_move(token, key, PassCards(key.seat, cards), "passed",
                      "Your cards are passed.")
 
 
 @bp.post("/s/<token>/moon")
 def seat_moon(token: str) -> ResponseReturnValue:
     check_csrf()
-    page = load_seat(token)
+    key = find_seat(token)
     choice = request.form.get("choice", "")
     if choice not in MOON_CODES:
         abort(400)
-    down, points = choice == views.MOON_DOWN, page.table.state.rules.moon_points
-    return seat_move(token, page, ChooseMoon(page.token.seat_no or 0, down), "chosen",
+    down, points = choice == views.MOON_DOWN, key.rules.moon_points
+    return seat_move(token, key, ChooseMoon(key.seat, down), "chosen",
                      f"You went down {points}." if down
                      else f"You put everyone else up {points}.")
 
@@ -178,18 +210,19 @@ def seat_moon(token: str) -> ResponseReturnValue:
 def seat_bid(token: str) -> ResponseReturnValue:
     """Auction Hearts: bid the chips typed in, or pass (the Pass button)."""
     check_csrf()
-    page = load_seat(token)
+    key = find_seat(token)
     chips: int | None = None
     if "pass" not in request.form:
         typed = request.form.get("chips", "").strip()
-        low = asked(page.table.state, page.token.seat_no or 0).min_bid or 1
         if not typed.isdigit() or len(typed) > 6 or int(typed) < 1:
+            page = load_seat(token)
+            low = asked(page.table.state, key.seat).min_bid or 1
             not_one = f" (“{typed}” is not one)" if typed else ""
             return render_seat(page, code=422, message=f"Type a whole number of chips to bid, "
                                f"at least {low}{not_one}, or press Pass.")
         chips = int(typed)
-    event = BidMade(page.token.seat_no or 0, chips)
-    return seat_move(token, page, Bid(event.seat, chips), "done",
+    event = BidMade(key.seat, chips)
+    return seat_move(token, key, Bid(event.seat, chips), "done",
                      f"Done: {choice_words(event)}.", f"Nothing more to do: "
                      f"{choice_words(event)} already.")
 
@@ -198,12 +231,12 @@ def seat_bid(token: str) -> ResponseReturnValue:
 def seat_suit(token: str) -> ResponseReturnValue:
     """Auction Hearts: the winning bidder names the suit to avoid."""
     check_csrf()
-    page = load_seat(token)
+    key = find_seat(token)
     choice = codes.read_choice(request.form.get("suit", ""))
     if choice is None or not isinstance(choice[1], Suit):
         abort(400)
-    event = SuitNamed(page.token.seat_no or 0, choice[1])
-    return seat_move(token, page, NameSuit(event.seat, event.suit), "done",
+    event = SuitNamed(key.seat, choice[1])
+    return seat_move(token, key, NameSuit(event.seat, event.suit), "done",
                      f"Done: {choice_words(event)}.", f"Nothing more to do: "
                      f"{choice_words(event)} already.")
 
@@ -216,11 +249,10 @@ def seat_end(token: str) -> ResponseReturnValue:
     """Seed 003: vote to end the game now (propose or agree), or to play on. Through the one
     move command; a vote is nobody's turn, so the page's turn is not needed."""
     check_csrf()
-    page = load_seat(token)
+    t = find_seat(token).token
     agree = END_VOTES.get(request.form.get("vote", ""))
     if agree is None:
         abort(400)
-    t = page.token
     try:
         out = service.move(service.Context(engine=db_engine()), t.game_id or 0,
                            VoteEnd(t.seat_no or 0, agree), player_id=t.player_id)
@@ -236,14 +268,15 @@ def seat_end(token: str) -> ResponseReturnValue:
     return redirect(url_for("play.seat_page", token=token), code=303)
 
 
-def seat_move(token: str, page: SeatPage, command: Command, done: str, made: str,
+def seat_move(token: str, key: SeatKey, command: Command, done: str, made: str,
               repeated: str | None = None) -> ResponseReturnValue:
     """The private page's one protocol for every move: the page's turn goes with the command
     to the service's move command, which refuses it once that turn has passed and answers a
-    repeat of the move made then with "already done"; then back to the page (303)."""
-    t, turn = page.token, _form_int("turn")
+    repeat of the move made then with "already done"; then back to the page (303). The game's
+    state is loaded once, by the move; the page again only to show a refusal."""
+    t, turn = key.token, _form_int("turn")
     if turn is None:  # a form from no page of ours
-        return render_seat(page, code=409, message=MOVED_ON.format(done=done))
+        return render_seat(load_seat(token), code=409, message=MOVED_ON.format(done=done))
     try:
         out = service.move(service.Context(engine=db_engine()), t.game_id or 0, command,
                            expected_turn=turn, player_id=t.player_id)
