@@ -4,21 +4,21 @@ under the same configuration.
 Run: nice -n 10 python benchmarks/http_moves.py [--db postgresql://...] [--seconds 8]
      [--clients 1,2,4,8] [--workers N] [--no-worker]
 
-pbem is served by `gunicorn -c deploy/gunicorn.conf.py pbem.wsgi:app` (the deploy settings:
-gthread workers, 2 threads each; `--workers` sets PBEM_WEB_WORKERS, default the config's own
-choice), on a fresh SQLite file or a throwaway PostgreSQL schema, the rate limit counting in
-the deployed default store (the database; moves in each worker's memory) but set too high to refuse anyone. Each client is a process with a
-game of its own (four people playing by email, every email rendered and queued): it POSTs
-the move of whoever is to move to their private page (`/s/<token>/play` or `/pass`, with the
-page's turn and CSRF token, as the page's form does), keeping the table itself between deals
-(no page GET per move). The reference is `benchmarks/bare_flask.py`: the same POSTs answered
-303 by an empty view, under the same gunicorn configuration. For 1, 2, 4 and 8 clients it
-prints moves/s and p50/p99 latency, both, the ratio, and the servers' CPU time per request
-(gunicorn and its workers, and `pbem worker` with its SMTP sink, read from /proc: the ratio of
-CPU costs, which the neighbours' load does not change much) (after 3 s of untimed moves: each
-worker's first requests load templates and modules). The worker (`pbem worker`: the outbox
-sender, deadlines) runs throughout, sending to an SMTP sink (aiosmtpd) of its own, so its
-CPU is counted as in production.
+pbem is served by `gunicorn -c deploy/gunicorn.conf.py pbem.wsgi:app` (the deploy settings;
+`--workers` sets PBEM_WEB_WORKERS, default the config's own choice), on a fresh SQLite file or
+a throwaway PostgreSQL schema, the rate limit counting in the deployed default store (the
+database; moves in each worker's memory) but set too high to refuse anyone. Each client is a
+process with a game of its own (four people playing by email): it POSTs the move of whoever
+is to move to their private page (`/s/<token>/play` or `/pass`, with the page's turn and
+CSRF token, as the page's form does), keeping the table itself between deals (no page GET
+per move). The reference is `benchmarks/bare_flask.py`: the same POSTs answered 303 by an
+empty view, under the same gunicorn configuration. For 1, 2, 4 and 8 clients it prints
+moves/s and p50/p99 latency, both, the ratio, and the servers' CPU time per request
+(gunicorn and its workers, `pbem worker` and its SMTP sink, read from /proc; not the
+PostgreSQL server's): a ratio of CPU costs, which the neighbours' load changes less. Each
+level starts after 3 s of untimed moves (each worker's first requests load templates and
+modules). The worker (`pbem worker`: mail, deadlines) runs throughout, sending to an SMTP
+sink (aiosmtpd) of its own, so its CPU is counted as in production.
 """
 
 from __future__ import annotations
