@@ -20,12 +20,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, bindparam
 from sqlalchemy.orm.attributes import set_committed_value
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from pbem.engine import acting_seat, apply_all, decode_event, replay
 from pbem.mail.compose import MailSettings
+from pbem.roster import Roster, roster_of
 from pbem.service.core import notify_hook
 from pbem.store.db import (
     collected_writes,
@@ -37,7 +38,7 @@ from pbem.store.db import (
 )
 from pbem.store.events import LoadedState, load_payloads, payloads_between, state_at
 from pbem.store.mailjobs import Job, Rebuilt, finish_job, pending_jobs
-from pbem.store.models import Game, OutboxEmail
+from pbem.store.models import Game, OutboxEmail, Player, Seat
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,10 @@ def fan_out(session: Session, job: Job, *, game: Game | None = None,
     A seat that has moved since the job's command gets no stale ask for it."""
     moved_on: frozenset[int] = frozenset()
     if game is None:
-        game, moved_on = _game_at(session, job)
+        found = _game_at(session, job)
+        if found is None:  # the game is gone: nobody to write to
+            return []
+        game, extra["roster"], moved_on = found
     if rebuilt is None:
         rebuilt = rebuild(session, job)
     if moved_on:
@@ -63,18 +67,29 @@ def fan_out(session: Session, job: Job, *, game: Game | None = None,
     return rows
 
 
-def _game_at(session: Session, job: Job) -> tuple[Game, frozenset[int]]:
-    """The job's game as its command left it (its last_seq is the tokens' turn_seq), and
-    the seats that have acted since (the game moved on while the job waited)."""
-    game = session.get(Game, job.game_id, populate_existing=True)
-    assert game is not None
+# The game, its seats and their players, in one query.
+_GAME = (select(Game, Seat, Player).join(Seat, col(Seat.game_id) == col(Game.id))
+         .outerjoin(Player, col(Seat.player_id) == col(Player.id))
+         .where(Game.id == bindparam("game_id")).order_by(col(Seat.seat_no)))
+
+
+def _game_at(session: Session, job: Job) -> tuple[Game, Roster, frozenset[int]] | None:
+    """The job's game as its command left it (its last_seq is the tokens' turn_seq), its
+    roster now, and the seats that have acted since (the game moved on while the job
+    waited)."""
+    rows = session.exec(_GAME, params={"game_id": job.game_id}).all()
+    if not rows:
+        return None
+    game = rows[0][0]
+    roster = roster_of([seat for _game, seat, _player in rows],
+                       {player.id: player for _game, _seat, player in rows if player})
     moved_on: frozenset[int] = frozenset()
     if game.last_seq > job.seq_after:
         later = [decode_event(p) for _seq, p in load_payloads(session, game.id or 0,
                                                                 job.seq_after)]
         moved_on = frozenset(seat for seat in map(acting_seat, later) if seat is not None)
     set_committed_value(game, "last_seq", job.seq_after)  # never written: a read-only copy
-    return game, moved_on
+    return game, roster, moved_on
 
 
 def rebuild(session: Session, job: Job) -> Rebuilt:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, update
+from sqlalchemy import Engine, bindparam, exists, update
 from sqlalchemy import select as core_select
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
@@ -70,7 +70,7 @@ from pbem.store.events import (
     set_game_status,
 )
 from pbem.store.mailjobs import Job, Rebuilt, queue_job
-from pbem.store.models import Game, Player, Seat
+from pbem.store.models import Away, Game, Player, Seat
 from pbem.store.types import utcnow
 
 MAX_AUTOMATIC_EVENTS = 100_000  # a safety net against a loop that never settles
@@ -137,6 +137,7 @@ class Loaded:
     loaded: LoadedState
     loaded_roster: Roster | None = None  # set by `roster()`; notify reuses it
     players: dict[int | None, Player] | None = None  # the seats' players, if read with them
+    away: set[int | None] | None = None  # ... and those of them with away dates
 
     @property
     def state(self) -> GameState:
@@ -175,8 +176,11 @@ Step = Callable[[Loaded], "Sequence[Event] | Duplicate"]
 PLANNED_TRIES = 3  # a planned command redone this often after a lost race, then locked
 
 
-# A game with its seats and their players: every command reads them first.
-_GAME = (select(Game, Seat, Player).join(Seat, col(Seat.game_id) == col(Game.id))
+# A game with its seats and their players, and whether each player has away dates (the
+# deadline of a seat asked next is stretched by them): every command reads them first.
+_AWAY = Away.__table__  # type: ignore[attr-defined]
+_HAS_AWAY = exists().where(_AWAY.c.player_id == col(Player.id)).label("has_away")
+_GAME = (select(Game, Seat, Player, _HAS_AWAY).join(Seat, col(Seat.game_id) == col(Game.id))
          .outerjoin(Player, col(Seat.player_id) == col(Player.id))
          .where(Game.id == bindparam("game_id")).order_by(col(Seat.seat_no))
          .execution_options(populate_existing=True))
@@ -223,10 +227,12 @@ def _load(session: Session, game_id: int, statuses: tuple[str, ...], *, lock: bo
     game = rows[0][0]
     if game.status not in statuses:
         raise NotAllowed(_status_sentence(game.status))
-    seats = [seat for _game, seat, _player in rows]
-    players = {player.id: player for _game, _seat, player in rows if player is not None}
+    seats = [seat for _game, seat, _player, _away in rows]
+    players = {player.id: player for _game, _seat, player, _away in rows if player is not None}
+    away = {player.id for _game, _seat, player, has_away in rows
+            if player is not None and has_away}
     return Loaded(session, game, seats, load_state(session, game_id, game.last_seq),
-                  players=players)
+                  players=players, away=away)
 
 
 def _run_once(
@@ -385,7 +391,7 @@ def commit(
         set_game_status(g.session, g.game, "finished")
         _rate(g.session, g.game, state, g.seats, ctx.clock())
     opened = sync_deadlines(g.session, g.game, state, appended, ctx.clock(), g.seats,
-                            g.players)
+                            g.players, g.away)
     job = Job(g.game_id, g.loaded.seq, new_seq, actor, ctx.echo,
               min((d.due_at for d in opened), default=None), ctx.clock(), fresh=bool(created))
     if ctx.mails_now:

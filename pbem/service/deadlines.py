@@ -9,7 +9,8 @@ once (vacation "bot"), then a grace period before the timeout acts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -91,7 +92,26 @@ def away_periods(session: Session, player_id: int | None) -> list[Period]:
     return [(r.starts_on, r.ends_on) for r in rows]
 
 
-def schedule(row: Deadline, policy: DeadlinePolicy, zone: ZoneInfo,
+@dataclass
+class OpenedDeadline:
+    """A deadline row as opened by `sync_deadlines` (a plain value: no ORM object is built
+    on a move's path); the columns of `Deadline`."""
+
+    game_id: int
+    seat_no: int
+    kind: str
+    turn_seq: int
+    started_at: datetime
+    due_at: datetime
+    grace_until: datetime
+    reminders_sent: int = 0
+    next_reminder_at: datetime | None = None
+    status: str = "pending"
+    closed_at: datetime | None = None
+    id: int | None = None
+
+
+def schedule(row: Deadline | OpenedDeadline, policy: DeadlinePolicy, zone: ZoneInfo,
              periods: Sequence[Period], now: datetime) -> None:
     """Set the row's due time, grace end and next reminder from its start."""
     start = row.started_at
@@ -108,7 +128,7 @@ def schedule(row: Deadline, policy: DeadlinePolicy, zone: ZoneInfo,
     row.next_reminder_at = points[row.reminders_sent] if row.reminders_sent < len(points) else None
 
 
-def reminder_points(row: Deadline, policy: DeadlinePolicy) -> list[datetime]:
+def reminder_points(row: Deadline | OpenedDeadline, policy: DeadlinePolicy) -> list[datetime]:
     """When reminders are due: the policy's fractions of the time between start and due."""
     if row.due_at <= row.started_at:
         return []
@@ -136,7 +156,8 @@ _CLOSE = (update(_DEADLINES).where(_DEADLINES.c.id == bindparam("row_id"),
 
 def sync_deadlines(session: Session, game: Game, state: GameState, events: Sequence[Event],
                    now: datetime, seats: Sequence[Seat] | None = None,
-                   players: Mapping[int | None, Player] | None = None) -> list[Deadline]:
+                   players: Mapping[int | None, Player] | None = None,
+                   away: Container[int | None] | None = None) -> list[OpenedDeadline]:
     """Close the rows of actions no longer pending, open rows for new ones (human seats only);
     returns the rows opened (detached copies, with their ids). Call after the events are
     appended (game.last_seq moved).
@@ -144,7 +165,9 @@ def sync_deadlines(session: Session, game: Game, state: GameState, events: Seque
     It runs in every command, so it reads and writes with plain statements on the session's
     connection (no ORM unit of work); pending ORM changes are flushed first, as an ORM query
     would, and Deadline objects the session holds are kept in step with the rows closed.
-    `players`: the seats' players, if the caller has them (else read). In a planning session
+    `players`: the seats' players, if the caller has them (else read); `away`: which of
+    them have away dates, if the caller knows (else each opened row reads its player's).
+    In a planning session
     (pbem.store.db.planning) the writes are collected, and the rows opened have no id."""
     assert game.id is not None
     if seats is None:
@@ -179,7 +202,7 @@ def sync_deadlines(session: Session, game: Game, state: GameState, events: Seque
                 set_committed_value(held, "status", values["new_status"])
                 set_committed_value(held, "closed_at", now)
     policy = DeadlinePolicy.from_dict(game.deadline_policy)
-    return [_open(session, game, by_no[n], kind or "play", policy, now, players)
+    return [_open(session, game, by_no[n], kind or "play", policy, now, players, away)
             for n in sorted(waiting - kept)]
 
 
@@ -197,15 +220,18 @@ def _needs_deadline(seat: Seat | None) -> bool:
 
 
 def _open(session: Session, game: Game, seat: Seat, kind: str, policy: DeadlinePolicy,
-          now: datetime, players: Mapping[int | None, Player] | None = None) -> Deadline:
+          now: datetime, players: Mapping[int | None, Player] | None = None,
+          away: Container[int | None] | None = None) -> OpenedDeadline:
     assert game.id is not None
     player = players.get(seat.player_id) if players is not None else None
     if player is None:  # not given, or the seat's player just changed
         player = session.get(Player, seat.player_id)
     zone = player_zone(player.time_zone if player else None)
-    row = Deadline(game_id=game.id, seat_no=seat.seat_no, kind=kind, turn_seq=game.last_seq,
-                   started_at=now, due_at=now, grace_until=now)
-    schedule(row, policy, zone, _away_rows(session, seat.player_id), now)
+    row = OpenedDeadline(game_id=game.id, seat_no=seat.seat_no, kind=kind,
+                         turn_seq=game.last_seq, started_at=now, due_at=now, grace_until=now)
+    known_home = (away is not None and players is not None and seat.player_id in players
+                  and seat.player_id not in away)  # read together by the caller: no dates
+    schedule(row, policy, zone, [] if known_home else _away_rows(session, seat.player_id), now)
     values = {column: getattr(row, column) for column in _DEADLINE_COLUMNS}
     if is_planning(session):  # written with the move, after planning (its id unknown here)
         execute_write(session, _INSERT, values)

@@ -182,6 +182,8 @@ def load_state(session: Session, game_id: int, last_seq: int | None = None) -> L
     cached = _cached_state(session, game_id) if last_seq is not None else None
     if cached is None or cached.seq > (last_seq or 0):
         loaded = _load_from_snapshot(session, game_id)
+    elif cached.seq == last_seq:  # events and last_seq are written together: none since
+        loaded = cached
     else:
         rows = load_payloads(session, game_id, cached.seq)
         loaded = cached if not rows else LoadedState(

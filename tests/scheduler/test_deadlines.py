@@ -220,6 +220,18 @@ def test_setting_away_dates_stretches_pending_deadlines(make_table: MakeTable) -
     assert t.tick(48).timeouts == []
 
 
+def test_a_deadline_a_move_opens_is_stretched_by_the_players_away_dates(
+        make_table: MakeTable) -> None:
+    """The command reads whether its players have away dates with the game: a player with
+    some gets the stretched due time on the deadline the move opens."""
+    t = make_table(humans=1, zones={0: "Europe/Paris"})
+    set_away(t.ctx, t.player_id(0), date(2026, 12, 3), date(2026, 12, 4))
+    pass_cards(t.ctx, t.game_id, 0, t.state().hand(0)[:3])
+    assert 0 in t.state().to_move  # the robots passed and played up to Ann's card
+    assert t.deadline(0).kind == "play"
+    assert t.deadline(0).due_at.astimezone(PARIS) == datetime(2026, 12, 6, 10, 0, tzinfo=PARIS)
+
+
 def test_with_the_vacation_bot_policy_the_bot_covers_an_away_player_at_once(
         make_table: MakeTable) -> None:
     t = make_table(humans=2, policy={"vacation": "bot"})
