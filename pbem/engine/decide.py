@@ -92,9 +92,9 @@ def decide(state: GameState, command: Command, names: Sequence[str] = ()) -> tup
     """The events a command produces, or an EngineError whose message can be mailed as it is.
 
     `names` are the seats' display names, used only to word the messages."""
+    if isinstance(command, PlayCard):  # most commands: names are only needed for an error
+        return _decide_play(state, command, names)
     speaker = _Namer(names)
-    if isinstance(command, PlayCard):
-        return _decide_play(state, command, speaker)
     if isinstance(command, PassCards):
         return _decide_pass(state, command, speaker)
     if isinstance(command, Claim):
@@ -125,18 +125,22 @@ def _cards_text(cards: Sequence[Card]) -> str:
 
 # --- play --------------------------------------------------------------------------------
 
-def _decide_play(state: GameState, command: PlayCard, name: _Namer) -> tuple[Event, ...]:
+def _decide_play(state: GameState, command: PlayCard,
+                 names: Sequence[str]) -> tuple[Event, ...]:
     seat, card = command.seat, command.card
-    _require_phase(state, seat, Phase.PLAY, name)
+    if state.phase is not Phase.PLAY:
+        _require_phase(state, seat, Phase.PLAY, _Namer(names))
     if seat != state.turn:
-        raise NotYourTurn(f"It's not your turn: we're waiting for {name(state.turn)} to play.")
+        raise NotYourTurn(f"It's not your turn: we're waiting for {_Namer(names)(state.turn)} "
+                          "to play.")
     table = reader(state)
-    if state.rules.decks == 2:  # "QS" means a QS you hold, whichever deck it came from
-        card = held_copy(table.hands[seat], card)
-    if not table.hands[seat] & card.bit:
+    if state.rules.variant is Variant.CANCELLATION:  # two decks: "QS" means a QS you hold,
+        card = held_copy(table.hands[seat], card)      # whichever deck it came from
+    bit = 1 << card.index
+    if not table.hands[seat] & bit:
         raise IllegalMove(f"You don't hold {card}. Your hand: {_cards_text(state.hand(seat))}.")
     legal = table.legal_mask(seat)
-    if not legal & card.bit:
+    if not legal & bit:
         reason = _why_illegal(table, seat, card, legal)
         raise IllegalMove(f"{reason} You can play {_cards_text(cards_of(legal))}.")
     return (new_card_played(seat, card),)

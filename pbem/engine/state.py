@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
 from pbem.engine.cards import SUIT_MASKS, Card, Suit, cards_of
 from pbem.engine.rules import Rules
 from pbem.engine.values import fast_constructor
+
+if TYPE_CHECKING:
+    from pbem.engine.table import Table
 
 
 class Phase(StrEnum):
@@ -97,6 +101,19 @@ class GameState:
     # The fold's working table this state was frozen from, kept for questions (legality) so
     # they need not thaw the state again; never part of the value (see variants.reader).
     _table: object = field(default=None, init=False, repr=False, compare=False)
+
+    if not TYPE_CHECKING:  # (so that mypy still refuses a field name it does not know)
+        def __getattr__(self, name: str) -> Any:
+            """Called only for a slot never set: a state frozen by `kept_state` fills each of
+            its sequence fields from its table on the first read (see `kept_state`)."""
+            if name not in _FILLED_LATER:
+                raise AttributeError(name)
+            table, default = object.__getattribute__(self, "_table"), _FILLED_LATER[name]
+            value = getattr(table, name) if default is _REQUIRED else getattr(table, name, default)
+            if type(value) is list:
+                value = tuple(value)
+            object.__setattr__(self, name, value)
+            return value
 
     # --- questions ---------------------------------------------------------------------
     @property
@@ -199,3 +216,42 @@ class GameState:
 new_state = fast_constructor(GameState)
 new_trick = fast_constructor(Trick)
 new_result = fast_constructor(HandResult)
+
+
+# --- states that fill their sequence fields on first read ------------------------------------
+
+class _KeptTwin:
+    """GameState's slots without the frozen `__setattr__`: `kept_state` builds here and then
+    gives the value GameState as its class (the same layout, see values.py)."""
+
+    __slots__ = GameState.__slots__
+
+    def __init__(self, table: Table) -> None:
+        self.rules, self.seats, self.first_dealer = table.rules, table.seats, table.first_dealer
+        self.hand_number, self.dealer, self.phase = table.hand_number, table.dealer, table.phase
+        self.leader, self.turn, self.hearts_broken = table.leader, table.turn, table.hearts_broken
+        self.kitty, self.in_play, self.moon_shooter = table.kitty, table.in_play, table.moon_shooter
+        self.winners, self.claimed_by, self.end_votes = (table.winners, table.claimed_by,
+                                                          table.end_votes)
+        self._table = table
+
+
+# What `_KeptTwin` sets at once: the fields that are not sequences (cheap to share).
+SET_AT_ONCE = ("rules", "seats", "first_dealer", "hand_number", "dealer", "phase", "leader",
+               "turn", "hearts_broken", "kitty", "in_play", "moon_shooter", "winners",
+               "claimed_by", "end_votes", "_table")
+_REQUIRED = object()
+# The fields a kept state fills on first read, with the value when its table has no such field
+# (a variant's field at a standard table; _REQUIRED: every table has it).
+_FILLED_LATER: dict[str, Any] = {
+    f.name: (f.default if f.default is not MISSING else _REQUIRED) for f in fields(GameState)
+    if f.name not in SET_AT_ONCE}
+
+
+def kept_state(table: Table) -> GameState:
+    """The state of `table`, keeping it: the same value as `table.freeze()`, made in a fraction
+    of the time. Its scalar fields are set now and each sequence field (hands, tricks...) is
+    copied from the table on its first read, so the caller must never change `table` again."""
+    state = _KeptTwin(table)
+    state.__class__ = GameState  # type: ignore[assignment]
+    return state  # type: ignore[return-value]

@@ -190,3 +190,18 @@ def test_parse_cards_rejects_junk() -> None:
         parse_cards("2C XS AH")
     with pytest.raises(UnreadableInput):
         parse_cards("2C and Q")
+
+
+def test_cards_of_and_indices_match_a_bit_by_bit_reading() -> None:
+    import random
+
+    from pbem.engine.cards import DOUBLE_DECK, cards_of, indices
+
+    rng = random.Random(15)
+    masks = [0, 1, (1 << 52) - 1, (1 << 104) - 1, 1 << 51, 1 << 103]
+    masks += [rng.getrandbits(104) & rng.getrandbits(104) for _ in range(3000)]
+    for mask in masks:
+        assert indices(mask) == [i for i in range(104) if mask >> i & 1]
+        expected = sorted(c for c in DOUBLE_DECK if mask >> c.index & 1)
+        assert list(cards_of(mask)) == expected
+        assert list(cards_of(mask & (1 << 52) - 1)) == [c for c in expected if c.copy == 0]

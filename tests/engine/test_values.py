@@ -58,3 +58,37 @@ def test_apply_never_changes_the_state_it_was_given_nor_its_answers() -> None:
     before, legal = snapshot(state), legal_cards(state, state.turn)
     apply(state, events[30])
     assert snapshot(state) == before and legal_cards(state, state.turn) == legal
+
+
+# --- kept states: scalar fields set at once, sequences filled from the table on first read ---
+
+@pytest.mark.parametrize("name", ["standard", "cancellation", "domino", "auction", "three-kitty"])
+def test_a_kept_state_is_the_value_its_table_freezes_to(name: str) -> None:
+    events, _ = random_game(preset(name), 4, max_hands=2)
+    for cut in range(1, len(events), 5):
+        kept = replay(events[:cut])
+        frozen = kept._table.freeze()  # type: ignore[attr-defined]
+        for f in dataclasses.fields(GameState):
+            if f.compare:
+                assert getattr(kept, f.name) == getattr(frozen, f.name), f.name
+                assert type(getattr(kept, f.name)) is type(getattr(frozen, f.name)), f.name
+        assert kept == frozen and hash(kept) == hash(frozen) and repr(kept) == repr(frozen)
+
+
+def test_a_kept_state_unread_is_equal_pickled_and_frozen() -> None:
+    events, _ = random_game(preset("auction"), 8, max_hands=1)
+    fresh = [replay(events) for _ in range(4)]
+    assert pickle.loads(pickle.dumps(fresh[0])) == replay(events)
+    assert dataclasses.replace(fresh[1], dealer=0).hands == replay(events).hands
+    assert snapshot(fresh[2]) == snapshot(replay(events))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fresh[3].hands = ()  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        fresh[3].no_such_field  # type: ignore[attr-defined]  # noqa: B018
+
+
+def test_every_field_is_either_set_at_once_or_filled_later() -> None:
+    from pbem.engine.state import _FILLED_LATER, SET_AT_ONCE
+    names = {f.name for f in dataclasses.fields(GameState)}
+    assert names == set(SET_AT_ONCE) | set(_FILLED_LATER)
+    assert not set(SET_AT_ONCE) & set(_FILLED_LATER)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pbem.engine.cards import ALL_CARDS, DOUBLE_DECK, Card
 from pbem.engine.events import GameCreated
 from pbem.engine.rules import Rules, Variant
-from pbem.engine.state import GameState
+from pbem.engine.state import GameState, kept_state
 from pbem.engine.table import Table
 from pbem.engine.variants.auction import AuctionTable
 from pbem.engine.variants.cancellation import CancellationTable
@@ -47,9 +47,7 @@ def reader(state: GameState) -> Table:
 def freeze_keeping(table: Table) -> GameState:
     """`table.freeze()`, the state keeping `table` for its questions: the caller must not
     change `table` afterwards."""
-    state = table.freeze()
-    object.__setattr__(state, "_table", table)
-    return state
+    return kept_state(table)
 
 
 def deck_cards(rules: Rules) -> tuple[Card, ...]:
