@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib
 import sys
 from types import ModuleType
-from typing import Any
 
 import click
 from flask.cli import FlaskGroup
@@ -86,23 +85,12 @@ cli.add_command(check)
 
 
 def ingest_alone(args: list[str]) -> None:
-    """`pbem ingest`, which an MTA starts for every message, without loading every other
-    command: the app it needs serves no requests (see pbem.app.create_app)."""
-    from flask.cli import ScriptInfo, load_dotenv
-    from flask.helpers import get_load_dotenv
+    """`pbem ingest`, which an MTA starts for every message: it only stores the message, with
+    the standard library (pbem.mailin.pipe; `pbem.__main__` dispatches it before importing
+    this module at all)."""
+    from pbem.mailin.pipe import main as ingest
 
-    from pbem.mailin.cli import ingest
-
-    if get_load_dotenv():  # as FlaskGroup does: PBEM_* settings from .env / .flaskenv
-        load_dotenv()
-
-    def command_app() -> Any:
-        from pbem.app import create_app
-
-        return create_app(serving=False)
-
-    ingest.main(args=args, prog_name="pbem ingest",
-                obj=ScriptInfo(create_app=command_app, set_debug_flag=False))
+    raise SystemExit(ingest(args))
 
 
 def main() -> None:

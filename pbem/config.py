@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import secrets
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -136,7 +138,7 @@ def derive(overrides: Mapping[str, Any], instance_path: str | os.PathLike[str]) 
     cfg["INSTANCE_PATH"] = str(instance)
     cfg["DATABASE_URL_CHOSEN"] = bool(overrides.get("DATABASE_URL"))
     if not cfg.get("DATABASE_URL"):
-        cfg["DATABASE_URL"] = f"sqlite:///{instance / SQLITE_FILE}"
+        cfg["DATABASE_URL"] = default_database_url(instance)
     for key in _BOOL_KEYS:
         cfg[key] = parse_bool(cfg[key])
     for key in _INT_KEYS:
@@ -153,6 +155,46 @@ def derive(overrides: Mapping[str, Any], instance_path: str | os.PathLike[str]) 
     if cfg["PBEM_ENV"] not in {"development", "production"}:
         raise ConfigError(f"PBEM_ENV must be development or production, not {cfg['PBEM_ENV']!r}")
     return cfg
+
+
+def default_database_url(instance: Path) -> str:
+    """The SQLite file in the instance folder: the database when PBEM_DATABASE_URL is unset."""
+    return f"sqlite:///{instance / SQLITE_FILE}"
+
+
+def database_url(environ: Mapping[str, str]) -> str:
+    """The database an app made from this environment uses, found without making one (for
+    `pbem ingest`, which an MTA starts for every message): PBEM_DATABASE_URL, else the SQLite
+    file in PBEM_INSTANCE_PATH or in Flask's default instance folder."""
+    if environ.get("PBEM_DATABASE_URL"):
+        return environ["PBEM_DATABASE_URL"]
+    instance = environ.get("PBEM_INSTANCE_PATH")
+    return default_database_url(Path(instance).resolve() if instance
+                                else Path(default_instance_path()))
+
+
+def default_instance_path(package: str = "pbem") -> str:
+    """The instance folder Flask gives the app when none is set (flask.sansio.app's
+    auto_find_instance_path and scaffold.find_package, without importing Flask): `instance/`
+    beside the package in a checkout, `<prefix>/var/pbem-instance` when it is installed."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or spec.origin is None:
+        return os.path.join(os.getcwd(), "instance")
+    package_path = os.path.dirname(os.path.dirname(spec.origin))  # the folder holding pbem/
+    prefix = os.path.abspath(sys.prefix)
+    if PurePath(package_path).is_relative_to(prefix):
+        return os.path.join(prefix, "var", f"{package}-instance")
+    site_parent, site_folder = os.path.split(package_path)
+    if site_folder.lower() != "site-packages":
+        return os.path.join(package_path, "instance")
+    parent, folder = os.path.split(site_parent)
+    if folder.lower() == "lib":
+        prefix = parent
+    elif os.path.basename(parent).lower() == "lib":
+        prefix = os.path.dirname(parent)
+    else:
+        prefix = site_parent
+    return os.path.join(prefix, "var", f"{package}-instance")
 
 
 _LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "0.0.0.0"}

@@ -11,41 +11,24 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from pbem.mailin.process import Inbox, deliver, process_pending
-from pbem.mailin.receive import MAX_MESSAGE_BYTES, purge_raw_mail
-
-EX_DATAERR = 65  # sysexits.h: the MTA bounces the message, with our words, to its sender
-EX_TEMPFAIL = 75  # sysexits.h: Postfix and procmail keep the message and try again
+from pbem.mailin import pipe
+from pbem.mailin.process import Inbox, process_pending
+from pbem.mailin.receive import purge_raw_mail
 
 
 def _inbox() -> Inbox:
     return Inbox.from_app(current_app._get_current_object())  # type: ignore[attr-defined]
 
 
-@click.command("ingest", help="Read one message on standard input, store it and play it "
-                              "(for an MTA pipe: Postfix, procmail).")
+@click.command("ingest", help="Read one message on standard input and store it for `pbem "
+                              "worker` to play (for an MTA pipe: Postfix, procmail).")
 @click.option("--recipient", "-r", multiple=True,
               help="Envelope recipient (Postfix: ${original_recipient}); repeatable.")
 @with_appcontext
 def ingest(recipient: tuple[str, ...]) -> None:
-    raw = sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1)  # bounded memory and time
-    if len(raw) > MAX_MESSAGE_BYTES:  # nothing is stored: a reply is never this large
-        click.echo(f"pbem ingest: message refused, it is larger than "
-                   f"{MAX_MESSAGE_BYTES // (1024 * 1024)} MB (a reply to Hearts needs no "
-                   "attachments)", err=True)
-        sys.exit(EX_DATAERR)
-    if not raw.strip():
-        raise click.UsageError("no message on standard input")
-    try:
-        stored = deliver(_inbox(), raw, list(recipient))
-    except Exception as exc:  # the database is down, or another process holds this message:
-        click.echo(f"pbem ingest: {exc}", err=True)  # the MTA keeps it and tries again
-        sys.exit(EX_TEMPFAIL)
-    if stored.created:
-        click.echo(f"stored #{stored.id}")
-    else:
-        click.echo(f"stored #{stored.id} (already had it"
-                   + (", processed it now)" if stored.processed else ")"))
+    """The same as `pbem ingest` started on its own (pbem.mailin.pipe), e.g. after `pbem -e
+    FILE`: the database is the app's."""
+    sys.exit(pipe.ingest(sys.stdin.buffer, list(recipient), current_app.config["DATABASE_URL"]))
 
 
 @click.group("mail-in", help="Incoming mail: receivers and upkeep.")

@@ -9,9 +9,6 @@ is safely processed again), then queue any answer and record the status in one t
 from __future__ import annotations
 
 import logging
-import os
-import signal
-import time
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
@@ -20,7 +17,7 @@ from email.message import Message
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import Engine, bindparam, func, or_, update
+from sqlalchemy import ColumnElement, Engine, bindparam, func, or_, update
 from sqlmodel import Session, col, select
 
 from pbem import service
@@ -54,6 +51,7 @@ from pbem.mailin.commands import (
     read_commands,
     subject_words,
 )
+from pbem.mailin.crash import crash_point
 from pbem.mailin.loops import Bounce, automatic_reason_raw, bounce_of, sender_address
 from pbem.mailin.parse import parse_message, reply_text
 from pbem.mailin.receive import Stored, store_raw, with_recipients
@@ -113,17 +111,21 @@ class StillProcessing(Exception):
 
 
 def deliver(inbox: Inbox, raw: bytes, recipients: list[str] | None = None) -> Stored:
-    """Store a message (with its envelope recipients), then process it. A copy of a message
-    already stored is processed too while it is still pending (its first delivery crashed
-    after storing it); if another process holds it right now, StillProcessing."""
+    """Store a message (with its envelope recipients), claimed, then process it: one write
+    transaction before the move's. A copy of a message already stored is processed too while
+    it is still pending and unclaimed (or its claim ran out: the process that stored it died);
+    if another process holds it right now, StillProcessing."""
     raw = with_recipients(raw, recipients or [])
-    stored = store_raw(inbox.engine, raw, now=inbox.clock())
+    stored = store_raw(inbox.engine, raw, now=inbox.clock(), claim=True)
     crash_point("stored")
+    if stored.created:
+        _process_claimed(inbox, stored.id, raw)
+        return replace(stored, processed=True)
     claimed = _claim(inbox, stored.id)
     if claimed is not None:
         _process_claimed(inbox, stored.id, claimed)
         return replace(stored, processed=True)
-    if not stored.created and _is_pending(inbox, stored.id):
+    if _is_pending(inbox, stored.id):
         raise StillProcessing(f"message #{stored.id} is being processed; try again later")
     return stored
 
@@ -134,27 +136,29 @@ def _is_pending(inbox: Inbox, mail_id: int) -> bool:
         return row is not None and row.status == "pending"
 
 
-def crash_point(name: str, after: float = 0.0) -> None:
-    """Test hook for crash tests: with PBEM_TEST_CRASH_AT=name this process dies here, `after`
-    seconds on (SIGKILL: no cleanup, no rollback, as an OOM kill or a power cut would)."""
-    if os.environ.get("PBEM_TEST_CRASH_AT") == name:
-        time.sleep(after)
-        os.kill(os.getpid(), signal.SIGKILL)
-
-
 def process_pending(inbox: Inbox, limit: int = 1000,
-                    min_age: timedelta = timedelta(0)) -> int:
+                    min_age: timedelta = timedelta(0), unclaimed_only: bool = False) -> int:
     """Process every pending message not claimed by a live process (on start and by the
     worker every minute: crash recovery). `min_age`: leave messages stored less than this
-    long ago to the process that stored them."""
+    long ago to the process that stored them. `unclaimed_only`: only those nobody ever
+    claimed (what `pbem ingest` stored)."""
     now = inbox.clock()
-    stale = now - inbox.lease
+    free: ColumnElement[bool] = col(InboundMail.processed_at).is_(None)
+    if not unclaimed_only:
+        free = or_(free, col(InboundMail.processed_at) < now - inbox.lease)
     with transaction(inbox.engine, read_only=True) as session:
         ids = list(session.exec(select(InboundMail.id).where(
-            InboundMail.status == "pending", col(InboundMail.received_at) <= now - min_age,
-            or_(col(InboundMail.processed_at).is_(None), col(InboundMail.processed_at) < stale),
+            InboundMail.status == "pending", col(InboundMail.received_at) <= now - min_age, free,
         ).order_by(col(InboundMail.id)).limit(limit)))
     return sum(process(inbox, mail_id) is not None for mail_id in ids if mail_id is not None)
+
+
+def process_new(app: Flask) -> int:
+    """The worker's job, every second: play what `pbem ingest` stored (an MTA pipe's process
+    only stores, pbem.mailin.pipe), oldest first. A poll of the few pending rows (indexed by
+    status); each message is claimed before it is processed, so several workers, or a
+    receiver processing its own message, never process one twice."""
+    return process_pending(Inbox.from_app(app), unclaimed_only=True)
 
 
 STALE_MIN_AGE = timedelta(seconds=30)

@@ -7,8 +7,6 @@ Delivered-To headers) is still a duplicate.
 
 from __future__ import annotations
 
-import hashlib
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -16,15 +14,13 @@ from sqlalchemy import Engine, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
+from pbem.mailin.rawmail import MAX_MESSAGE_BYTES as MAX_MESSAGE_BYTES  # re-exported
+from pbem.mailin.rawmail import content_hash as content_hash
+from pbem.mailin.rawmail import message_id_of as message_id_of
+from pbem.mailin.rawmail import with_recipients as with_recipients
 from pbem.store.db import inserted_id, transaction
 from pbem.store.models import InboundMail
 from pbem.store.types import utcnow
-
-# The largest message any way in accepts (a reply is a few kB; attachments are not read).
-MAX_MESSAGE_BYTES = 10 * 1024 * 1024
-_HEADER_END = re.compile(rb"\r?\n\r?\n")
-_MESSAGE_ID = re.compile(rb"^message-id:[ \t]*(.*(?:\r?\n[ \t].*)*)", re.IGNORECASE | re.MULTILINE)
-
 
 _INBOUND = InboundMail.__table__  # type: ignore[attr-defined]
 _INSERT = insert(_INBOUND)
@@ -35,29 +31,6 @@ class Stored:
     id: int
     created: bool  # False: the same message was stored before (nothing was added)
     processed: bool = False  # this delivery processed it (a redelivery of a pending copy too)
-
-
-def message_id_of(raw: bytes) -> str:
-    head = _HEADER_END.split(raw, 1)[0]
-    found = _MESSAGE_ID.search(head)
-    if not found:
-        return ""
-    return b" ".join(found.group(1).split()).decode("ascii", "replace")[:998]
-
-
-def content_hash(raw: bytes) -> str:
-    parts = _HEADER_END.split(raw, 1)
-    body = parts[1] if len(parts) == 2 else raw
-    lines = body.replace(b"\r\n", b"\n").rstrip().split(b"\n")
-    return hashlib.sha256(b"\n".join(line.rstrip() for line in lines)).hexdigest()
-
-
-def with_recipients(raw: bytes, recipients: list[str]) -> bytes:
-    """The message with Delivered-To headers in front, as an MTA's local delivery adds them,
-    so the envelope recipients (where the reply token is) stay with the raw bytes."""
-    lines = b"".join(b"Delivered-To: " + r.encode("ascii", "replace") + b"\r\n"
-                     for r in recipients if "\r" not in r and "\n" not in r)
-    return lines + raw
 
 
 def store_raw(engine: Engine, raw: bytes, *, now: datetime | None = None,

@@ -13,7 +13,8 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP
 
-from pbem.mailin.process import Inbox, crash_point, process, process_pending
+from pbem.mailin.crash import crash_point
+from pbem.mailin.process import Inbox, process, process_pending
 from pbem.mailin.receive import MAX_MESSAGE_BYTES, store_raw, with_recipients
 from pbem.mailin.route import known_recipient
 from pbem.store.db import transaction

@@ -66,6 +66,8 @@ PURGE_RAW_MAIL = ("pbem.mailin.receive", "purge_raw_mail")  # (engine, older_tha
 POLL_IMAP = ("pbem.mailin.imap", "poll_imap")  # (app) -> int
 PROCESS_STALE_MAIL = ("pbem.mailin.process", "process_stale")  # (app) -> int
 STALE_MAIL_INTERVAL_SECONDS = 60
+PROCESS_NEW_MAIL = ("pbem.mailin.process", "process_new")  # (app) -> int
+NEW_MAIL_INTERVAL_SECONDS = 1  # `pbem ingest` only stores: the worker plays within a second
 REVIEW_INTERVAL_SECONDS = 30
 
 
@@ -405,6 +407,14 @@ def finish_inbound_mail(app: Flask) -> int:
     return done
 
 
+def play_new_inbound_mail(app: Flask) -> int:
+    """Every second: play the mail `pbem ingest` stored (an MTA pipe's process only stores
+    it); safe in several processes: each message is claimed before it is processed."""
+    play = optional_function(PROCESS_NEW_MAIL)
+    done: int = play(app) if play is not None else 0
+    return done
+
+
 def optional_function(where: tuple[str, str]) -> Callable[..., Any] | None:
     """A function of an area that may not be written yet (None then)."""
     module_name, name = where
@@ -455,6 +465,9 @@ def build_scheduler(app: Flask, scheduler: BaseScheduler | None = None,
                       seconds=STALE_MAIL_INTERVAL_SECONDS, id="finish_inbound_mail",
                       max_instances=1, coalesce=True,
                       misfire_grace_time=STALE_MAIL_INTERVAL_SECONDS * 5)
+    scheduler.add_job(play_new_inbound_mail, "interval", args=[app],
+                      seconds=NEW_MAIL_INTERVAL_SECONDS, id="play_new_inbound_mail",
+                      max_instances=1, coalesce=True, misfire_grace_time=60)
     if optional_function(PURGE_RAW_MAIL) is not None:
         scheduler.add_job(purge_raw_mail, "cron", args=[app, holder], hour=3, minute=30,
                           id="purge_raw_mail", max_instances=1, coalesce=True,

@@ -8,6 +8,7 @@ import uuid
 from email.message import EmailMessage
 from email.policy import SMTP
 
+from flask import Flask
 from sqlalchemy import Engine
 from sqlmodel import col, select
 
@@ -15,6 +16,7 @@ from pbem import service
 from pbem.engine import Card, GameState, Phase, legal_cards
 from pbem.mail.compose import MailSettings
 from pbem.mailin.process import Inbox
+from pbem.scheduler.worker import play_new_inbound_mail
 from pbem.store.db import transaction
 from pbem.store.events import load_state
 from pbem.store.models import OutboxEmail, Player
@@ -27,6 +29,15 @@ _REPLY_TO = re.compile(r"play\+([a-z0-9]+)@", re.IGNORECASE)
 
 def inbox(engine: Engine) -> Inbox:
     return Inbox(engine, SETTINGS)
+
+
+def ingest_and_work(app: Flask, raw: bytes, recipients: list[str]) -> None:
+    """`pbem ingest -r ...` (the command in this process: it only stores the message), then
+    the worker's step that plays what it stored."""
+    args = ["ingest"] + [a for r in recipients for a in ("-r", r)]
+    result = app.test_cli_runner().invoke(args=args, input=raw)
+    assert result.exit_code == 0 and result.output.startswith("stored #"), result.output
+    play_new_inbound_mail(app)
 
 
 def two_human_game(engine: Engine, seed: int = 7) -> int:

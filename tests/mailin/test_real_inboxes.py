@@ -30,7 +30,15 @@ from pbem.store.events import load_events
 from pbem.store.models import InboundMail, PlayerAddress
 from tests.mail.mailtest_support import free_port
 from tests.mailin.dovecot import DOVECOT, PASSWORD, USER, Dovecot
-from tests.mailin.support import emails, latest_token, legal, player, to_play, two_human_game
+from tests.mailin.support import (
+    emails,
+    ingest_and_work,
+    latest_token,
+    legal,
+    player,
+    to_play,
+    two_human_game,
+)
 from tests.mailin.test_imap import dovecot  # noqa: F401 (fixture)
 
 Send = Callable[[bytes, list[str]], None]  # raw message, envelope recipients
@@ -58,14 +66,7 @@ def way(request: pytest.FixtureRequest, make_app: Callable[..., Flask],
         return
     app = make_app(DATABASE_URL=db_url, BASE_URL="http://pbem.test")
     if request.param == "ingest":
-        runner = app.test_cli_runner()
-
-        def by_ingest(raw: bytes, rcpts: list[str]) -> None:
-            args = ["ingest"] + [a for r in rcpts for a in ("-r", r)]
-            result = runner.invoke(args=args, input=raw)
-            assert result.exit_code == 0, result.output
-
-        yield app, by_ingest
+        yield app, lambda raw, rcpts: ingest_and_work(app, raw, rcpts)
         return
     lmtp = request.param == "lmtp"
     controller = ReplyController(Inbox.from_app(app), port=free_port(), lmtp=lmtp)

@@ -31,7 +31,7 @@ from pbem.store.db import transaction
 from pbem.store.models import InboundMail, OutboxEmail
 from tests.mail.mailtest_support import SmtpServer, free_port
 from tests.mailin.dovecot import DOVECOT, PASSWORD, USER, Dovecot
-from tests.mailin.support import player, two_human_game
+from tests.mailin.support import ingest_and_work, player, two_human_game
 from tests.mailin.test_imap import dovecot  # noqa: F401  (the fixture)
 
 SECRET = "webhook-secret"
@@ -107,13 +107,7 @@ def by_receiver(app: Flask, lmtp: bool) -> Iterator[Send]:
 
 
 def by_ingest(app: Flask) -> Iterator[Send]:
-    runner = app.test_cli_runner()
-
-    def send(raw: bytes, rcpt: str) -> None:
-        result = runner.invoke(args=["ingest", "-r", rcpt], input=raw)
-        assert result.exit_code == 0, result.output
-
-    yield send
+    yield lambda raw, rcpt: ingest_and_work(app, raw, [rcpt])
 
 
 def by_webhook(app: Flask) -> Iterator[Send]:

@@ -20,6 +20,7 @@ from pbem.store.events import load_events
 from tests.mail.mailtest_support import free_port
 from tests.mailin.support import (
     emails,
+    ingest_and_work,
     latest_token,
     legal,
     reply,
@@ -119,11 +120,5 @@ def test_the_webhook_is_off_without_a_secret(make_app: Callable[..., Flask]) -> 
     assert make_app().test_client().post("/inbound", data=b"x").status_code == 404
 
 
-def test_pbem_ingest_reads_standard_input(app: Flask) -> None:
-    runner = app.test_cli_runner()
-
-    def send(raw: bytes, rcpt: str) -> None:
-        result = runner.invoke(args=["ingest", "-r", rcpt], input=raw)
-        assert result.exit_code == 0, result.output
-
-    play_by_reply(app, send)
+def test_pbem_ingest_reads_standard_input_and_the_worker_plays_it(app: Flask) -> None:
+    play_by_reply(app, lambda raw, rcpt: ingest_and_work(app, raw, [rcpt]))

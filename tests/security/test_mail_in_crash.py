@@ -1,16 +1,19 @@
 """Issue 13.3: a crash during mail in must not lose the move.
 
 Each way in is a real process, killed (SIGKILL, through the PBEM_TEST_CRASH_AT hook) at the bad
-moment: `pbem ingest` right after storing the message, or after claiming it; the SMTP receiver
-just after its 250. The MTA's redelivery of the same message then plays the move (once), or
-answers "try again later" while the dead process's claim lasts; and the worker's job finishes
-whatever is left pending, with no operator."""
+moment: `pbem ingest` (which only stores; the worker plays what it stored) before or after its
+commit; a process working through the stored mail after claiming a message; the SMTP receiver
+just after its 250. The MTA's redelivery of the same message is stored once, the worker's job
+plays it once, and a dead process's claim is taken over once it runs out, with no operator."""
 
 from __future__ import annotations
 
 import smtplib
 import socket
+import subprocess
+import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 
@@ -20,7 +23,7 @@ from sqlmodel import select
 
 from pbem.app import db_engine
 from pbem.engine import CardPlayed
-from pbem.scheduler.worker import finish_inbound_mail
+from pbem.scheduler.worker import finish_inbound_mail, play_new_inbound_mail
 from pbem.store.db import transaction
 from pbem.store.events import load_events
 from pbem.store.models import InboundMail
@@ -71,32 +74,80 @@ def _time_passes(app: Flask, by: timedelta) -> None:
             InboundMail.processed_at.is_not(None)))  # type: ignore[union-attr]
 
 
-def test_a_redelivered_copy_of_a_message_stored_by_a_killed_ingest_plays_the_move(
+def _worker_step(app: Flask) -> int:
+    """What `pbem worker` runs every second: play the mail `pbem ingest` stored."""
+    return play_new_inbound_mail(app)
+
+
+def test_an_ingest_killed_before_its_commit_stored_nothing_and_the_retry_plays_once(
         app: Flask, tmp_path: Path) -> None:
     game, move, raw, rcpt = _a_reply(app)
-    code, _ = _ingest(app, tmp_path, raw, rcpt, crash_at="stored")
+    code, _ = _ingest(app, tmp_path, raw, rcpt, crash_at="ingest-before-commit")
     assert code == -9  # killed, as a crash would: the MTA sees a failure and redelivers
-    assert _statuses(app) == ["pending"] and _times_played(app, game, move) == 0
+    assert _statuses(app) == [] and _worker_step(app) == 0
     code, said = _ingest(app, tmp_path, raw, rcpt)
-    assert code == 0, said
-    assert "processed it now" in said
+    assert code == 0 and said.startswith("stored #") and "already" not in said, said
+    assert _statuses(app) == ["pending"] and _times_played(app, game, move) == 0
+    assert _worker_step(app) == 1
+    assert _statuses(app) == ["processed"] and _times_played(app, game, move) == 1
+
+
+def test_an_ingest_killed_after_its_commit_stored_it_once_and_the_worker_plays_it_once(
+        app: Flask, tmp_path: Path) -> None:
+    game, move, raw, rcpt = _a_reply(app)
+    assert _ingest(app, tmp_path, raw, rcpt, crash_at="ingest-stored")[0] == -9
+    assert _statuses(app) == ["pending"]
+    code, said = _ingest(app, tmp_path, raw, rcpt)  # the MTA's retry
+    assert code == 0 and "already had it" in said, said
+    assert _statuses(app) == ["pending"]  # one row
+    assert _worker_step(app) == 1 and _worker_step(app) == 0
     assert _statuses(app) == ["processed"] and _times_played(app, game, move) == 1
     code, said = _ingest(app, tmp_path, raw, rcpt)  # and once more: nothing new
-    assert code == 0 and "already had it)" in said and _times_played(app, game, move) == 1
+    assert code == 0 and "already had it" in said and _worker_step(app) == 0
+    assert _times_played(app, game, move) == 1
 
 
-def test_a_message_claimed_by_a_killed_ingest_is_retried_later_then_finished_by_the_worker(
+def test_a_message_claimed_by_a_killed_worker_is_finished_once_its_claim_runs_out(
         app: Flask, tmp_path: Path) -> None:
     game, move, raw, rcpt = _a_reply(app)
-    assert _ingest(app, tmp_path, raw, rcpt, crash_at="claimed")[0] == -9
-    code, said = _ingest(app, tmp_path, raw, rcpt)  # its claim is still fresh
-    assert code == 75, said  # EX_TEMPFAIL: the MTA keeps the message and tries again
-    assert "try again later" in said and _times_played(app, game, move) == 0
+    assert _ingest(app, tmp_path, raw, rcpt)[0] == 0
+    dying = pbem_process(["mail-in", "process"], pbem_env(app.config["DATABASE_URL"], tmp_path,
+                                                           PBEM_TEST_CRASH_AT="claimed"))
+    dying.communicate(timeout=120)
+    assert dying.returncode == -9
+    assert _statuses(app) == ["pending"] and _times_played(app, game, move) == 0
+    assert _worker_step(app) == 0 and finish_inbound_mail(app) == 0  # its claim is fresh
     _time_passes(app, timedelta(minutes=3))  # the dead process's claim runs out
     assert finish_inbound_mail(app) == 1
     assert _statuses(app) == ["processed"] and _times_played(app, game, move) == 1
-    code, said = _ingest(app, tmp_path, raw, rcpt)
-    assert code == 0 and "already had it)" in said and _times_played(app, game, move) == 1
+    assert _ingest(app, tmp_path, raw, rcpt)[0] == 0 and _worker_step(app) == 0
+    assert _times_played(app, game, move) == 1
+
+
+def test_the_same_message_ingested_by_racing_processes_is_stored_once_and_played_once(
+        app: Flask, tmp_path: Path) -> None:
+    """Four `pbem ingest` processes (as `python -m pbem`) given the same message at once, then
+    two workers' steps at once: one row, one move."""
+    game, move, raw, rcpt = _a_reply(app)
+    env = pbem_env(app.config["DATABASE_URL"], tmp_path)
+    procs = [subprocess.Popen([sys.executable, "-m", "pbem", "ingest", "-r", rcpt],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, env=env) for _ in range(4)]
+    for proc in procs:  # each has started; now all read the message together
+        assert proc.stdin is not None
+        proc.stdin.write(raw)
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.close()
+    said = [(proc.wait(120), proc.stdout.read().decode() if proc.stdout else "")
+            for proc in procs]
+    assert [code for code, _ in said] == [0] * 4, said
+    assert sum("already had it" not in text for _, text in said) == 1, said
+    assert len({text.split()[1] for _, text in said}) == 1, said  # the same row's id
+    with ThreadPoolExecutor(2) as pool:
+        played = list(pool.map(_worker_step, [app, app]))
+    assert sorted(played) == [0, 1]
+    assert _statuses(app) == ["processed"] and _times_played(app, game, move) == 1
 
 
 def _wait_listening(port: int) -> None:
