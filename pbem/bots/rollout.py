@@ -10,7 +10,8 @@ it as if it were true: the usual determinized search).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import random
+from collections.abc import Iterator, Sequence
 
 from pbem.bots.heuristic import choose_bid, choose_suit, moon_down_is_better
 from pbem.engine import BidMade, Phase, SuitNamed, Table, Variant, forced_events
@@ -157,18 +158,33 @@ def pass_ranking(t: Table, seat: int) -> list[int]:
 
 # --- the rest of a hand -------------------------------------------------------------------------
 
-def play_out(t: Table) -> None:
-    """Play the world to the end of its hand (the engine scores it); every seat uses the policy."""
+def play_out(t: Table, wild: Sequence[float] = (), rng: random.Random | None = None) -> None:
+    """Play the world to the end of its hand (the engine scores it); every seat uses the policy,
+    except that seat `s` plays a random legal card with probability `wild[s]` (drawn from `rng`):
+    the model of an opponent who does not play like the heuristic."""
     for _ in range(MAX_STEPS):
         phase = t.phase
         if phase is Phase.PLAY:
             seat = t.turn
-            t.play(seat, play_policy(t, seat))
+            if seat < len(wild) and wild[seat] and rng is not None and rng.random() < wild[seat]:
+                t.play(seat, random_card(t.legal_mask(seat), rng))
+            else:
+                t.play(seat, play_policy(t, seat))
         elif phase in END:
             return
         else:
             _other_step(t, phase)
     raise RuntimeError("a rollout did not finish its hand")
+
+
+def random_card(legal: int, rng: random.Random) -> int:
+    """A card of the legal mask, each equally likely."""
+    pick = rng.randrange(legal.bit_count())
+    for index in indices(legal):
+        if not pick:
+            return index
+        pick -= 1
+    raise AssertionError("a pick beyond the legal cards")
 
 
 def _other_step(t: Table, phase: Phase) -> None:

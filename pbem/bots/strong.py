@@ -3,10 +3,11 @@
 For each decision (a card, the pass, a bid, the suit to name) it deals the unseen cards many
 ways consistent with what its seat has seen (`pbem.bots.worlds`), plays every choice out to the
 end of the hand in each of those worlds with the fast heuristic policy (`pbem.bots.rollout`),
-and picks the choice that cost least on average: points, or chips in Auction Hearts. All
-choices are tried in the same worlds, so the comparison is fair even with few samples; a choice
-that is clearly worse after a few worlds is dropped so the others get more (successive
-halving).
+each opponent mixing in random cards as often as its play so far suggests
+(`pbem.bots.opponents`), and picks the choice that cost least on average: points, or chips in
+Auction Hearts. All choices are tried in the same worlds, so the comparison is fair even with few
+samples; a choice that is clearly worse after a few worlds is dropped so the others get more
+(successive halving).
 
 Its entry point takes a `Seen` (a seat view, the rules, public history), never a GameState, so it
 cannot read a hidden card. The work is a count of simulated card plays, not a clock, so a
@@ -22,6 +23,7 @@ from itertools import combinations
 from typing import Generic, TypeVar
 
 from pbem.bots.heuristic import moon_down_is_better
+from pbem.bots.opponents import wildness
 from pbem.bots.rollout import cost, indices, pass_ranking, play_out
 from pbem.bots.worlds import Knowledge, Seen, knowledge, mask, sample_world, world_table
 from pbem.engine import (
@@ -156,13 +158,14 @@ def evaluate(seen: Seen, seed: int, budget: Budget, options: Options[Option],
     alive = list(range(len(choices)))
     worlds, spent = 0, 0
     dropped: dict[int, int] = {}
+    wild = wildness(seen)  # per seat: how likely it plays a random card
     while worlds < budget.max_worlds and (
             worlds < budget.min_worlds or spent + len(alive) * plays_left <= limit):
         base = _world(seen, know, rng)
         for i in alive:
             table = base.clone()
             options.act(table, me, choices[i])
-            play_out(table)
+            play_out(table, wild, rng)
             totals[i] += cost(table, me, chips)
         spent += len(alive) * max(plays_left, 1)
         worlds += 1
