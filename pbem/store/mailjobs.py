@@ -5,7 +5,7 @@ transaction, so a job is fanned out exactly once and is never lost (a crash leav
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -61,9 +61,10 @@ class Rebuilt:
 
 def queue_job(session: Session, job: Job) -> None:
     """Write the job in the command's transaction (or with its writes, when planning)."""
-    values = asdict(job)
-    del values["id"]
-    execute_write(session, _INSERT, values)
+    execute_write(session, _INSERT, {
+        "game_id": job.game_id, "seq_before": job.seq_before, "seq_after": job.seq_after,
+        "actor": job.actor, "echo": job.echo, "deadline": job.deadline,
+        "made_at": job.made_at, "fresh": job.fresh})
 
 
 def pending_jobs(connection: Connection, *, game_id: int | None = None,
