@@ -9,7 +9,7 @@ is safely processed again), then queue any answer and record the status in one t
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -34,6 +34,7 @@ from pbem.engine import (
     Rules,
     VoteEnd,
     asked,
+    list_in_words,
     seat_view,
 )
 from pbem.engine import Command as EngineCommand
@@ -41,6 +42,7 @@ from pbem.mail.addresses import AddressRefused, request_address
 from pbem.mail.compose import MailSettings, answered_id
 from pbem.mail.errors import send_error
 from pbem.mail.outbox import mark_bounced, recipient_refused, verp_row_of
+from pbem.mail.votes import AGREE_WORD, PLAY_ON_WORD
 from pbem.mailin import replies
 from pbem.mailin.commands import (
     AWAY_OFF,
@@ -598,9 +600,27 @@ def status_context(session: Session, game: Game, state: GameState, seat: int) ->
     if state.phase is Phase.BID:
         bids = presenter(state.rules).bids_so_far(view, roster.names)
         situation += f" Bids so far: {'; '.join(bids)}." if bids else ""
+    situation += end_vote_words(state, seat, roster.names)
     legal = view.legal if now.kind is Ask.PLAY else ()
     return {**views.table_context(view, roster.names, seat, roster.failing, rules=state.rules),
             "situation": situation, "legal": views.card_views(legal)}
+
+
+def end_vote_words(state: GameState, seat: int, names: Sequence[str]) -> str:
+    """Seed 003's open vote to end the game, as the status reply says it to `seat` (who
+    agreed, who is waited for, how to agree or play on); "" when no vote is open."""
+    voters = state.end_voters
+    if not voters or state.game_over:
+        return ""
+    agreed = list_in_words(["you" if s == seat else names[s] for s in voters])
+    waiting = list_in_words([names[s] for s in range(state.seats)
+                             if s not in voters and s != seat])
+    said = f" A vote to end the game now with the current scores is open: {agreed} agreed"
+    if seat in voters:
+        return f"{said}; waiting for {waiting}. Reply “{PLAY_ON_WORD}” to close it."
+    also = f" (and {waiting})" if waiting else ""
+    return (f"{said}; waiting for you{also}. Reply “{AGREE_WORD}” to agree, or "
+            f"“{PLAY_ON_WORD}” to play on.")
 
 
 SAY_LIMIT = 10  # table talk a player may relay in an hour (each goes to every other player)

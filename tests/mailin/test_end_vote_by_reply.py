@@ -73,3 +73,23 @@ def test_ordinary_words_are_no_end_vote(text: str) -> None:
     """Italian "fine" alone would be English "fine": only "fine partita" and "finire" count."""
     reading = read_commands(text)
     assert reading.action is None or reading.action.verb != "end"
+
+
+def test_status_names_an_open_vote_to_end_who_agreed_and_how_to_agree_seed_003(
+        engine: Engine, by_deliver: Send) -> None:
+    game = two_human_game(engine)
+    token = latest_token(engine, ANN, "pass")
+    by_deliver(reply(token, "status"), f"play+{token}@pbem.test")
+    assert "vote to end" not in emails(engine, ANN, "status")[-1].body_text  # none open yet
+    by_deliver(reply(token, "end"), f"play+{token}@pbem.test")
+    voters = state_of(engine, game).end_voters
+    bobs = latest_token(engine, BOB, "end_vote")
+    by_deliver(reply(bobs, "status", sender="Bob <bob@example.org>"), f"play+{bobs}@pbem.test")
+    bob_hears = " ".join(emails(engine, BOB, "status")[-1].body_text.split())
+    assert "A vote to end the game now with the current scores is open: Ann" in bob_hears
+    assert "agreed; waiting for you. Reply “end” to agree, or “play on” to play on." in bob_hears
+    by_deliver(reply(token, "status\n\nthanks"), f"play+{token}@pbem.test")
+    ann_hears = " ".join(emails(engine, ANN, "status")[-1].body_text.split())
+    assert "open: you" in ann_hears and "waiting for Bob. Reply “play on” to close it." \
+        in ann_hears
+    assert len(voters) == 3 and state_of(engine, game).end_voters == voters  # status changes none
