@@ -9,6 +9,7 @@ is safely processed again), then queue any answer and record the status in one t
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
@@ -87,6 +88,7 @@ class Inbox:
     app: Flask | None = None  # notify's links use the app's config (its app context)
     clock: Callable[[], datetime] = utcnow
     lease: timedelta = timedelta(minutes=2)  # a claimed row is taken over after this long
+    rng: random.Random | None = None  # deals the next hands (None: the service's, unseeded)
 
     @classmethod
     def from_app(cls, app: Flask) -> Inbox:
@@ -95,7 +97,9 @@ class Inbox:
         return cls(db_engine(app), MailSettings.from_config(app.config), app)
 
     def context(self) -> service.Context:
-        return service.Context(engine=self.engine, clock=self.clock)
+        if self.rng is None:
+            return service.Context(engine=self.engine, clock=self.clock)
+        return service.Context(engine=self.engine, clock=self.clock, rng=self.rng)
 
 
 @dataclass
