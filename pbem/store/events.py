@@ -257,7 +257,9 @@ def state_at(session: Session, game_id: int, seq: int,
 
     base: GameState | None = None
     base_seq = 0
-    if known is not None and known.seq <= seq:
+    if known is not None and known.seq == seq:
+        return known.state
+    if known is not None and known.seq < seq:
         base, base_seq = known.state, known.seq
     else:
         snap = session.connection().execute(_SNAPSHOT_AT, {"game_id": game_id,

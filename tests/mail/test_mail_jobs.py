@@ -259,3 +259,23 @@ def test_a_process_killed_mid_fan_out_loses_nothing(app: Flask, engine: Engine) 
     with transaction(engine, read_only=True) as session:
         count = session.exec(select(func.count()).select_from(OutboxEmail)).one()
     assert count == 8 == len(outbox(engine, game_id))
+
+
+def test_any_past_state_is_rebuilt_from_the_snapshot_before_it(engine: Engine) -> None:
+    """A job's states are rebuilt at its own seqs: from the latest snapshot at or before the
+    seq (a fresh worker process knows no state), or from a state it knows, never a later one."""
+    from pbem.engine import decode_event, replay
+    from pbem.store.events import LoadedState, load_payloads, state_at
+
+    ctx = now(engine)
+    game_id, state = new_game(ctx)
+    play(ctx, game_id, state, 100)  # snapshots every 40 events
+    with transaction(engine, read_only=True) as session:
+        events = [decode_event(p) for _seq, p in load_payloads(session, game_id)]
+        for seq in (1, 39, 40, 41, 80, 95, len(events)):
+            expected = replay(events[:seq])
+            assert state_at(session, game_id, seq) == expected
+            known = LoadedState(replay(events[:seq - 1]), seq - 1, 0) if seq > 1 else None
+            assert state_at(session, game_id, seq, known) == expected
+            later = LoadedState(replay(events[:seq + 1]), seq + 1, 0)
+            assert state_at(session, game_id, seq, later) == expected
