@@ -64,7 +64,6 @@ from pbem.mailin.route import (
     find_route,
     players_with_address,
     recipients_of,
-    sender_is_player,
 )
 from pbem.mailin.unroutable import unroutable
 from pbem.present import views
@@ -276,7 +275,7 @@ def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
             reason, answers = unroutable(inbox.settings, inbox.clock(), message, sender)
             return Decision("ignored", reason, answers)
         route = replace(route, answered=answered_id(message.get("Message-ID")))
-        if not sender_is_player(session, route.player_id, sender):
+        if not route.from_player:
             return _not_the_player(inbox, route, sender)
         try:
             text = reply_text(message)

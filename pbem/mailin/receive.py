@@ -18,7 +18,7 @@ from pbem.mailin.rawmail import MAX_MESSAGE_BYTES as MAX_MESSAGE_BYTES  # re-exp
 from pbem.mailin.rawmail import content_hash as content_hash
 from pbem.mailin.rawmail import message_id_of as message_id_of
 from pbem.mailin.rawmail import with_recipients as with_recipients
-from pbem.store.db import inserted_id, transaction
+from pbem.store.db import inserted_id, transaction, writing
 from pbem.store.models import InboundMail
 from pbem.store.types import utcnow
 
@@ -40,8 +40,8 @@ def store_raw(engine: Engine, raw: bytes, *, now: datetime | None = None,
     message_id, digest = message_id_of(raw), content_hash(raw)
     now = now or utcnow()
     try:
-        with transaction(engine) as session:
-            inserted = session.connection().execute(_INSERT, {
+        with writing(engine), engine.begin() as connection:  # one INSERT: no ORM session
+            inserted = connection.execute(_INSERT, {
                 "message_id": message_id, "content_hash": digest, "raw": raw,
                 "status": "pending", "reason": None, "received_at": now,
                 "processed_at": now if claim else None})

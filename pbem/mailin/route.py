@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from email.header import decode_header, make_header
 from email.message import Message
@@ -40,6 +40,7 @@ class Route:
     turn_seq: int | None
     via: str  # "address" or "references"
     answered: str = ""  # the routed email's own Message-ID (checked), which answers reply to
+    from_player: bool = False  # find_route found the sender is this seat's player
 
 
 def recipients_of(message: Message) -> list[str]:
@@ -103,8 +104,10 @@ def find_route(session: Session, message: Message, settings: MailSettings,
     `sender`, a token of the sender's own seat is preferred (reply-all carries others')."""
     first = None
     for route in live_routes(session, message, settings, now):
-        if sender is None or sender_is_player(session, route.player_id, sender):
+        if sender is None:
             return route
+        if sender_is_player(session, route.player_id, sender):
+            return replace(route, from_player=True)
         first = first or route
     return first
 
