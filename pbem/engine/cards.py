@@ -151,6 +151,7 @@ _BY_INDEX: tuple[Card, ...] = tuple(Card._make(i) for i in range(DOUBLE_DECK_SIZ
 ALL_CARDS: tuple[Card, ...] = _BY_INDEX[:DECK_SIZE]
 DOUBLE_DECK: tuple[Card, ...] = _BY_INDEX  # both copies: indices 0..103
 BY_CODE: dict[str, Card] = {c.code: c for c in _BY_INDEX}
+BIT_OF: dict[Card, int] = {c: 1 << c.index for c in _BY_INDEX}  # `card.bit`, by lookup
 FULL_DECK_MASK = (1 << DECK_SIZE) - 1
 DOUBLE_DECK_MASK = (1 << DOUBLE_DECK_SIZE) - 1
 _SUIT_BITS = (1 << CARDS_PER_SUIT) - 1

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Self
 
 from pbem.engine.cards import (
+    BIT_OF,
     DECK_SIZE,
     DOUBLE_DECK_MASK,
     DOUBLE_DECK_SIZE,
@@ -91,15 +92,16 @@ class Table:
         self.dealer = created.first_dealer
         self.phase = Phase.DEAL
         self.hands = [0] * n
-        self.passed = [-1] * n
+        self.passed: tuple[int, ...] = (-1,) * n
         self.trick: list[tuple[int, int]] = []
         self.leader = self.turn = (created.first_dealer + 1) % n
-        self.tricks: list[Trick] = []
+        self.tricks: tuple[Trick, ...] = ()
         self.won = [0] * n
         self.hearts_broken = False
         self.kitty = self.in_play = 0
-        self.totals = [0] * n
-        self.sheet: list[HandResult] = []
+        # The fields changed a whole at a time are tuples, which clones share (copy-on-write).
+        self.totals: tuple[int, ...] = (0,) * n
+        self.sheet: tuple[HandResult, ...] = ()
         self.moon_shooter = -1
         self.winners: tuple[int, ...] = ()
         self.claimed_by = -1
@@ -130,12 +132,12 @@ class Table:
         the fold changes in place. A variant's table loads its own fields too."""
         self.rules, self.seats, self.first_dealer = source.rules, source.seats, source.first_dealer
         self.hand_number, self.dealer, self.phase = source.hand_number, source.dealer, source.phase
-        self.hands, self.passed = list(source.hands), list(source.passed)
+        self.hands, self.passed = list(source.hands), source.passed
         self.trick, self.leader, self.turn = list(source.trick), source.leader, source.turn
-        self.tricks, self.won = list(source.tricks), list(source.won)
+        self.tricks, self.won = source.tricks, list(source.won)
         self.hearts_broken, self.kitty, self.in_play = (source.hearts_broken, source.kitty,
                                                          source.in_play)
-        self.totals, self.sheet = list(source.totals), list(source.sheet)
+        self.totals, self.sheet = source.totals, source.sheet
         self.moon_shooter, self.winners = source.moon_shooter, source.winners
         self.claimed_by, self.turns = source.claimed_by, list(source.turns)
         self.end_votes = source.end_votes
@@ -188,18 +190,18 @@ class Table:
         """Apply a stored log's events, which were checked when they were appended: a card
         play skips the phase, turn and legality checks (the rest go through `apply`). Never
         for commands or anything a player sent: `apply` is the checked path."""
-        n, turns = self.seats, self.turns
+        n, turns, breakers = self.seats, self.turns, self._heart_breakers()
         for event in events:
             if type(event) is not CardPlayed:
                 self.apply(event)
-                turns = self.turns  # a deal makes a new list
+                turns, breakers = self.turns, self._heart_breakers()  # a deal: new ones
                 continue
             seat, index = event.seat, event.card.index
             bit = 1 << index
             self.hands[seat] ^= bit
             trick = self.trick
             trick.append((seat, index))
-            if not self.hearts_broken and self._breaks_hearts(bit):
+            if bit & breakers and not self.hearts_broken and self._breaks_hearts(bit):
                 self.hearts_broken = True
             turns[seat] += 1
             if len(trick) == n:
@@ -213,17 +215,21 @@ class Table:
 
     def deal(self, cards: tuple[Card, ...]) -> None:
         self._require(Phase.DEAL, "The hand has already been dealt.")
-        deck = deck_mask(self.rules)
-        if len(cards) != self.rules.deck_size or mask_of(cards) != deck:
-            raise IllegalMove("A deal must hold every card of the deck exactly once.")
-        n, per = self.seats, self.rules.hand_size
+        deck, n, per = deck_mask(self.rules), self.seats, self.rules.hand_size
+        dealt, first = per * n, self.dealer + 1
+        # Card k goes to seat (dealer + 1 + k) % n: each seat's cards are a slice. With every
+        # card different, adding the bits is or-ing them.
         hands = [0] * n
-        for k in range(per * n):
-            hands[(self.dealer + 1 + k) % n] |= 1 << cards[k].index
-        self.hands, self.kitty = hands, mask_of(cards[per * n:])
+        for k in range(n):
+            hands[(first + k) % n] = sum(map(BIT_OF.__getitem__, cards[k:dealt:n]))
+        kitty = sum(map(BIT_OF.__getitem__, cards[dealt:]))
+        if (len(cards) != self.rules.deck_size or len(set(cards)) != len(cards)
+                or sum(hands) + kitty != deck):
+            raise IllegalMove("A deal must hold every card of the deck exactly once.")
+        self.hands, self.kitty = hands, kitty
         self.in_play = deck
-        self.passed = [-1] * n
-        self.trick, self.tricks, self.won = [], [], [0] * n
+        self.passed = (-1,) * n
+        self.trick, self.tricks, self.won = [], (), [0] * n
         self.hearts_broken, self.moon_shooter, self.claimed_by = False, -1, -1
         if self.rules.pass_offset(self.hand_number):
             self.phase = Phase.PASS
@@ -237,7 +243,7 @@ class Table:
         if mask.bit_count() != self.rules.pass_count or mask & ~self.hands[seat]:
             raise IllegalMove(f"Pass exactly {self.rules.pass_count} cards from your own hand.")
         self.hands[seat] &= ~mask
-        self.passed[seat] = mask
+        self.passed = (*self.passed[:seat], mask, *self.passed[seat + 1:])
         if min(self.passed) >= 0:
             offset = self.rules.pass_offset(self.hand_number)
             for s in range(self.seats):
@@ -290,13 +296,23 @@ class Table:
         led = self.trick[0][1] % DECK_SIZE // 13
         return (bit.bit_length() - 1) % DECK_SIZE // 13 != led
 
+    def _heart_breakers(self) -> int:
+        """The cards that may break hearts (`_breaks_hearts` is False for every other)."""
+        return ALL_HEARTS | ALL_QS
+
     def _finish_trick(self) -> None:
-        winner, mask, _ = trick_winner(self.trick)
+        winner, best = self.trick[0]
+        led, mask, plays = best // 13, 0, []
+        for seat, index in self.trick:  # `trick_winner` and `trick_plays` in one pass
+            mask |= 1 << index
+            plays.append(_PLAYS[seat][index])
+            if index > best and index // 13 == led:
+                winner, best = seat, index
         if self.kitty and not self.tricks and self.rules.kitty_to is KittyTo.FIRST_TRICK:
             mask |= self.kitty
             self.kitty = 0
         self.won[winner] |= mask
-        self.tricks.append(new_trick(self.leader, trick_plays(self.trick), winner))
+        self.tricks += (new_trick(self.leader, tuple(plays), winner),)
         self.trick = []
         self.leader = self.turn = winner
         if not self.hands[winner]:
@@ -390,11 +406,11 @@ class Table:
         totals = [t + p for t, p in zip(self.totals, points, strict=True)]
         if self.rules.sinkhole_99:
             totals = [0 if t == 99 else t for t in totals]
-        self.totals = totals
+        self.totals = tuple(totals)
         hearts = tuple((m & ALL_HEARTS).bit_count() for m in self.won)
         claimed = self.claimed_by if self.claimed_by >= 0 else None
-        self.sheet.append(new_result(self.hand_number, self.dealer, tuple(points), tuple(totals),
-                                     moon, down, slam, hearts, claimed, false_claim))
+        self.sheet += (new_result(self.hand_number, self.dealer, tuple(points), tuple(totals),
+                                  moon, down, slam, hearts, claimed, false_claim),)
         self.moon_shooter = -1
         if self._game_ends():
             self.phase = Phase.GAME_OVER

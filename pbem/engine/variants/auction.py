@@ -103,6 +103,9 @@ class AuctionTable(Table):
         self.leader = self.turn = seat
 
     # --- play: the named suit takes the place of hearts ------------------------------------
+    def _heart_breakers(self) -> int:
+        return self.penalty
+
     def _breaks_hearts(self, bit: int) -> bool:
         return bool(bit & self.penalty)  # the named suit is broken once played
 

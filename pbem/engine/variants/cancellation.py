@@ -51,7 +51,7 @@ class CancellationTable(Table):
         last = not self.hands[self.leader]
         if winner < 0 and not last:
             self.carry |= mask
-            self.tricks.append(new_trick(self.leader, trick_plays(plays), None))
+            self.tricks += (new_trick(self.leader, trick_plays(plays), None),)
             self.trick = []
             self.turn = self.leader  # nobody won: the same player leads again
             return
@@ -59,7 +59,7 @@ class CancellationTable(Table):
             winner = self.leader  # the last trick nobody can win goes to its leader
         self.won[winner] |= mask | self.carry
         self.carry = 0
-        self.tricks.append(new_trick(self.leader, trick_plays(plays), winner))
+        self.tricks += (new_trick(self.leader, trick_plays(plays), winner),)
         self.trick = []
         self.leader = self.turn = winner
         if last:

@@ -97,7 +97,7 @@ class DominoTable(Table):
     def _finish_trick(self) -> None:
         winner, mask, _ = trick_winner(self.trick)
         self.won[winner] |= mask
-        self.tricks.append(new_trick(self.leader, trick_plays(self.trick), winner))
+        self.tricks += (new_trick(self.leader, trick_plays(self.trick), winner),)
         self.trick = []
         active = [s for s in range(self.seats) if self.hands[s]]
         if len(active) <= 1:
