@@ -240,12 +240,22 @@ class Client:
 
 def client_loop(index: int, url: str, port: int, game: int, tokens: list[str], bare: bool,
                 seconds: float, barrier: Any, results: Any, servers: list[int]) -> None:
+    try:
+        timed_moves(index, url, port, game, tokens, bare, seconds, barrier, results, servers)
+    except BaseException as exc:
+        barrier.abort()
+        results.put((index, exc, []))  # the benchmark stops, saying why, instead of waiting
+        raise
+
+
+def timed_moves(index: int, url: str, port: int, game: int, tokens: list[str], bare: bool,
+                seconds: float, barrier: Any, results: Any, servers: list[int]) -> None:
     client = Client(url, port, game, tokens, bare)
     warm = time.perf_counter() + WARM_UP  # every gunicorn worker's first requests are slow
     while time.perf_counter() < warm:
         client.move()
     barrier.wait()
-    cpu = sum(cpu_seconds(pid) for pid in servers) if index == 0 else 0.0
+    cpu = [cpu_seconds(pid) for pid in servers] if index == 0 else []
     end = time.perf_counter() + seconds
     times: list[float] = []
     while time.perf_counter() < end:
@@ -254,8 +264,8 @@ def client_loop(index: int, url: str, port: int, game: int, tokens: list[str], b
 
 
 def load(url: str, port: int, games: list[tuple[int, list[str]]], clients: int,
-         bare: bool, seconds: float, servers: list[int]) -> tuple[float, list[float], float]:
-    """(requests/s, each request's time, the `servers`' CPU seconds per request)."""
+         bare: bool, seconds: float, servers: list[int]) -> tuple[float, list[float], list[float]]:
+    """(requests/s, each request's time, each of the `servers`' CPU seconds per request)."""
     context = multiprocessing.get_context("spawn")
     barrier = context.Barrier(clients)
     results = context.Queue()
@@ -264,13 +274,19 @@ def load(url: str, port: int, games: list[tuple[int, list[str]]], clients: int,
              for i in range(clients)]
     for proc in procs:
         proc.start()
-    first = results.get()  # sent as the timed part ends: the CPU used from its start
-    cpu = sum(cpu_seconds(pid) for pid in servers) - first[2]
-    collected = [first[:2], *(results.get()[:2] for _ in procs[1:])]
+    collected, cpu = [], []
+    for _ in procs:
+        index, times, before = results.get()
+        if index == 0:  # client 0 read the CPU as the timed part began, sends it as it ends
+            cpu = [cpu_seconds(pid) - b for pid, b in zip(servers, before, strict=False)]
+        collected.append((index, times))
+    failed = [times for _i, times in collected if isinstance(times, BaseException)]
+    if failed:
+        raise RuntimeError(f"a client failed: {failed[0]!r}")
     for proc in procs:
         proc.join()
     times = [t for _i, worker_times in collected for t in worker_times]
-    return len(times) / seconds, times, cpu / max(1, len(times))
+    return len(times) / seconds, times, [c / max(1, len(times)) for c in cpu]
 
 
 def outbox_statuses(url: str) -> str:
@@ -301,7 +317,7 @@ def main() -> None:
     with scratch_database(args.db) as (url, folder):
         games = make_games(url, folder, max(levels))
         port = free_port()
-        figures: dict[tuple[str, int], tuple[float, list[float], float]] = {}
+        figures: dict[tuple[str, int], tuple[float, list[float], list[float]]] = {}
         background = [] if args.no_worker else start_worker(url, folder, free_port())
         try:
             for name, app_path in (("bare", "benchmarks.bare_flask:app"),
@@ -323,10 +339,12 @@ def main() -> None:
           f"{args.seconds:.0f} s a level, {worker} (outbox: {mail}); load "
           f"{os.getloadavg()[0]:.1f} at the end")
     for clients in levels:
-        rate, times, cpu = figures["pbem", clients]
-        bare_rate, bare_times, bare_cpu = figures["bare", clients]
+        rate, times, cpus = figures["pbem", clients]
+        bare_rate, bare_times, bare_cpus = figures["bare", clients]
+        cpu, bare_cpu = sum(cpus), sum(bare_cpus)
         print(f"  {clients} clients: {rate:7.1f} moves/s (p50 {pct(times, 0.5):6.1f} ms,"
-              f" p99 {pct(times, 0.99):6.1f} ms, server CPU {cpu * 1000:5.2f} ms a move)"
+              f" p99 {pct(times, 0.99):6.1f} ms, server CPU {cpu * 1000:5.2f} ms a move: web "
+              f"{cpus[0] * 1000:.2f}, worker {sum(cpus[1:]) * 1000:.2f})"
               f"   bare Flask {bare_rate:7.1f} req/s (p50 {pct(bare_times, 0.5):5.1f} ms, "
               f"p99 {pct(bare_times, 0.99):5.1f} ms, CPU {bare_cpu * 1000:5.2f} ms)"
               f"   ratio {rate / bare_rate:.2f} (CPU {bare_cpu / cpu:.2f})"
