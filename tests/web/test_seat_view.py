@@ -4,15 +4,19 @@ emails. GET and HEAD change nothing; moves POST with CSRF; forged or foreign lin
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import update
+from sqlmodel import col
 
 from pbem import service
 from pbem.app import db_engine
 from pbem.engine import CardPlayed, CardsPassed, MoonChosen, Phase, legal_cards
 from pbem.present.links import seat_link
 from pbem.store.db import transaction
+from pbem.store.models import Token
 from tests.web.support import (
     HUMAN,
     MOON_PASS,
@@ -166,6 +170,32 @@ def test_a_seat_given_to_someone_else_closes_the_old_link(app: Flask, client: Fl
         service.replace_seat(service.Context(engine=db_engine(app)), game_id, 0,
                              service.Invitee("new@example.com", "New", accepted=True))
     assert client.get(path).status_code == 404
+
+
+def test_a_move_posted_to_a_closed_expired_or_one_time_link_is_not_found(
+        app: Flask, client: FlaskClient, game_id: int) -> None:
+    """The POSTs find the link without the page (`find_seat`): the same 404s as the page."""
+    path = seat_path(newest(app, "pass").body_text)
+    html, form = page_form(client, path)
+    cards = re.findall(r'name="cards" value="(\w+)"', html)[:3]
+    one_time = re.search(r"/[tp]/([A-Za-z0-9_-]+)", newest(app, "pass").body_text)
+    assert one_time
+    assert client.post(f"/s/{one_time.group(1)}/pass",
+                       data={**form, "cards": cards}).status_code == 404
+    with transaction(db_engine(app)) as session:  # the link expires
+        session.execute(update(Token).where(col(Token.purpose) == "seat")
+                        .values(expires_at=datetime.now(UTC) - timedelta(days=1)))
+    before = snapshot(app, game_id)
+    assert client.post(f"{path}/pass", data={**form, "cards": cards}).status_code == 404
+    with transaction(db_engine(app)) as session:  # alive again, but the seat goes to another
+        session.execute(update(Token).where(col(Token.purpose) == "seat")
+                        .values(expires_at=datetime.now(UTC) + timedelta(days=1)))
+    with app.app_context():
+        service.replace_seat(service.Context(engine=db_engine(app)), game_id, 0,
+                             service.Invitee("new@example.com", "New", accepted=True))
+    assert client.post(f"{path}/pass", data={**form, "cards": cards}).status_code == 404
+    assert client.post(f"{path}/end", data={**form, "vote": "end"}).status_code == 404
+    assert snapshot(app, game_id) == before
 
 
 def test_seat_link_reuses_its_token(app: Flask, game_id: int) -> None:

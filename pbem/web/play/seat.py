@@ -4,6 +4,8 @@ the service's one move command with the page's turn."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
 
 from flask import (
     abort,
@@ -15,6 +17,8 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import generate_csrf
+from sqlalchemy import and_, bindparam
+from sqlalchemy import select as core_select
 
 from pbem import service
 from pbem.engine import (
@@ -38,9 +42,10 @@ from pbem.engine import (
 from pbem.present import codes, views
 from pbem.present import links as seat_links
 from pbem.present import pages as variants
+from pbem.present.tokens import hash_token
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
-from pbem.store.models import Game, Token
+from pbem.store.models import Game, Seat, Token
 from pbem.web.play.common import (
     MOON_CODES,
     Table,
@@ -76,33 +81,44 @@ def load_seat(raw: str) -> SeatPage:
 
 @dataclass(frozen=True)
 class SeatKey:
-    """What a move's POST needs before the move: the private link's token and its game row
-    (the rules), not the game's state: the service's move loads that once, in its own
+    """What a move's POST needs before the move: whose seat the private link is, and the
+    game's rules, not the game's state: the service's move loads that once, in its own
     transaction, and the page is loaded again only to show a refusal."""
 
-    token: Token
-    game: Game
-
-    @property
-    def seat(self) -> int:
-        return self.token.seat_no or 0
+    game_id: int
+    seat: int
+    player_id: int
+    rules_data: dict[str, Any]
 
     @property
     def rules(self) -> Rules:
-        return Rules.from_dict(self.game.rules)
+        return Rules.from_dict(self.rules_data)
+
+
+_T, _S, _G = (Token.__table__, Seat.__table__,  # type: ignore[attr-defined]
+              Game.__table__)  # type: ignore[attr-defined]
+# `find_seat_token` and the game row in one statement: a live seat token still its player's,
+# of a game with a table.
+_SEAT_KEY = (
+    core_select(_T.c.game_id, _T.c.seat_no, _T.c.player_id, _T.c.expires_at, _G.c.rules)
+    .select_from(_T.join(_S, and_(_S.c.game_id == _T.c.game_id, _S.c.seat_no == _T.c.seat_no))
+                 .join(_G, _G.c.id == _T.c.game_id))
+    .where(_T.c.token_hash.in_(bindparam("hashes", expanding=True)),
+           _T.c.purpose == seat_links.PURPOSE, _T.c.used_at.is_(None), _T.c.turn_seq.is_(None),
+           _S.c.is_bot.is_(False), _S.c.player_id == _T.c.player_id, _G.c.last_seq > 0))
 
 
 def find_seat(raw: str) -> SeatKey:
-    """The private link's token and game, or a 404 as `load_seat` gives (unknown, expired, no
+    """The private link's seat and game, or a 404 as `load_seat` gives (unknown, expired, no
     longer the player's seat, or a game with no table yet)."""
+    raw, now = raw.strip(), datetime.now(UTC)
+    hashes = list(dict.fromkeys([hash_token(raw), hash_token(raw.lower())]))
     with transaction(db_engine(), read_only=True) as session:
-        token = seat_links.find_seat_token(session, raw)
-        if token is None or token.game_id is None:
-            abort(404)
-        game = session.get(Game, token.game_id)
-        if game is None or game.last_seq == 0:
-            abort(404)
-        return SeatKey(token, game)
+        rows = session.connection().execute(_SEAT_KEY, {"hashes": hashes}).all()
+    for game_id, seat, player_id, expires_at, rules in rows:
+        if expires_at is None or expires_at > now:
+            return SeatKey(game_id, seat, player_id, rules)
+    abort(404)
 
 
 def render_seat(page: SeatPage, *, message: str = "", code: int = 200) -> ResponseReturnValue:
@@ -249,13 +265,13 @@ def seat_end(token: str) -> ResponseReturnValue:
     """Seed 003: vote to end the game now (propose or agree), or to play on. Through the one
     move command; a vote is nobody's turn, so the page's turn is not needed."""
     check_csrf()
-    t = find_seat(token).token
+    key = find_seat(token)
     agree = END_VOTES.get(request.form.get("vote", ""))
     if agree is None:
         abort(400)
     try:
-        out = service.move(service.Context(engine=db_engine()), t.game_id or 0,
-                           VoteEnd(t.seat_no or 0, agree), player_id=t.player_id)
+        out = service.move(service.Context(engine=db_engine()), key.game_id,
+                           VoteEnd(key.seat, agree), player_id=key.player_id)
     except service.PlayerMistake as exc:
         return render_seat(load_seat(token), message=str(exc), code=409)
     if out.duplicate:
@@ -274,12 +290,12 @@ def seat_move(token: str, key: SeatKey, command: Command, done: str, made: str,
     to the service's move command, which refuses it once that turn has passed and answers a
     repeat of the move made then with "already done"; then back to the page (303). The game's
     state is loaded once, by the move; the page again only to show a refusal."""
-    t, turn = key.token, _form_int("turn")
+    turn = _form_int("turn")
     if turn is None:  # a form from no page of ours
         return render_seat(load_seat(token), code=409, message=MOVED_ON.format(done=done))
     try:
-        out = service.move(service.Context(engine=db_engine()), t.game_id or 0, command,
-                           expected_turn=turn, player_id=t.player_id)
+        out = service.move(service.Context(engine=db_engine()), key.game_id, command,
+                           expected_turn=turn, player_id=key.player_id)
     except service.Stale:
         return render_seat(load_seat(token), code=409, message=MOVED_ON.format(done=done))
     except service.PlayerMistake as exc:
