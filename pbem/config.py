@@ -78,8 +78,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("PBEM_RATELIMIT", "RATELIMIT", "30 per minute; 300 per hour",
             "Per-client limit on every POST and on /new (Flask-Limiter syntax)."),
     Setting("PBEM_RATELIMIT_STORAGE_URL", "RATELIMIT_STORAGE_URL", None,
-            "Where rate-limit counters live: `redis://...`, `memory://` (one process only), "
-            "or `database` (the default: pbem's database, shared by every gunicorn worker)."),
+            "Where rate-limit counters live: `database` (the default: pbem's database, shared "
+            "by every gunicorn worker; moves then count in each worker's memory, so up to one "
+            "PBEM_RATELIMIT of moves per worker), `redis://...` (everything, shared; needs "
+            "the `redis` package), or `memory://` (one process only; refused in production)."),
     Setting("PBEM_DKIM_KEY_FILE", "DKIM_KEY_FILE", "",
             "PEM private key: outgoing mail is DKIM-signed with it when set."),
     Setting("PBEM_DKIM_SELECTOR", "DKIM_SELECTOR", "pbem", "DKIM selector (DNS name part)."),
