@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from typing import Any, TypeVar
+from typing import Any
 
 from pbem.engine.errors import UnreadableInput
 
@@ -174,33 +174,12 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards in a bitmask, sorted by suit then rank (a second copy right after the first)."""
     if mask >> DECK_SIZE:
         return tuple(sorted(_BY_INDEX[i] for i in iter_indices(mask)))
-    return _joined_runs(mask, _CARD_RUNS, ALL_CARDS.__getitem__)
-
-
-T = TypeVar("T")
-# Per suit (of each deck): what each 13-bit pattern of that suit holds, remembered once met
-# (at most 8,192 patterns a suit): the cards, and the card indices.
-_CARD_RUNS: tuple[dict[int, tuple[Card, ...]], ...] = tuple({} for _ in range(4))
-_INDEX_RUNS: tuple[dict[int, tuple[int, ...]], ...] = tuple({} for _ in range(8))
-
-
-def _joined_runs(mask: int, runs: tuple[dict[int, tuple[T, ...]], ...],
-                 item: Callable[[int], T]) -> tuple[T, ...]:
-    """The items of the set bits of `mask`, lowest first, a suit's run at a time."""
-    joined: tuple[T, ...] = ()
-    for suit, known in enumerate(runs):
-        bits = mask & _SUIT_BITS
-        if bits:
-            run = known.get(bits)
-            if run is None:
-                base = suit * CARDS_PER_SUIT
-                run = known[bits] = tuple(item(base + i) for i in range(CARDS_PER_SUIT)
-                                          if bits >> i & 1)
-            joined += run
-        mask >>= CARDS_PER_SUIT
-        if not mask:
-            break
-    return joined
+    cards = []
+    while mask:
+        low = mask & -mask
+        cards.append(ALL_CARDS[low.bit_length() - 1])
+        mask ^= low
+    return tuple(cards)
 
 
 def twin_mask(mask: int) -> int:
@@ -211,7 +190,12 @@ def twin_mask(mask: int) -> int:
 
 def indices(mask: int) -> list[int]:
     """The card indices in a bitmask, lowest first (`iter_indices`, as a list)."""
-    return list(_joined_runs(mask, _INDEX_RUNS, int))
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
 
 
 def iter_indices(mask: int) -> Iterator[int]:

@@ -55,5 +55,7 @@ def deck_cards(rules: Rules) -> tuple[Card, ...]:
     the service shuffles this and records it as HandDealt."""
     if rules.decks == 2:
         return DOUBLE_DECK
+    if not rules.removed:
+        return ALL_CARDS
     removed = set(rules.removed)
     return tuple(card for card in ALL_CARDS if card not in removed)
