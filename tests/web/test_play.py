@@ -12,7 +12,7 @@ from sqlmodel import select
 
 from pbem import service
 from pbem.app import db_engine
-from pbem.engine import Card, CardPlayed
+from pbem.engine import Card, CardPlayed, legal_cards
 from pbem.present.tokens import find_token
 from pbem.service import Invitee
 from pbem.store.db import transaction
@@ -281,3 +281,21 @@ def test_an_old_link_to_a_card_played_by_reply_says_so_without_claiming_the_link
     assert [e for e in events(app, turn.game_id) if e == CardPlayed(0, _card(code))]
     html = client.get(path).get_data(as_text=True)
     assert "already played" in html and "with this link" not in html
+
+
+def test_a_link_whose_turn_went_to_another_card_stays_stale_once_its_card_is_played_later(
+        app: Flask, client: FlaskClient, choice: Turn) -> None:
+    """The link's status is the move command's answer: the turn it was sent for ended with
+    another card, so it is out of date (its POST is refused as stale), even once its own card
+    is played at a later turn of the hand."""
+    first, *others = list(choice.cards.items())
+    post_link(client, first[1])
+    now = state(app, choice.game_id)
+    assert now.to_move == (0,)
+    later = [(code, path) for code, path in others if _card(code) in legal_cards(now, 0)]
+    assert later, "seed 7 gives the human a second of those cards to play now"
+    code, path = later[0]
+    with app.app_context():
+        service.play_card(service.Context(engine=db_engine(app)), choice.game_id, 0, code)
+    html = client.get(path).get_data(as_text=True)
+    assert "out of date" in html and "already played" not in html

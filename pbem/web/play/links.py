@@ -29,7 +29,6 @@ from pbem.engine import (
     Bid,
     BidMade,
     Card,
-    CardPlayed,
     CardsPassed,
     ChooseMoon,
     Command,
@@ -44,12 +43,14 @@ from pbem.engine import (
     SuitNamed,
     UnreadableInput,
     asked,
+    moves_turn,
     parse_card,
     turn_before,
 )
 from pbem.present import codes, views
 from pbem.present.tokens import consume_token, find_token
 from pbem.present.words import chips_words
+from pbem.service.moves import same_move
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.events import load_events, load_events_by
@@ -150,26 +151,32 @@ def still_asked(token: Token, table: Table, since: Sequence[Event], kind: Ask) -
     return now.kind is kind and turn_before(table.state, seat, since) == now.turn
 
 
+def decision_since(token: Token, table: Table, since: Sequence[Event]) -> Event | None:
+    """The event that ended the seat's turn the link was sent for (its decision then, or a
+    deal), by the engine's turn numbers as the service's move reads them; None while that
+    turn lasts."""
+    seat = token.seat_no or 0
+    if turn_before(table.state, seat, since) == table.state.turns[seat]:
+        return None
+    return next((e for e in since if moves_turn(e, seat)), None)
+
+
 def _card_status(token: Token, table: Table, since: Sequence[Event]) -> str:
-    code = str(parse_card(token.card or ""))  # either copy of a Cancellation card
-    if token.used_at is not None or any(
-            isinstance(e, CardPlayed) and e.seat == token.seat_no and str(e.card) == code
-            for e in since):
-        return DONE
+    made = decision_since(token, table, since)
+    played = PlayCard(token.seat_no or 0, parse_card(token.card or ""))
+    if token.used_at is not None or (made is not None and same_move(made, played)):
+        return DONE  # either copy of a Cancellation card
     return READY if still_asked(token, table, since, Ask.PLAY) else STALE
 
 
 def _pass_status(token: Token, table: Table, since: Sequence[Event]) -> str:
-    seat = token.seat_no or 0
-    if token.used_at is not None or any(
-            isinstance(e, CardsPassed) and e.seat == seat for e in since):
+    if token.used_at is not None or isinstance(decision_since(token, table, since), CardsPassed):
         return DONE
     return READY if still_asked(token, table, since, Ask.PASS) else STALE
 
 
 def _moon_status(token: Token, table: Table, since: Sequence[Event]) -> str:
-    seat = token.seat_no or 0
-    if token.used_at is not None or moon_choice_in(since, seat) is not None:
+    if token.used_at is not None or isinstance(decision_since(token, table, since), MoonChosen):
         return DONE  # this link, the other one, or a reply made the choice
     return READY if still_asked(token, table, since, Ask.MOON) else STALE
 
