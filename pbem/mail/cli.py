@@ -15,11 +15,17 @@ def mail_group() -> None:
     pass
 
 
-@mail_group.command("send", help="Send every due email in the outbox once, then stop.")
+@mail_group.command("send", help="Work out the moves' waiting emails (mail jobs), send every "
+                   "due email in the outbox once, then stop.")
 @click.option("--batch", default=100, show_default=True, type=click.IntRange(min=1),
               help="Emails per SMTP connection.")
 @with_appcontext
 def mail_send(batch: int) -> None:
+    from pbem.mail.compose import MailSettings
+    from pbem.mail.jobs import fan_out_pending
+
+    while fan_out_pending(db_engine(), settings=MailSettings.from_config(current_app.config)):
+        pass  # until no job is left (a failing one is logged and left for later)
     settings = SmtpSettings.from_config(current_app.config)
     result = drain_all(db_engine(), settings, batch=batch)
     click.echo(summary(result, settings))

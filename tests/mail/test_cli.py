@@ -51,6 +51,22 @@ def test_mail_send_with_the_server_down_keeps_rows_for_later(
     assert [(r.status, r.attempts) for r in rows(engine)] == [("pending", 1)] * 2
 
 
+def test_mail_send_works_out_the_moves_waiting_emails_first(
+        make_app: Callable[..., Flask], db_url: str, smtp_server: SmtpServer) -> None:
+    from pbem.app import db_engine
+    from pbem.mail.jobs import jobs_waiting
+    from pbem.service import Context, Invitee, create_game
+
+    app = app_for(make_app, db_url, smtp_server.port)
+    with app.app_context():
+        create_game(Context(engine=db_engine(app), mail_now=False), name="Later", players=[
+            Invitee(f"p{n}@example.org", f"P{n}", accepted=True) for n in range(4)])
+    assert jobs_waiting(db_engine(app)) == 1
+    result = app.test_cli_runner().invoke(args=["mail", "send"])
+    assert "8 sent, 0 to retry later, 0 failed" in result.output  # game started + pass, x4
+    assert jobs_waiting(db_engine(app)) == 0
+
+
 def test_mail_send_is_listed_under_pbem_mail(make_app: Callable[..., Flask]) -> None:
     result = make_app().test_cli_runner().invoke(args=["mail", "--help"])
     assert result.exit_code == 0 and "send" in result.output
