@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from abc import abstractmethod
 from typing import Any
 
 from flask import Flask
@@ -59,8 +60,9 @@ def storage_options(app: Flask, uri: str) -> dict[str, Any]:
 class _WindowStorage(Storage):
     """Reads shared by both: a key's live window as (count, end), or None."""
 
+    @abstractmethod
     def _row(self, key: str) -> tuple[int, float] | None:
-        raise NotImplementedError
+        """The key's live window, if any."""
 
     def get(self, key: str) -> int:
         row = self._row(key)

@@ -177,8 +177,6 @@ def load_state(session: Session, game_id: int, last_seq: int | None = None) -> L
     transaction read it starts from the state this process last saw of the game instead,
     when it has it (`remember_state`) and it is no newer than that (another thread may have
     written since this transaction's snapshot), and reads only the events after it."""
-    from pbem.engine import apply_all, decode_event
-
     cached = _cached_state(session, game_id) if last_seq is not None else None
     if cached is None or cached.seq > (last_seq or 0):
         loaded = _load_from_snapshot(session, game_id)
@@ -187,8 +185,7 @@ def load_state(session: Session, game_id: int, last_seq: int | None = None) -> L
     else:
         rows = load_payloads(session, game_id, cached.seq)
         loaded = cached if not rows else LoadedState(
-            apply_all(cached.state, [decode_event(payload) for _seq, payload in rows]),
-            rows[-1][0], cached.snapshot_seq)
+            _fold_stored(cached.state, rows), rows[-1][0], cached.snapshot_seq)
     if is_planning(session):
         remember_state(planned_engine(session), game_id, loaded)
     return loaded
@@ -222,22 +219,38 @@ def _cached_state(session: Session, game_id: int) -> LoadedState | None:
 
 
 def _load_from_snapshot(session: Session, game_id: int) -> LoadedState:
-    from pbem.engine import EventDecodeError, apply_all, decode_event, replay, restore
-
     if session.autoflush:
         session.flush()  # as an ORM query would; load_payloads below finds nothing to flush
-    snap = session.connection().execute(_LATEST_SNAPSHOT, {"game_id": game_id}).first()
-    if snap is not None:
-        try:
-            restored = restore(snap[1])
-        except EventDecodeError:  # a snapshot of an older form: replay the whole log
-            snap = None
-    base_seq = snap[0] if snap else 0
+    base, base_seq = _snapshot_before(session, game_id, None)
     rows = load_payloads(session, game_id, base_seq)
-    events = [decode_event(payload) for _seq, payload in rows]
-    state = replay(events) if snap is None else apply_all(restored, events)
     seq = rows[-1][0] if rows else base_seq
-    return LoadedState(state=state, seq=seq, snapshot_seq=base_seq)
+    return LoadedState(state=_fold_stored(base, rows), seq=seq, snapshot_seq=base_seq)
+
+
+def _snapshot_before(session: Session, game_id: int,
+                     seq: int | None) -> tuple[GameState | None, int]:
+    """The latest snapshot's state and seq (at or before `seq`, if given); (None, 0) when there
+    is none or it is of an older form (then the whole log is replayed)."""
+    from pbem.engine import EventDecodeError, restore
+
+    query, params = ((_LATEST_SNAPSHOT, {"game_id": game_id}) if seq is None
+                     else (_SNAPSHOT_AT, {"game_id": game_id, "seq": seq}))
+    snap = session.connection().execute(query, params).first()
+    if snap is None:
+        return None, 0
+    try:
+        return restore(snap[1]), snap[0]
+    except EventDecodeError:
+        return None, 0
+
+
+def _fold_stored(base: GameState | None, rows: list[tuple[int, Any]]) -> GameState:
+    """`base` (None: the game's start) after the stored events `rows`: checked when they
+    were appended, so folded by the engine's trusted path."""
+    from pbem.engine import apply_all_trusted, decode_event, replay_trusted
+
+    events = [decode_event(payload) for _seq, payload in rows]
+    return replay_trusted(events) if base is None else apply_all_trusted(base, events)
 
 
 def payloads_between(session: Session, game_id: int, after_seq: int,
@@ -253,25 +266,14 @@ def state_at(session: Session, game_id: int, seq: int,
     """The game's state right after event `seq` (the log is append-only, so any past state
     can be rebuilt): from `known` when it is no later, else from the latest snapshot at or
     before `seq`; then the events up to `seq`."""
-    from pbem.engine import EventDecodeError, apply_all, decode_event, replay, restore
-
-    base: GameState | None = None
-    base_seq = 0
     if known is not None and known.seq == seq:
         return known.state
+    base: GameState | None
     if known is not None and known.seq < seq:
         base, base_seq = known.state, known.seq
     else:
-        snap = session.connection().execute(_SNAPSHOT_AT, {"game_id": game_id,
-                                                           "seq": seq}).first()
-        if snap is not None:
-            try:
-                base, base_seq = restore(snap[1]), snap[0]
-            except EventDecodeError:  # a snapshot of an older form: replay the whole log
-                base = None
-    events = [decode_event(payload)
-              for _seq, payload in payloads_between(session, game_id, base_seq, seq)]
-    return replay(events) if base is None else apply_all(base, events)
+        base, base_seq = _snapshot_before(session, game_id, seq)
+    return _fold_stored(base, payloads_between(session, game_id, base_seq, seq))
 
 
 def latest_snapshot(session: Session, game_id: int) -> Snapshot | None:
