@@ -7,8 +7,15 @@ Web workers only serve requests; the scheduler and the outbox sender run in the 
 import multiprocessing
 import os
 
+from pbem.config import database_url
+
 bind = os.environ.get("PBEM_BIND", "0.0.0.0:8000")
-workers = int(os.environ.get("PBEM_WEB_WORKERS", min(2 * multiprocessing.cpu_count() + 1, 8)))
+# SQLite (PBEM_DATABASE_URL unset, or sqlite:///...) has one writer at a time for the whole
+# file, so one worker with threads serves it: more processes only queue on its writer lock.
+# PostgreSQL: 2 per core + 1, at most 8. PBEM_WEB_WORKERS, when set, is used as it is.
+ON_SQLITE = database_url(os.environ).startswith("sqlite")
+workers = int(os.environ.get("PBEM_WEB_WORKERS",
+                             1 if ON_SQLITE else min(2 * multiprocessing.cpu_count() + 1, 8)))
 threads = int(os.environ.get("PBEM_WEB_THREADS", "2"))
 worker_class = "gthread"
 timeout = 30
@@ -29,3 +36,9 @@ forwarded_allow_ips = os.environ.get("PBEM_FORWARDED_ALLOW_IPS", "127.0.0.1")
 # Graceful stop: systemd and docker send SIGTERM; requests in flight get this long.
 # Don't preload: each worker must open its own database connections after the fork.
 preload_app = False
+
+
+def when_ready(server):  # type: ignore[no-untyped-def]  # gunicorn's hook, once it listens
+    """Say how many web workers serve, and why when the database is SQLite."""
+    why = " (SQLite: one writer at a time; PBEM_WEB_WORKERS overrides)" if ON_SQLITE else ""
+    server.log.info("pbem: %d web worker(s), %d thread(s) each%s", workers, threads, why)

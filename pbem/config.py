@@ -62,6 +62,9 @@ SETTINGS: tuple[Setting, ...] = (
             "IMAP folder handled mail is moved to (created if missing)."),
     Setting("PBEM_LMTP_PORT", "LMTP_PORT", "8024",
             "Port of `pbem mail-in smtp` (SMTP, or LMTP with `--lmtp`), on 127.0.0.1."),
+    Setting("PBEM_SPOOL_DIR", "SPOOL_DIR", None,
+            "Folder `pbem ingest` leaves messages in for the worker (a Maildir-style spool). "
+            "Default: `mail-spool` in the instance folder."),
     Setting("PBEM_INBOUND_KEEP_DAYS", "INBOUND_KEEP_DAYS", "30",
             "Days received mail is kept raw before `purge_raw_mail` empties it."),
     # Operating it (deploy/README.md).
@@ -98,6 +101,7 @@ _INT_KEYS = {"SMTP_PORT", "PROXIES"}
 SECRET_KEY_FILE = "secret_key"
 MAX_REQUEST_BYTES = 1024 * 1024
 SQLITE_FILE = "pbem.sqlite3"
+SPOOL_FOLDER = "mail-spool"  # in the instance folder, unless PBEM_SPOOL_DIR says otherwise
 
 
 def parse_bool(value: str | bool) -> bool:
@@ -141,6 +145,8 @@ def derive(overrides: Mapping[str, Any], instance_path: str | os.PathLike[str]) 
     cfg["DATABASE_URL_CHOSEN"] = bool(overrides.get("DATABASE_URL"))
     if not cfg.get("DATABASE_URL"):
         cfg["DATABASE_URL"] = default_database_url(instance)
+    if not cfg.get("SPOOL_DIR"):
+        cfg["SPOOL_DIR"] = str(instance / SPOOL_FOLDER)
     for key in _BOOL_KEYS:
         cfg[key] = parse_bool(cfg[key])
     for key in _INT_KEYS:
@@ -170,9 +176,22 @@ def database_url(environ: Mapping[str, str]) -> str:
     file in PBEM_INSTANCE_PATH or in Flask's default instance folder."""
     if environ.get("PBEM_DATABASE_URL"):
         return environ["PBEM_DATABASE_URL"]
+    return default_database_url(_instance_folder(environ))
+
+
+def spool_dir(environ: Mapping[str, str]) -> Path:
+    """The mail spool an app made from this environment uses (for `pbem ingest`, found as
+    database_url finds the database): PBEM_SPOOL_DIR, else `mail-spool` in the instance
+    folder."""
+    if environ.get("PBEM_SPOOL_DIR"):
+        return Path(environ["PBEM_SPOOL_DIR"])
+    return _instance_folder(environ) / SPOOL_FOLDER
+
+
+def _instance_folder(environ: Mapping[str, str]) -> Path:
+    """PBEM_INSTANCE_PATH, else Flask's default instance folder, without importing Flask."""
     instance = environ.get("PBEM_INSTANCE_PATH")
-    return default_database_url(Path(instance).resolve() if instance
-                                else Path(default_instance_path()))
+    return Path(instance).resolve() if instance else Path(default_instance_path())
 
 
 def default_instance_path(package: str = "pbem") -> str:

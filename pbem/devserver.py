@@ -1,9 +1,9 @@
 """`pbem dev`: the whole service on one machine — SQLite, a mail catcher, a demo game.
 
 It creates or upgrades the schema, starts the SMTP catcher (caught mail is shown at /mail),
-fans out the moves' mail jobs and sends the outbox to it every second from a background
-thread, creates a demo game (you against three computer seats) when no game is running, and
-serves the web app.
+plays the replies `pbem ingest` spooled, fans out the moves' mail jobs and sends the outbox to
+it every second from a background thread, creates a demo game (you against three computer
+seats) when no game is running, and serves the web app.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from pbem.devmail.server import start_catcher
 from pbem.mail.compose import MailSettings
 from pbem.mail.jobs import fan_out_pending
 from pbem.mail.outbox import SmtpSettings, drain_all
+from pbem.mailin.process import process_new
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.migrate import upgrade
@@ -71,12 +72,15 @@ def ensure_demo_game(engine: Engine, *, new: bool = False) -> tuple[int, bool]:
 
 @dataclass
 class OutboxPump:
-    """A daemon thread that sends the outbox over SMTP every `interval` seconds."""
+    """A daemon thread that, every `interval` seconds, plays the replies `pbem ingest` spooled
+    and sends the outbox over SMTP."""
 
     engine: Engine
     smtp: SmtpSettings
     interval: float = 1.0
-    app: Flask | None = None  # given: the moves' mail jobs are fanned out first, as the worker does
+    # given: spooled replies are played and the moves' mail jobs fanned out first, as the
+    # worker does
+    app: Flask | None = None
     stop_event: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
 
@@ -98,6 +102,7 @@ class OutboxPump:
     def pump_once(self) -> int:
         try:
             if self.app is not None:
+                process_new(self.app)  # what `pbem ingest` spooled, as the worker does
                 with self.app.app_context():
                     fan_out_pending(self.engine, settings=MailSettings.from_config(self.app.config))
             return len(drain_all(self.engine, self.smtp, batch=50).sent)

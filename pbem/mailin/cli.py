@@ -6,6 +6,7 @@ import logging
 import sys
 import time
 from datetime import timedelta
+from pathlib import Path
 
 import click
 from flask import current_app
@@ -13,22 +14,26 @@ from flask.cli import with_appcontext
 
 from pbem.mailin import pipe
 from pbem.mailin.process import Inbox, process_pending
-from pbem.mailin.receive import purge_raw_mail
+from pbem.mailin.receive import purge_raw_mail, store_spooled
 
 
 def _inbox() -> Inbox:
     return Inbox.from_app(current_app._get_current_object())  # type: ignore[attr-defined]
 
 
-@click.command("ingest", help="Read one message on standard input and store it for `pbem "
-                              "worker` to play (for an MTA pipe: Postfix, procmail).")
+@click.command("ingest", help="Read one message on standard input and spool it for "
+                              "`pbem worker` to play (for an MTA pipe: Postfix, procmail).")
 @click.option("--recipient", "-r", multiple=True,
               help="Envelope recipient (Postfix: ${original_recipient}); repeatable.")
+@click.option("--spool", type=click.Path(path_type=Path), default=None,
+              help="The mail spool folder (default: PBEM_SPOOL_DIR, else mail-spool in the "
+                   "instance folder).")
 @with_appcontext
-def ingest(recipient: tuple[str, ...]) -> None:
+def ingest(recipient: tuple[str, ...], spool: Path | None) -> None:
     """The same as `pbem ingest` started on its own (pbem.mailin.pipe), e.g. after `pbem -e
-    FILE`: the database is the app's."""
-    sys.exit(pipe.ingest(sys.stdin.buffer, list(recipient), current_app.config["DATABASE_URL"]))
+    FILE`: the spool is the app's unless --spool says otherwise."""
+    spool = spool or Path(current_app.config["SPOOL_DIR"])
+    sys.exit(pipe.ingest(sys.stdin.buffer, list(recipient), spool))
 
 
 @click.group("mail-in", help="Incoming mail: receivers and upkeep.")
@@ -71,10 +76,13 @@ def imap(once: bool) -> None:
     run(_inbox(), settings)
 
 
-@mail_in.command("process", help="Process stored messages still pending (e.g. after a crash).")
+@mail_in.command("process", help="Store what `pbem ingest` spooled, then process stored "
+                 "messages still pending (e.g. after a crash).")
 @with_appcontext
 def process_cmd() -> None:
-    click.echo(f"{process_pending(_inbox())} messages processed")
+    inbox = _inbox()
+    store_spooled(inbox.engine, Path(current_app.config["SPOOL_DIR"]))
+    click.echo(f"{process_pending(inbox)} messages processed")
 
 
 @mail_in.command("purge", help="Empty the raw bytes of mail older than PBEM_INBOUND_KEEP_DAYS.")

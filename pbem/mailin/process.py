@@ -15,6 +15,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from email.message import Message
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -57,7 +58,7 @@ from pbem.mailin.commands import (
 from pbem.mailin.crash import crash_point
 from pbem.mailin.loops import Bounce, automatic_reason_raw, bounce_of, sender_address
 from pbem.mailin.parse import parse_message, reply_text
-from pbem.mailin.receive import Stored, store_raw, with_recipients
+from pbem.mailin.receive import Stored, store_raw, store_spooled, with_recipients
 from pbem.mailin.route import (
     Route,
     decoded_header,
@@ -159,11 +160,15 @@ def process_pending(inbox: Inbox, limit: int = 1000,
 
 
 def process_new(app: Flask) -> int:
-    """The worker's job, every second: play what `pbem ingest` stored (an MTA pipe's process
-    only stores, pbem.mailin.pipe), oldest first. A poll of the few pending rows (indexed by
-    status); each message is claimed before it is processed, so several workers, or a
-    receiver processing its own message, never process one twice."""
-    return process_pending(Inbox.from_app(app), unclaimed_only=True)
+    """The worker's job, every second (and `pbem dev`'s): take in what `pbem ingest` left in
+    the mail spool (an MTA pipe's process only spools it, pbem.mailin.pipe; store_spooled),
+    then play the stored messages nobody claimed yet, oldest first. A look at the spool folder
+    and a poll of the few pending rows (indexed by status); each message is claimed before it
+    is processed, so several workers, or a receiver processing its own message, never process
+    one twice."""
+    inbox = Inbox.from_app(app)
+    store_spooled(inbox.engine, Path(app.config["SPOOL_DIR"]))
+    return process_pending(inbox, unclaimed_only=True)
 
 
 STALE_MIN_AGE = timedelta(seconds=30)

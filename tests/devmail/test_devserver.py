@@ -1,4 +1,5 @@
-"""`pbem dev`'s parts: the demo game, the outbox pump into the catcher, the command's guard."""
+"""`pbem dev`'s parts: the demo game, the pump (replies `pbem ingest` spooled, the outbox into
+the catcher), the command's guard."""
 
 from __future__ import annotations
 
@@ -13,9 +14,12 @@ from pbem.app import db_engine
 from pbem.devmail.server import start_catcher
 from pbem.devmail.store import MailStore
 from pbem.devserver import DEMO_PLAYER, OutboxPump, banner, ensure_demo_game, web_address
+from pbem.engine import CardPlayed
 from pbem.mail.outbox import SmtpSettings, pending_count
 from pbem.store.db import transaction
-from pbem.store.models import Game, Seat
+from pbem.store.events import load_events
+from pbem.store.models import Game, InboundMail, Seat
+from tests.mailin.support import latest_token, legal, reply, to_play, two_human_game
 from tests.settings import PRODUCTION_SAFE
 from tests.web.support import free_port
 
@@ -62,6 +66,22 @@ def test_pump_sends_the_outbox_to_the_catcher(make_app: Callable[..., Flask],
     caught = MailStore(folder).entries()
     assert pending_count(db_engine(app)) == 0
     assert caught and all(m.rcpt_tos == [DEMO_PLAYER.email] for m in caught)
+
+
+def test_pump_plays_a_reply_pbem_ingest_spooled_without_another_command(app: Flask) -> None:
+    engine = db_engine(app)
+    game = two_human_game(engine)
+    seat, state = to_play(engine, game)
+    me = ("ann@example.org", "bob@example.org")[seat]
+    raw = reply(latest_token(engine, me, "turn"), str(legal(state, seat)), sender=me)
+    Path(app.config["SPOOL_DIR"]).parent.mkdir(parents=True, exist_ok=True)  # the instance
+    spooled = app.test_cli_runner().invoke(args=["ingest"], input=raw)
+    assert spooled.exit_code == 0 and spooled.output.startswith("spooled "), spooled.output
+    pump = OutboxPump(engine, SmtpSettings(port=free_port(), timeout=2), app=app)
+    pump.pump_once()  # as its thread does every second
+    with transaction(engine, read_only=True) as session:
+        assert [m.status for m in session.exec(select(InboundMail))] == ["processed"]
+        assert load_events(session, game).count(CardPlayed(seat, legal(state, seat))) == 1
 
 
 def test_pump_survives_a_missing_smtp_server(app: Flask) -> None:

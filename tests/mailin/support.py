@@ -7,6 +7,7 @@ import re
 import uuid
 from email.message import EmailMessage
 from email.policy import SMTP
+from pathlib import Path
 
 from flask import Flask
 from sqlalchemy import Engine
@@ -32,11 +33,12 @@ def inbox(engine: Engine) -> Inbox:
 
 
 def ingest_and_work(app: Flask, raw: bytes, recipients: list[str]) -> None:
-    """`pbem ingest -r ...` (the command in this process: it only stores the message), then
-    the worker's step that plays what it stored."""
+    """`pbem ingest -r ...` (the command in this process: it only spools the message), then
+    the worker's step that stores and plays what it spooled."""
     args = ["ingest"] + [a for r in recipients for a in ("-r", r)]
+    Path(app.config["SPOOL_DIR"]).parent.mkdir(parents=True, exist_ok=True)  # the instance
     result = app.test_cli_runner().invoke(args=args, input=raw)
-    assert result.exit_code == 0 and result.output.startswith("stored #"), result.output
+    assert result.exit_code == 0 and result.output.startswith("spooled "), result.output
     play_new_inbound_mail(app)
 
 

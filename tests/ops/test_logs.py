@@ -9,7 +9,6 @@ import logging
 import os
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +17,7 @@ from flask import Flask
 
 from pbem.logs import mask_tokens, setup_logging
 from pbem.store.testing import create_tables
+from tests.ops.support import wait_until_serving
 from tests.web.support import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -82,14 +82,7 @@ def test_gunicorn_access_log_masks_tokens(tmp_path: Path) -> None:
          "pbem.wsgi:app"], env=env, cwd=tmp_path, stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT, text=True)
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5)
-                break
-            except OSError:
-                assert time.monotonic() < deadline and server.poll() is None
-                time.sleep(0.3)
+        wait_until_serving(server, port)
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/s/{TOKEN}", timeout=10)
         except urllib.error.HTTPError as exc:

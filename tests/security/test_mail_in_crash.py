@@ -1,10 +1,12 @@
 """Issue 13.3: a crash during mail in must not lose the move.
 
 Each way in is a real process, killed (SIGKILL, through the PBEM_TEST_CRASH_AT hook) at the bad
-moment: `pbem ingest` (which only stores; the worker plays what it stored) before or after its
-commit; a process working through the stored mail after claiming a message; the SMTP receiver
-just after its 250. The MTA's redelivery of the same message is stored once, the worker's job
-plays it once, and a dead process's claim is taken over once it runs out, with no operator."""
+moment: `pbem ingest` (which only spools; the worker stores and plays what it spooled) before
+or after delivering the message into the spool; a process taking the spool in, between
+storing a message and removing its file; a process working through the stored mail after
+claiming a message; the SMTP receiver just after its 250. The MTA's redelivery of the same
+message is stored once, the worker's job plays it once, and a dead process's claim is taken
+over once it runs out, with no operator."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
@@ -48,10 +51,23 @@ def _a_reply(app: Flask) -> tuple[int, CardPlayed, bytes, str]:
 def _ingest(app: Flask, tmp_path: Path, raw: bytes, rcpt: str,
             crash_at: str = "") -> tuple[int, str]:
     extra = {"PBEM_TEST_CRASH_AT": crash_at} if crash_at else {}
-    proc = pbem_process(["ingest", "-r", rcpt],
-                        pbem_env(app.config["DATABASE_URL"], tmp_path, **extra))
+    proc = pbem_process(["ingest", "-r", rcpt], _env(app, tmp_path, **extra))
     out, err = proc.communicate(raw, timeout=120)
     return proc.returncode, (out + err).decode()
+
+
+def _env(app: Flask, tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The environment of a `pbem` process using the app's database and mail spool (whose
+    parent folder, the app's instance folder, must exist: `pbem ingest` creates no more)."""
+    Path(app.config["SPOOL_DIR"]).parent.mkdir(parents=True, exist_ok=True)
+    return pbem_env(app.config["DATABASE_URL"], tmp_path,
+                    PBEM_SPOOL_DIR=app.config["SPOOL_DIR"], **extra)
+
+
+def _spooled(app: Flask, folder: str = "new") -> int:
+    """How many files the app's mail spool holds in `folder` (new: delivered, waiting)."""
+    found = Path(app.config["SPOOL_DIR"]) / folder
+    return len(list(found.iterdir())) if found.exists() else 0
 
 
 def _times_played(app: Flask, game: int, move: CardPlayed) -> int:
@@ -79,31 +95,52 @@ def _worker_step(app: Flask) -> int:
     return play_new_inbound_mail(app)
 
 
-def test_an_ingest_killed_before_its_commit_stored_nothing_and_the_retry_plays_once(
+def test_an_ingest_killed_before_delivering_spooled_nothing_and_the_retry_plays_once(
         app: Flask, tmp_path: Path) -> None:
     game, move, raw, rcpt = _a_reply(app)
-    code, _ = _ingest(app, tmp_path, raw, rcpt, crash_at="ingest-before-commit")
+    code, _ = _ingest(app, tmp_path, raw, rcpt, crash_at="ingest-written")
     assert code == -9  # killed, as a crash would: the MTA sees a failure and redelivers
-    assert _statuses(app) == [] and _worker_step(app) == 0
+    assert (_spooled(app, "tmp"), _spooled(app)) == (1, 0)  # written, never delivered
+    assert _worker_step(app) == 0 and _statuses(app) == []
     code, said = _ingest(app, tmp_path, raw, rcpt)
-    assert code == 0 and said.startswith("stored #") and "already" not in said, said
-    assert _statuses(app) == ["pending"] and _times_played(app, game, move) == 0
+    assert code == 0 and said.startswith("spooled "), said
+    assert _spooled(app) == 1 and _statuses(app) == [] and _times_played(app, game, move) == 0
     assert _worker_step(app) == 1
-    assert _statuses(app) == ["processed"] and _times_played(app, game, move) == 1
+    assert _spooled(app) == 0 and _statuses(app) == ["processed"]
+    assert _times_played(app, game, move) == 1
 
 
-def test_an_ingest_killed_after_its_commit_stored_it_once_and_the_worker_plays_it_once(
+def test_an_ingest_killed_after_delivering_is_stored_once_and_played_once(
         app: Flask, tmp_path: Path) -> None:
     game, move, raw, rcpt = _a_reply(app)
-    assert _ingest(app, tmp_path, raw, rcpt, crash_at="ingest-stored")[0] == -9
-    assert _statuses(app) == ["pending"]
-    code, said = _ingest(app, tmp_path, raw, rcpt)  # the MTA's retry
-    assert code == 0 and "already had it" in said, said
-    assert _statuses(app) == ["pending"]  # one row
+    assert _ingest(app, tmp_path, raw, rcpt, crash_at="ingest-spooled")[0] == -9
+    assert _spooled(app) == 1
+    code, said = _ingest(app, tmp_path, raw, rcpt)  # the MTA's retry: a second file
+    assert code == 0 and said.startswith("spooled "), said
+    assert _spooled(app) == 2 and _statuses(app) == []
     assert _worker_step(app) == 1 and _worker_step(app) == 0
+    assert _spooled(app) == 0 and _statuses(app) == ["processed"]  # one row
+    assert _times_played(app, game, move) == 1
+    assert _ingest(app, tmp_path, raw, rcpt)[0] == 0  # and once more: nothing new
+    assert _worker_step(app) == 0 and _spooled(app) == 0
     assert _statuses(app) == ["processed"] and _times_played(app, game, move) == 1
-    code, said = _ingest(app, tmp_path, raw, rcpt)  # and once more: nothing new
-    assert code == 0 and "already had it" in said and _worker_step(app) == 0
+
+
+def test_a_worker_killed_between_storing_a_spooled_message_and_removing_it_stores_it_once(
+        make_app: Callable[..., Flask], db_url: str, tmp_path: Path) -> None:
+    """`pbem mail-in process` (which takes the spool in first, as the worker's step does)
+    dies after the message's row is committed, before its file is removed: the next run
+    finds the file again, stores nothing new, plays the message once and removes the file."""
+    app = make_app(DATABASE_URL=db_url)
+    game, move, raw, rcpt = _a_reply(app)
+    assert _ingest(app, tmp_path, raw, rcpt)[0] == 0
+    dying = pbem_process(["mail-in", "process"], _env(app, tmp_path,
+                                                      PBEM_TEST_CRASH_AT="spool-stored"))
+    dying.communicate(timeout=120)
+    assert dying.returncode == -9
+    assert _statuses(app) == ["pending"] and _spooled(app) == 1
+    assert _worker_step(app) == 1 and _worker_step(app) == 0
+    assert _statuses(app) == ["processed"] and _spooled(app) == 0
     assert _times_played(app, game, move) == 1
 
 
@@ -111,8 +148,7 @@ def test_a_message_claimed_by_a_killed_worker_is_finished_once_its_claim_runs_ou
         app: Flask, tmp_path: Path) -> None:
     game, move, raw, rcpt = _a_reply(app)
     assert _ingest(app, tmp_path, raw, rcpt)[0] == 0
-    dying = pbem_process(["mail-in", "process"], pbem_env(app.config["DATABASE_URL"], tmp_path,
-                                                           PBEM_TEST_CRASH_AT="claimed"))
+    dying = pbem_process(["mail-in", "process"], _env(app, tmp_path, PBEM_TEST_CRASH_AT="claimed"))
     dying.communicate(timeout=120)
     assert dying.returncode == -9
     assert _statuses(app) == ["pending"] and _times_played(app, game, move) == 0
@@ -126,10 +162,10 @@ def test_a_message_claimed_by_a_killed_worker_is_finished_once_its_claim_runs_ou
 
 def test_the_same_message_ingested_by_racing_processes_is_stored_once_and_played_once(
         app: Flask, tmp_path: Path) -> None:
-    """Four `pbem ingest` processes (as `python -m pbem`) given the same message at once, then
-    two workers' steps at once: one row, one move."""
+    """Four `pbem ingest` processes (as `python -m pbem`) given the same message at once (four
+    files in the spool), then two workers' steps at once: one row, one move."""
     game, move, raw, rcpt = _a_reply(app)
-    env = pbem_env(app.config["DATABASE_URL"], tmp_path)
+    env = _env(app, tmp_path)
     procs = [subprocess.Popen([sys.executable, "-m", "pbem", "ingest", "-r", rcpt],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, env=env) for _ in range(4)]
@@ -142,12 +178,13 @@ def test_the_same_message_ingested_by_racing_processes_is_stored_once_and_played
     said = [(proc.wait(120), proc.stdout.read().decode() if proc.stdout else "")
             for proc in procs]
     assert [code for code, _ in said] == [0] * 4, said
-    assert sum("already had it" not in text for _, text in said) == 1, said
-    assert len({text.split()[1] for _, text in said}) == 1, said  # the same row's id
+    assert len({text.split()[1] for _, text in said}) == 4, said  # each its own file name
+    assert _spooled(app) == 4
     with ThreadPoolExecutor(2) as pool:
         played = list(pool.map(_worker_step, [app, app]))
     assert sorted(played) == [0, 1]
     assert _statuses(app) == ["processed"] and _times_played(app, game, move) == 1
+    assert _spooled(app) == 0
 
 
 def _wait_listening(port: int) -> None:
@@ -165,8 +202,7 @@ def test_messages_left_pending_by_a_receiver_killed_after_its_250_are_finished_b
     game, move, raw, rcpt = _a_reply(app)
     port = free_port()
     receiver = pbem_process(["mail-in", "smtp", "--port", str(port)],
-                            pbem_env(app.config["DATABASE_URL"], tmp_path,
-                                     PBEM_TEST_CRASH_AT="receiver-accepted"))
+                            _env(app, tmp_path, PBEM_TEST_CRASH_AT="receiver-accepted"))
     try:
         _wait_listening(port)
         with smtplib.SMTP("127.0.0.1", port) as client:

@@ -1,0 +1,64 @@
+"""deploy/gunicorn.conf.py serves SQLite with one web worker (one writer at a time for the whole
+file: more processes only queue on its writer lock), PostgreSQL with 2 per core + 1 (at most 8),
+and says which when it is ready; PBEM_WEB_WORKERS wins over both."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbem.store.testing import create_tables
+from tests.ops.support import wait_until_serving
+from tests.web.support import free_port
+
+REPO = Path(__file__).resolve().parents[2]
+CONF = REPO / "deploy" / "gunicorn.conf.py"
+READ_WORKERS = "import runpy, sys; print(runpy.run_path(sys.argv[1])['workers'])"
+
+
+def _env(**settings: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+    return {**env, "PYTHONPATH": str(REPO), **settings}
+
+
+def _workers(**settings: str) -> int:
+    """The `workers` gunicorn reads from the config file in this environment."""
+    done = subprocess.run([sys.executable, "-c", READ_WORKERS, str(CONF)], env=_env(**settings),
+                          capture_output=True, text=True, timeout=60, check=True)
+    return int(done.stdout)
+
+
+@pytest.mark.parametrize(("settings", "expected"), [
+    ({"PBEM_DATABASE_URL": "sqlite:////var/lib/pbem/pbem.sqlite3"}, 1),
+    ({"PBEM_INSTANCE_PATH": "/var/lib/pbem"}, 1),  # no URL: the instance folder's SQLite file
+    ({"PBEM_DATABASE_URL": "postgresql+psycopg://pbem@127.0.0.1/pbem"},
+     min(2 * multiprocessing.cpu_count() + 1, 8)),
+    ({"PBEM_DATABASE_URL": "sqlite:////var/lib/pbem/pbem.sqlite3", "PBEM_WEB_WORKERS": "3"}, 3),
+    ({"PBEM_DATABASE_URL": "postgresql://pbem@db/pbem", "PBEM_WEB_WORKERS": "2"}, 2),
+])
+def test_the_number_of_web_workers_follows_the_database(settings: dict[str, str],
+                                                         expected: int) -> None:
+    assert _workers(**settings) == expected
+
+
+def test_a_real_gunicorn_on_sqlite_boots_one_worker_and_says_why(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
+    create_tables(url)
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--config", str(CONF), "pbem.wsgi:app"],
+        env=_env(PBEM_DATABASE_URL=url, PBEM_BIND=f"127.0.0.1:{port}",
+                 PBEM_INSTANCE_PATH=str(tmp_path / "instance")),
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_until_serving(server, port)
+    finally:
+        server.terminate()
+        output, _ = server.communicate(timeout=60)
+    assert output.count("Booting worker") == 1, output
+    assert "pbem: 1 web worker(s), 2 thread(s) each (SQLite: one writer at a time" in output
