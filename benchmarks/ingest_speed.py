@@ -5,10 +5,10 @@ Run: python benchmarks/ingest_speed.py [--n 20] [--db postgresql://...]
 
 A fresh database (a SQLite file; with --db a throwaway PostgreSQL schema) holds a game of four
 people playing by email. Each round one reply (a Gmail-like reply playing a legal move, as
-benchmarks/mailin_speed.py makes them) is piped to `python -m pbem ingest` (it only stores the
-message, pbem.mailin.pipe), then the same bytes to `python -c
-"email.message_from_binary_file(sys.stdin.buffer)"`. A real `pbem worker` runs meanwhile and
-plays what is stored (it polls every second).
+benchmarks/mailin_speed.py makes them) is piped to `python -m pbem ingest` (it only spools the
+message into the mail spool, pbem.mailin.pipe), then the same bytes to `python -c
+"email.message_from_binary_file(sys.stdin.buffer)"`. A real `pbem worker` runs meanwhile; it
+stores what is spooled in the database and plays it (it looks every second).
 
 Printed: the median CPU time of each process (user + system, from the children's rusage: on a
 machine shared with busy processes, wall-clock time mostly measures them) and the median
@@ -138,7 +138,7 @@ def report(ingest: list[tuple[float, float]], parse: list[tuple[float, float]],
     print(f"{'process':44} {'CPU ms':>8} {'wall ms':>8}")
     cpu, wall = (statistics.median(v) for v in zip(*ingest, strict=True))
     ref_cpu, ref_wall = (statistics.median(v) for v in zip(*parse, strict=True))
-    print(f"{'pbem ingest < reply (stored)':44} {cpu:8.0f} {wall:8.0f}")
+    print(f"{'pbem ingest < reply (spooled)':44} {cpu:8.0f} {wall:8.0f}")
     print(f"{'python parsing the same bytes (reference)':44} {ref_cpu:8.0f} {ref_wall:8.0f}")
     print(f"{'ratio':44} {cpu / ref_cpu:7.1f}x {wall / ref_wall:7.1f}x   "
           f"(target: 150 ms CPU: {cpu / 150:.2f}x the target)")
