@@ -163,6 +163,16 @@ TEN_OF_DIAMONDS = Card(10, Suit.DIAMONDS)
 TWO_OF_CLUBS = Card(2, Suit.CLUBS)
 
 
+# For each byte k of a one-deck mask (card indices 8k..8k+7) and each value of that byte: its
+# card indices and its cards, lowest first (seven bytes hold the 52 cards).
+_INDICES_IN_BYTE: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(8 * k + b for b in range(8) if value >> b & 1 and 8 * k + b < DECK_SIZE)
+          for value in range(256))
+    for k in range(7))
+_CARDS_IN_BYTE: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(tuple(_BY_INDEX[i] for i in found) for found in byte) for byte in _INDICES_IN_BYTE)
+
+
 def mask_of(cards: Iterable[Card]) -> int:
     mask = 0
     for card in cards:
@@ -174,12 +184,13 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards in a bitmask, sorted by suit then rank (a second copy right after the first)."""
     if mask >> DECK_SIZE:
         return tuple(sorted(_BY_INDEX[i] for i in iter_indices(mask)))
-    cards = []
-    while mask:
-        low = mask & -mask
-        cards.append(ALL_CARDS[low.bit_length() - 1])
-        mask ^= low
-    return tuple(cards)
+    if mask >> 26:  # eight bits at a time, from tables of every byte's cards
+        return (_CARDS_IN_BYTE[0][mask & 255] + _CARDS_IN_BYTE[1][mask >> 8 & 255]
+                + _CARDS_IN_BYTE[2][mask >> 16 & 255] + _CARDS_IN_BYTE[3][mask >> 24 & 255]
+                + _CARDS_IN_BYTE[4][mask >> 32 & 255] + _CARDS_IN_BYTE[5][mask >> 40 & 255]
+                + _CARDS_IN_BYTE[6][mask >> 48])
+    return (_CARDS_IN_BYTE[0][mask & 255] + _CARDS_IN_BYTE[1][mask >> 8 & 255]
+            + _CARDS_IN_BYTE[2][mask >> 16 & 255] + _CARDS_IN_BYTE[3][mask >> 24])
 
 
 def twin_mask(mask: int) -> int:
@@ -190,12 +201,17 @@ def twin_mask(mask: int) -> int:
 
 def indices(mask: int) -> list[int]:
     """The card indices in a bitmask, lowest first (`iter_indices`, as a list)."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
+    if mask >> DECK_SIZE or mask.bit_count() < 4:  # few cards: bit by bit is quicker
+        found = []
+        while mask:
+            low = mask & -mask
+            found.append(low.bit_length() - 1)
+            mask ^= low
+        return found
+    return [*_INDICES_IN_BYTE[0][mask & 255], *_INDICES_IN_BYTE[1][mask >> 8 & 255],
+            *_INDICES_IN_BYTE[2][mask >> 16 & 255], *_INDICES_IN_BYTE[3][mask >> 24 & 255],
+            *_INDICES_IN_BYTE[4][mask >> 32 & 255], *_INDICES_IN_BYTE[5][mask >> 40 & 255],
+            *_INDICES_IN_BYTE[6][mask >> 48]]
 
 
 def iter_indices(mask: int) -> Iterator[int]:

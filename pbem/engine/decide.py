@@ -128,6 +128,10 @@ def _cards_text(cards: Sequence[Card]) -> str:
 def _decide_play(state: GameState, command: PlayCard,
                  names: Sequence[str]) -> tuple[Event, ...]:
     seat, card = command.seat, command.card
+    kept = state._table
+    if (type(kept) is Table and state.phase is Phase.PLAY and seat == state.turn
+            and kept._legal(kept.hands[seat]) >> card.index & 1):
+        return (_checked_play(state, seat, card),)  # most plays: legal, a standard game
     if state.phase is not Phase.PLAY:
         _require_phase(state, seat, Phase.PLAY, _Namer(names))
     if seat != state.turn:
@@ -143,7 +147,14 @@ def _decide_play(state: GameState, command: PlayCard,
     if not legal & bit:
         reason = _why_illegal(table, seat, card, legal)
         raise IllegalMove(f"{reason} You can play {_cards_text(cards_of(legal))}.")
-    return (new_card_played(seat, card),)
+    return (_checked_play(state, seat, card),)
+
+
+def _checked_play(state: GameState, seat: int, card: Card) -> CardPlayed:
+    """The event of a play just checked against `state`, which remembers it for `apply`."""
+    event = new_card_played(seat, card)
+    object.__setattr__(state, "_decided", event)  # a cache: never part of the value
+    return event
 
 
 def held_copy(hand: int, card: Card) -> Card:

@@ -39,6 +39,11 @@ def _check_draw(created: GameCreated) -> None:
 
 def apply(state: GameState, event: Event) -> GameState:
     """The state after one more event. Never changes `state`; raises an EngineError if illegal."""
+    decided = state._decided
+    if event is decided and decided is not None:  # `decide` checked it against `state`
+        table = thaw(state)
+        table.play_trusted(decided.seat, decided.card.index)
+        return freeze_keeping(table)
     table = thaw(state)
     table.apply(event)
     return freeze_keeping(table)

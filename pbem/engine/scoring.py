@@ -43,6 +43,13 @@ def raw_points(rules: Rules, won: int) -> int:
     return points
 
 
+def points_taken(rules: Rules, won: tuple[int, ...] | list[int]) -> list[int]:
+    """`raw_points` of each seat's cards, the rules asked once."""
+    queen, bonus = 13 if rules.queen_scores else 0, bonus_bit(rules)
+    return [(mask & ALL_HEARTS).bit_count() + queen * (mask & ALL_QS).bit_count()
+            + (BONUS_POINTS if mask & bonus else 0) for mask in won]
+
+
 def find_shooter(rules: Rules, won: tuple[int, ...] | list[int], in_play: int) -> int:
     """The seat that took every penalty card in play, or -1 (always -1 when the moon is off)."""
     if rules.moon is MoonRule.NONE:

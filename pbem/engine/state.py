@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.cards import SUIT_MASKS, Card, Suit, cards_of
+from pbem.engine.events import CardPlayed
 from pbem.engine.rules import Rules
 from pbem.engine.values import fast_constructor
 
@@ -101,6 +102,9 @@ class GameState:
     # The fold's working table this state was frozen from, kept for questions (legality) so
     # they need not thaw the state again; never part of the value (see variants.reader).
     _table: object = field(default=None, init=False, repr=False, compare=False)
+    # The card play `decide` last returned for this state, checked against it: `apply` plays
+    # that very event without checking it again. A cache, never part of the value.
+    _decided: CardPlayed | None = field(default=None, init=False, repr=False, compare=False)
 
     if not TYPE_CHECKING:  # (so that mypy still refuses a field name it does not know)
         def __getattr__(self, name: str) -> Any:
@@ -180,12 +184,12 @@ class GameState:
 
     @property
     def hand_points(self) -> tuple[int, ...]:
-        from pbem.engine.scoring import raw_points
+        from pbem.engine.scoring import points_taken
 
         if self.avoid >= 0:  # Auction: a point (and a chip) per card of the named suit
             suit = SUIT_MASKS[self.avoid]
             return tuple((mask & suit).bit_count() for mask in self.won)
-        return tuple(raw_points(self.rules, mask) for mask in self.won)
+        return tuple(points_taken(self.rules, self.won))
 
     @property
     def stock_size(self) -> int:
@@ -233,13 +237,13 @@ class _KeptTwin:
         self.kitty, self.in_play, self.moon_shooter = table.kitty, table.in_play, table.moon_shooter
         self.winners, self.claimed_by, self.end_votes = (table.winners, table.claimed_by,
                                                           table.end_votes)
-        self._table = table
+        self._table, self._decided = table, None
 
 
 # What `_KeptTwin` sets at once: the fields that are not sequences (cheap to share).
 SET_AT_ONCE = ("rules", "seats", "first_dealer", "hand_number", "dealer", "phase", "leader",
                "turn", "hearts_broken", "kitty", "in_play", "moon_shooter", "winners",
-               "claimed_by", "end_votes", "_table")
+               "claimed_by", "end_votes", "_table", "_decided")
 _REQUIRED = object()
 # The fields a kept state fills on first read, with the value when its table has no such field
 # (a variant's field at a standard table; _REQUIRED: every table has it).

@@ -18,7 +18,6 @@ from pbem.engine.cards import (
     SUIT_MASKS,
     Card,
     Suit,
-    lowest_index,
     mask_of,
 )
 from pbem.engine.errors import IllegalMove, NotYourTurn, WrongPhase
@@ -56,14 +55,15 @@ from pbem.engine.scoring import (
     moon_needs_choice,
     moon_points,
     penalty_mask,
+    points_taken,
     protection_applies,
-    raw_points,
     slam_points,
 )
 from pbem.engine.state import GameState, HandResult, Phase, Trick, new_result, new_state, new_trick
 
 # The events that record a seat's own decision (a draw is the engine's, not the seat's).
 DECISION_EVENTS = (CardPlayed, CardsPassed, BidMade, SuitNamed, MoonChosen, ClaimAccepted)
+_DECISION_KINDS = frozenset(DECISION_EVENTS)
 CLUBS_MASK = SUIT_MASKS[Suit.CLUBS]
 # Suit masks by `index // 13`: entries 4..7 serve the second deck of Cancellation Hearts, and
 # every entry holds both copies of its suit.
@@ -183,31 +183,49 @@ class Table:
             raise WrongPhase("This game has already been created.")
         else:
             self.apply_variant(event)
-        if kind in DECISION_EVENTS:  # applied without error: the seat's turn moves on
+        if kind in _DECISION_KINDS:  # applied without error: the seat's turn moves on
             self.turns[seat] += 1
 
     def apply_trusted(self, events: Iterable[Event]) -> None:
         """Apply a stored log's events, which were checked when they were appended: a card
         play skips the phase, turn and legality checks (the rest go through `apply`). Never
         for commands or anything a player sent: `apply` is the checked path."""
-        n, turns, breakers = self.seats, self.turns, self._heart_breakers()
+        n, turns, hands, trick = self.seats, self.turns, self.hands, self.trick
+        breakers = self._heart_breakers()
         for event in events:
             if type(event) is not CardPlayed:
-                self.apply(event)
-                turns, breakers = self.turns, self._heart_breakers()  # a deal: new ones
+                if trick:
+                    self.turn = (trick[-1][0] + 1) % n
+                self.apply(event)  # a deal, pass, claim...: new lists, new breakers
+                turns, hands, trick = self.turns, self.hands, self.trick
+                breakers = self._heart_breakers()
                 continue
             seat, index = event.seat, event.card.index
             bit = 1 << index
-            self.hands[seat] ^= bit
-            trick = self.trick
+            hands[seat] ^= bit
             trick.append((seat, index))
+            turns[seat] += 1
             if bit & breakers and not self.hearts_broken and self._breaks_hearts(bit):
                 self.hearts_broken = True
-            turns[seat] += 1
             if len(trick) == n:
-                self._finish_trick()
-            else:
-                self.turn = (seat + 1) % n
+                self._finish_trick()  # sets the turn
+                trick = self.trick
+        if trick:
+            self.turn = (trick[-1][0] + 1) % n
+
+    def play_trusted(self, seat: int, index: int) -> None:
+        """A card play `decide` has just checked against this very position: `play` without
+        the checks, the seat's turn moved on as `apply` does."""
+        bit = 1 << index
+        self.hands[seat] ^= bit
+        self.trick.append((seat, index))
+        self.turns[seat] += 1
+        if not self.hearts_broken and bit & self._heart_breakers() and self._breaks_hearts(bit):
+            self.hearts_broken = True
+        if len(self.trick) == self.seats:
+            self._finish_trick()
+        else:
+            self.turn = (seat + 1) % self.seats
 
     def apply_variant(self, event: Event) -> None:
         """The events only a whole variant knows (draws, bids, the named suit)."""
@@ -223,8 +241,7 @@ class Table:
         for k in range(n):
             hands[(first + k) % n] = sum(map(BIT_OF.__getitem__, cards[k:dealt:n]))
         kitty = sum(map(BIT_OF.__getitem__, cards[dealt:]))
-        if (len(cards) != self.rules.deck_size or len(set(cards)) != len(cards)
-                or sum(hands) + kitty != deck):
+        if not _every_card_once(cards, hands, kitty, deck):
             raise IllegalMove("A deal must hold every card of the deck exactly once.")
         self.hands, self.kitty = hands, kitty
         self.in_play = deck
@@ -256,11 +273,12 @@ class Table:
 
     def _opening_leader(self) -> int:
         if self.rules.opening_lead is not OpeningLead.LEFT_OF_DEALER:
-            clubs = [hand & CLUBS_MASK for hand in self.hands]
-            held = [c for c in clubs if c]
-            if held:
-                lowest = min(lowest_index(c) for c in held)
-                return next(s for s, c in enumerate(clubs) if c >> lowest & 1)
+            clubs = 0
+            for hand in self.hands:
+                clubs |= hand
+            lowest = clubs & CLUBS_MASK & -(clubs & CLUBS_MASK)  # the lowest club dealt
+            if lowest:
+                return next(s for s, hand in enumerate(self.hands) if hand & lowest)
         return (self.dealer + 1) % self.seats
 
     def play(self, seat: int, index: int) -> None:
@@ -276,10 +294,10 @@ class Table:
             raise WrongPhase("It isn't time to play a card.")
         if seat != self.turn:
             raise NotYourTurn("It's not your turn to play.")
-        bit = 1 << index
-        if not self._legal(self.hands[seat]) & bit:
+        bit, hand = 1 << index, self.hands[seat]
+        if not self._legal(hand) & bit:
             raise IllegalMove(f"{Card.from_index(index)} can't be played now.")
-        self.hands[seat] &= ~bit
+        self.hands[seat] = hand ^ bit
         self.trick.append((seat, index))
         if not self.hearts_broken and self._breaks_hearts(bit):
             self.hearts_broken = True
@@ -378,7 +396,7 @@ class Table:
             return
         shooter = find_shooter(self.rules, self.won, self.in_play)
         if shooter < 0:
-            self._record([raw_points(self.rules, m) for m in self.won], None, None, False)
+            self._record(points_taken(self.rules, self.won), None, None, False)
         elif is_slam(self.rules, self.won[shooter]):
             self._record(slam_points(self.rules, shooter, self.seats), shooter, None, True)
         elif moon_needs_choice(self.rules, self.totals) or self._protection_asked(shooter):
@@ -407,7 +425,7 @@ class Table:
         if self.rules.sinkhole_99:
             totals = [0 if t == 99 else t for t in totals]
         self.totals = tuple(totals)
-        hearts = tuple((m & ALL_HEARTS).bit_count() for m in self.won)
+        hearts = tuple([(m & ALL_HEARTS).bit_count() for m in self.won])
         claimed = self.claimed_by if self.claimed_by >= 0 else None
         self.sheet += (new_result(self.hand_number, self.dealer, tuple(points), tuple(totals),
                                   moon, down, slam, hearts, claimed, false_claim),)
@@ -441,7 +459,11 @@ class Table:
 
     def _legal(self, hand: int) -> int:
         """The legal cards of `hand`, the hand of the seat to play."""
-        if self.trick:
+        trick = self.trick
+        if trick:  # most plays follow suit: answered here, before any other question
+            follow = hand & FOLLOW_MASKS[trick[0][1] // 13]
+            if follow and not self.rules.forced_queen:
+                return follow
             return self._follow_mask(hand, not self.tricks)
         return self._lead_mask(hand, not self.tricks)
 
@@ -486,11 +508,23 @@ class Table:
         return trick_winner(self.trick)[2] if self.trick else -1
 
 
+def _every_card_once(cards: tuple[Card, ...], hands: list[int], kitty: int, deck: int) -> bool:
+    """Whether `cards`, added up into `hands` and `kitty`, hold every card of `deck` once: as
+    many bits set as cards (a card twice would carry into another bit, or share one) and
+    together exactly the deck."""
+    parts = [*hands, kitty]
+    union = 0
+    for part in parts:
+        union |= part
+    return (len(cards) == deck.bit_count() == sum(part.bit_count() for part in parts)
+            and union == deck)
+
+
 def deck_mask(rules: Rules) -> int:
     """Every card a deal of these rules holds."""
     if rules.decks == 2:
         return DOUBLE_DECK_MASK
-    return FULL_DECK_MASK & ~mask_of(rules.removed)
+    return FULL_DECK_MASK & ~mask_of(rules.removed) if rules.removed else FULL_DECK_MASK
 
 
 def trick_winner(plays: list[tuple[int, int]]) -> tuple[int, int, int]:
