@@ -67,7 +67,7 @@ POLL_IMAP = ("pbem.mailin.imap", "poll_imap")  # (app) -> int
 PROCESS_STALE_MAIL = ("pbem.mailin.process", "process_stale")  # (app) -> int
 STALE_MAIL_INTERVAL_SECONDS = 60
 PROCESS_NEW_MAIL = ("pbem.mailin.process", "process_new")  # (app) -> int
-NEW_MAIL_INTERVAL_SECONDS = 1  # `pbem ingest` only stores: the worker plays within a second
+NEW_MAIL_INTERVAL_SECONDS = 1  # `pbem ingest` only spools: the worker plays within a second
 REVIEW_INTERVAL_SECONDS = 30
 
 
@@ -396,7 +396,7 @@ def purge_sent_mail(app: Flask) -> int:
 
 
 def finish_inbound_mail(app: Flask) -> int:
-    """Every minute: process stored mail a crashed receiver or `pbem ingest` left pending
+    """Every minute: process stored mail a crashed receiver or worker left pending
     (safe in several processes: each message is claimed before it is processed)."""
     finish = optional_function(PROCESS_STALE_MAIL)
     if finish is None:
@@ -408,8 +408,10 @@ def finish_inbound_mail(app: Flask) -> int:
 
 
 def play_new_inbound_mail(app: Flask) -> int:
-    """Every second: play the mail `pbem ingest` stored (an MTA pipe's process only stores
-    it); safe in several processes: each message is claimed before it is processed."""
+    """Every second: store and play the mail `pbem ingest` spooled (an MTA pipe's process only
+    spools it); not behind the lease: each worker takes in its own machine's spool, and is
+    safe beside the others (a file is stored once, each message claimed before it is
+    processed)."""
     play = optional_function(PROCESS_NEW_MAIL)
     done: int = play(app) if play is not None else 0
     return done

@@ -165,6 +165,15 @@ def test_without_the_spools_parent_folder_it_asks_the_mta_to_retry_and_creates_n
     assert b"could not be spooled" in done.stderr and not missing.exists()
 
 
+def test_the_pipe_needs_no_database_access_and_creates_no_lock_file(tmp_path: Path) -> None:
+    """The MTA's user needs no rights on the database: not on a SQLite file, its folder or its
+    `<file>-writer.lock` (created 0600 by the web or worker process that opens it first)."""
+    database = tmp_path / "nobody-may-open" / "pbem.sqlite3"
+    done = _ingest(pbem_env(f"sqlite:///{database}", tmp_path))
+    assert done.returncode == 0, done.stderr.decode()
+    assert not database.parent.exists() and len(list(waiting(tmp_path / config.SPOOL_FOLDER))) == 1
+
+
 def test_spool_names_the_folder_where_the_mta_passes_no_environment(tmp_path: Path) -> None:
     """Postfix's pipe clears the environment: `--spool` says where, and wins over the rest."""
     env = pbem_env("", tmp_path / "elsewhere", PBEM_SPOOL_DIR=str(tmp_path / "not-this"))
