@@ -3,10 +3,13 @@ production), the session cookie's flags, and the per-client rate limit on POSTs 
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from flask import Flask, Response, request
+from werkzeug.exceptions import TooManyRequests
 
 if TYPE_CHECKING:
     from flask_limiter import Limiter
@@ -85,13 +88,13 @@ def init_rate_limit(app: Flask) -> None:
     `rate_limited`), counted in the shared store, so every gunicorn worker sees the same count.
 
     One exception, when that store is pbem's database (the default): moves (MOVE_ENDPOINTS)
-    count in a bucket of their own in each web process's memory, i.e. up to one RATELIMIT per
-    gunicorn worker. What emails people (/new, sign-in, invitations...) keeps the shared
-    count. With Redis as the store everything counts there, in one bucket."""
+    count in a bucket of their own in each web process's memory (`MoveLimit`), i.e. up to one
+    RATELIMIT per gunicorn worker. What emails people (/new, sign-in, invitations...) keeps the
+    shared count. With Redis as the store everything counts there, in one bucket."""
     if app.testing and "RATELIMIT_ENABLED" not in app.config:
         # The suite posts far more than a person would; tests of the limit turn it on.
         app.config["RATELIMIT_ENABLED"] = False
-    from pbem.ratelimit_store import DATABASE, PROCESS
+    from pbem.ratelimit_store import DATABASE
 
     storage = shared_storage(app)
     apart = storage == DATABASE
@@ -100,15 +103,53 @@ def init_rate_limit(app: Flask) -> None:
         return not rate_limited(request.path, request.method) or (apart and is_move())
 
     app.extensions["pbem.limiter"] = _limiter(app, storage, shared_exempt)
-    if apart:
-        app.extensions["pbem.move_limiter"] = _limiter(
-            app, PROCESS, lambda: not (rate_limited(request.path, request.method)
-                                         and is_move()))
+    if apart and app.config.get("RATELIMIT_ENABLED", True):
+        app.before_request(MoveLimit(str(app.config["RATELIMIT"])).check)
 
     @app.errorhandler(429)
-    def too_many(_error: Exception) -> tuple[str, int, dict[str, str]]:
+    def too_many(error: Exception) -> tuple[str, int, dict[str, str]]:
+        headers = {"Content-Type": "text/plain; charset=utf-8"}
+        if isinstance(error, TooManyMoves):
+            headers["Retry-After"] = str(error.retry_after)
         return ("Too many requests from your address just now. Nothing was lost: wait a "
-                "minute, then try again.\n", 429, {"Content-Type": "text/plain; charset=utf-8"})
+                "minute, then try again.\n", 429, headers)
+
+
+class TooManyMoves(TooManyRequests):
+    def __init__(self, retry_after: int) -> None:
+        super().__init__()
+        self.retry_after = retry_after
+
+
+class MoveLimit:
+    """The moves' count when the shared store is the database: per client address, fixed
+    windows of RATELIMIT, in this process's memory (pbem.ratelimit_store.ProcessStorage).
+
+    A before_request hook of a few dictionary operations: Flask-Limiter's per-request work
+    (resolving limits, scopes, exemptions, headers) cost a move more than the count itself,
+    on the hottest request there is (issue 15). Every limit is counted, as Flask-Limiter
+    does; a refusal says when the longest window that refused ends (Retry-After)."""
+
+    def __init__(self, limits_text: str) -> None:
+        from limits import parse_many
+        from limits.strategies import FixedWindowRateLimiter
+
+        from pbem.ratelimit_store import ProcessStorage
+
+        self.limits = parse_many(limits_text)
+        self.storage = ProcessStorage()
+        self.counter = FixedWindowRateLimiter(self.storage)
+
+    def check(self) -> None:
+        if not is_move() or request.method != "POST":
+            return
+        client = request.remote_addr or "127.0.0.1"
+        refused = [limit for limit in self.limits
+                   if not self.counter.hit(limit, "pbem-move", client)]
+        if refused:
+            ends = max(self.storage.get_expiry(limit.key_for("pbem-move", client))
+                       for limit in refused)
+            raise TooManyMoves(retry_after=max(1, math.ceil(ends - time.time())))
 
 
 def _limiter(app: Flask, storage: str, exempt: Callable[[], bool]) -> Limiter:
@@ -117,13 +158,16 @@ def _limiter(app: Flask, storage: str, exempt: Callable[[], bool]) -> Limiter:
 
     from pbem.ratelimit_store import storage_options
 
-    return Limiter(
+    limiter = Limiter(
         key_func=get_remote_address, app=app, storage_uri=storage,
         storage_options=storage_options(app, storage),
         application_limits=[str(app.config["RATELIMIT"])],
-        application_limits_exempt_when=exempt,
         headers_enabled=True, strategy="fixed-window", key_prefix="pbem",
     )
+    # A request filter, not application_limits_exempt_when: an exempt request (a move, when
+    # MoveLimit counts it) leaves before the limiter resolves any limit.
+    limiter.request_filter(exempt)
+    return limiter
 
 
 # Views that email someone, limited more strictly than the app-wide bucket, per client.

@@ -55,6 +55,7 @@ from pbem.web.play.common import (
     load_table,
     mail_url,
     pass_target,
+    read_connection,
 )
 
 
@@ -103,7 +104,7 @@ _SEAT_KEY = (
     core_select(_T.c.game_id, _T.c.seat_no, _T.c.player_id, _T.c.expires_at, _G.c.rules)
     .select_from(_T.join(_S, and_(_S.c.game_id == _T.c.game_id, _S.c.seat_no == _T.c.seat_no))
                  .join(_G, _G.c.id == _T.c.game_id))
-    .where(_T.c.token_hash.in_(bindparam("hashes", expanding=True)),
+    .where(_T.c.token_hash.in_([bindparam("hash"), bindparam("lower")]),
            _T.c.purpose == seat_links.PURPOSE, _T.c.used_at.is_(None), _T.c.turn_seq.is_(None),
            _S.c.is_bot.is_(False), _S.c.player_id == _T.c.player_id, _G.c.last_seq > 0))
 
@@ -112,9 +113,9 @@ def find_seat(raw: str) -> SeatKey:
     """The private link's seat and game, or a 404 as `load_seat` gives (unknown, expired, no
     longer the player's seat, or a game with no table yet)."""
     raw, now = raw.strip(), datetime.now(UTC)
-    hashes = list(dict.fromkeys([hash_token(raw), hash_token(raw.lower())]))
-    with transaction(db_engine(), read_only=True) as session:
-        rows = session.connection().execute(_SEAT_KEY, {"hashes": hashes}).all()
+    hashes = {"hash": hash_token(raw), "lower": hash_token(raw.lower())}
+    with read_connection(db_engine()) as conn:
+        rows = conn.execute(_SEAT_KEY, hashes).all()
     for game_id, seat, player_id, expires_at, rules in rows:
         if expires_at is None or expires_at > now:
             return SeatKey(game_id, seat, player_id, rules)
