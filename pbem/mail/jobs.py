@@ -20,12 +20,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Engine, bindparam
+from sqlalchemy import Engine
 from sqlalchemy.orm.attributes import set_committed_value
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from pbem.engine import acting_seat, apply_all, decode_event, replay
 from pbem.mail.compose import MailSettings
+from pbem.mail.sending import default_settings
 from pbem.roster import Roster, roster_of
 from pbem.service.core import notify_hook
 from pbem.store.db import (
@@ -37,8 +38,9 @@ from pbem.store.db import (
     transaction,
 )
 from pbem.store.events import LoadedState, load_payloads, payloads_between, state_at
+from pbem.store.gamerows import read_game
 from pbem.store.mailjobs import Job, Rebuilt, finish_job, pending_jobs
-from pbem.store.models import Game, OutboxEmail, Player, Seat
+from pbem.store.models import Game, OutboxEmail
 
 log = logging.getLogger(__name__)
 
@@ -67,25 +69,18 @@ def fan_out(session: Session, job: Job, *, game: Game | None = None,
     return rows
 
 
-# The game, its seats and their players, in one query.
-_GAME = (select(Game, Seat, Player).join(Seat, col(Seat.game_id) == col(Game.id))
-         .outerjoin(Player, col(Seat.player_id) == col(Player.id))
-         .where(Game.id == bindparam("game_id")).order_by(col(Seat.seat_no)))
-
-
 def _game_at(session: Session, job: Job) -> tuple[Game, Roster, frozenset[int]] | None:
     """The job's game as its command left it (its last_seq is the tokens' turn_seq), its
     roster now, and the seats that have acted since (the game moved on while the job
-    waited)."""
-    rows = session.exec(_GAME, params={"game_id": job.game_id}).all()
-    if not rows:
+    waited). Plain rows (pbem.store.gamerows): the fan-out only reads them."""
+    found = read_game(session.connection(), job.game_id)
+    if found is None:
         return None
-    game = rows[0][0]
-    roster = roster_of([seat for _game, seat, _player in rows],
-                       {player.id: player for _game, _seat, player in rows if player})
+    game = found.game
+    roster = roster_of(found.seats, found.players)
     moved_on: frozenset[int] = frozenset()
     if game.last_seq > job.seq_after:
-        later = [decode_event(p) for _seq, p in load_payloads(session, game.id or 0,
+        later = [decode_event(p) for _seq, p in load_payloads(session, job.game_id,
                                                                 job.seq_after)]
         moved_on = frozenset(seat for seat in map(acting_seat, later) if seat is not None)
     set_committed_value(game, "last_seq", job.seq_after)  # never written: a read-only copy
@@ -150,6 +145,8 @@ def fan_out_pending(engine: Engine, *, game_id: int | None = None, most: int = 1
     waiting, with the later jobs of its game."""
     with transaction(engine, read_only=True) as session:
         jobs = pending_jobs(session.connection(), game_id=game_id, most=most)
+    if jobs and settings is None:
+        settings = default_settings()  # once for the batch, not once per job
     done: list[int] = []
     broken: set[int] = set()
     for job in jobs:

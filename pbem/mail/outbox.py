@@ -30,6 +30,7 @@ from sqlmodel import Session, col, select
 
 from pbem.mail.compose import MailSettings, to_bytes, without_tokens
 from pbem.store.db import execute_write, inserted_id, is_planning, transaction, writing
+from pbem.store.gamerows import plain
 from pbem.store.models import OutboxEmail, Player
 from pbem.store.types import utcnow
 
@@ -122,9 +123,9 @@ def enqueue(
     }
     if is_planning(session):  # written with the move, after planning (its id unknown here)
         execute_write(session, _INSERT, values)
-        return OutboxEmail(**values)
+        return plain(OutboxEmail, values)  # as read back: no validation of what was built
     result = session.connection().execute(_INSERT, values)
-    return OutboxEmail(id=inserted_id(result), **values)
+    return plain(OutboxEmail, {"id": inserted_id(result), **values})
 
 
 def backoff(attempts: int) -> timedelta:

@@ -69,6 +69,7 @@ from pbem.store.events import (
     save_snapshot,
     set_game_status,
 )
+from pbem.store.gamerows import GameRows, read_game
 from pbem.store.mailjobs import Job, Rebuilt, queue_job
 from pbem.store.models import Away, Game, Player, Seat
 from pbem.store.types import utcnow
@@ -180,11 +181,10 @@ PLANNED_TRIES = 3  # a planned command redone this often after a lost race, then
 # deadline of a seat asked next is stretched by them): every command reads them first.
 _AWAY = Away.__table__  # type: ignore[attr-defined]
 _HAS_AWAY = exists().where(_AWAY.c.player_id == col(Player.id)).label("has_away")
-_GAME = (select(Game, Seat, Player, _HAS_AWAY).join(Seat, col(Seat.game_id) == col(Game.id))
+_GAME_LOCKED = (select(Game, Seat, Player, _HAS_AWAY).join(Seat, col(Seat.game_id) == col(Game.id))
          .outerjoin(Player, col(Seat.player_id) == col(Player.id))
          .where(Game.id == bindparam("game_id")).order_by(col(Seat.seat_no))
-         .execution_options(populate_existing=True))
-_GAME_LOCKED = _GAME.with_for_update(of=Game)
+         .execution_options(populate_existing=True).with_for_update(of=Game))
 
 
 def run(
@@ -220,19 +220,27 @@ def run(
 
 def _load(session: Session, game_id: int, statuses: tuple[str, ...], *, lock: bool) -> Loaded:
     """The game, its seats and their players in one query (the roster needs the players),
-    then its state; `lock`: the game row FOR UPDATE (PostgreSQL)."""
-    rows = session.exec(_GAME_LOCKED if lock else _GAME, params={"game_id": game_id}).all()
-    if not rows:
+    then its state. `lock`: ORM objects in the session, the game row FOR UPDATE
+    (PostgreSQL); else (planning, which only reads) plain rows (pbem.store.gamerows)."""
+    found = _load_locked(session, game_id) if lock else read_game(session.connection(),
+                                                                   game_id)
+    if found is None:
         raise NotFound("There is no such game.")
-    game = rows[0][0]
-    if game.status not in statuses:
-        raise NotAllowed(_status_sentence(game.status))
-    seats = [seat for _game, seat, _player, _away in rows]
+    if found.game.status not in statuses:
+        raise NotAllowed(_status_sentence(found.game.status))
+    return Loaded(session, found.game, found.seats,
+                  load_state(session, game_id, found.game.last_seq),
+                  players=found.players, away=found.away)
+
+
+def _load_locked(session: Session, game_id: int) -> GameRows | None:
+    rows = session.exec(_GAME_LOCKED, params={"game_id": game_id}).all()
+    if not rows:
+        return None
     players = {player.id: player for _game, _seat, player, _away in rows if player is not None}
     away = {player.id for _game, _seat, player, has_away in rows
             if player is not None and has_away}
-    return Loaded(session, game, seats, load_state(session, game_id, game.last_seq),
-                  players=players, away=away)
+    return GameRows(rows[0][0], [seat for _game, seat, _player, _away in rows], players, away)
 
 
 def _run_once(
@@ -328,7 +336,7 @@ def _player_is_back(seat: Seat) -> bool:
     True if the seat changed."""
     if seat.timeouts_in_row or seat.bot_holding:
         seat_session = Session.object_session(seat)
-        if seat_session is not None and is_planning(seat_session):  # written after planning
+        if seat_session is None or is_planning(seat_session):  # written after planning
             set_committed_value(seat, "timeouts_in_row", 0)
             set_committed_value(seat, "bot_holding", False)
             return True
@@ -385,6 +393,7 @@ def commit(
         more, state = advance(ctx, state, g.seats, actors, g.game.robot_strength, g.game_id)
         appended += more
     new_seq = append_events(g.session, g.game_id, g.loaded.seq, appended, actors)
+    set_committed_value(g.game, "last_seq", new_seq)  # planning's plain copy too
     if new_seq - g.loaded.snapshot_seq >= ctx.snapshot_every:
         save_snapshot(g.session, g.game_id, new_seq, state)
     if state.game_over and g.game.status == "active":

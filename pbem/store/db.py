@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any
@@ -15,6 +16,7 @@ except ImportError:  # not on Windows: SQLite's busy handler alone serialises wr
 
 from sqlalchemy import Connection, CursorResult, Engine, Executable, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session
 
@@ -35,7 +37,37 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
     url = normalise_url(url)
     if make_url(url).get_backend_name() == "sqlite":
         return _sqlite_engine(url, **kwargs)
-    return create_engine(url, pool_pre_ping=True, **kwargs)
+    engine = create_engine(url, **kwargs)
+    _ping_when_idle(engine)
+    return engine
+
+
+# A pooled connection idle this long is pinged before use (a restarted server or a firewall
+# may have dropped it); one in steady use is not: a ping is a round trip per transaction.
+PING_AFTER_IDLE_S = 5.0
+_LAST_USED = "pbem_last_used"
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Pessimistic disconnect handling, for idle connections only (SQLAlchemy's
+    `pool_pre_ping` pings at every checkout): a failed ping raises DisconnectionError, and
+    the pool then checks out a fresh connection."""
+
+    @event.listens_for(engine, "checkout")
+    def on_checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        now = time.monotonic()
+        last = record.info.get(_LAST_USED, now)  # a new connection was just made
+        if now - last > PING_AFTER_IDLE_S:
+            try:
+                engine.dialect.do_ping(dbapi_connection)
+            except engine.dialect.loaded_dbapi.Error as exc:
+                raise DisconnectionError(f"an idle pooled connection was dropped: {exc}") \
+                    from exc
+        record.info[_LAST_USED] = now
+
+    @event.listens_for(engine, "checkin")
+    def on_checkin(_dbapi_connection: Any, record: Any) -> None:
+        record.info[_LAST_USED] = time.monotonic()
 
 
 def _sqlite_engine(url: str, **kwargs: Any) -> Engine:
@@ -132,7 +164,7 @@ def transaction(engine: Engine, *, read_only: bool = False) -> Iterator[Session]
 
     Objects stay usable after the commit (expire_on_commit=False).
     """
-    bind = engine.execution_options(**{READ_ONLY: True}) if read_only else engine
+    bind = _with_options(engine, "read_only", {READ_ONLY: True}) if read_only else engine
     with (nullcontext() if read_only else writing(engine)), \
             Session(bind, expire_on_commit=False) as session, session.begin():
         yield session
@@ -157,8 +189,7 @@ def planning(engine: Engine) -> Iterator[Session]:
     in a short write transaction (`run_writes`) that first checks nothing changed meanwhile.
     The transaction is always rolled back; an ORM flush in it raises WriteInPlanning. The
     objects it loaded stay usable afterwards (detached, as loaded)."""
-    bind = engine.execution_options(**{READ_ONLY: True})
-    session = Session(bind, expire_on_commit=False, autoflush=False)
+    session = Session(_reading(engine), expire_on_commit=False, autoflush=False)
     session.info[_WRITES] = []
     session.info[_ENGINE] = engine
     try:
@@ -169,6 +200,25 @@ def planning(engine: Engine) -> Iterator[Session]:
                                   f"{list(session.new)[:3]} {list(session.dirty)[:3]}")
     finally:
         session.close()  # detaches every object as it is, then rolls back
+
+
+def _reading(engine: Engine) -> Engine:
+    """The engine as planning reads with it: SQLite, a plain (deferred) BEGIN: one snapshot
+    for every read, without the writer lock; PostgreSQL, autocommit: no BEGIN and ROLLBACK
+    round trips (at READ COMMITTED each statement reads its own snapshot anyway, so nothing
+    is lost: the write transaction checks the game is as read)."""
+    if is_sqlite(engine):
+        return _with_options(engine, "read_only", {READ_ONLY: True})
+    return _with_options(engine, "planning", {READ_ONLY: True, "isolation_level": "AUTOCOMMIT"})
+
+
+def _with_options(engine: Engine, name: str, options: dict[str, Any]) -> Engine:
+    """`engine.execution_options(**options)`, made once per engine (making one costs more
+    than a statement) and kept on it under `name` (a cycle the collector frees with it)."""
+    kept: dict[str, Engine] = engine.__dict__.setdefault("_pbem_option_engines", {})
+    if name not in kept:
+        kept[name] = engine.execution_options(**options)
+    return kept[name]
 
 
 @event.listens_for(OrmSession, "before_flush")
