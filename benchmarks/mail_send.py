@@ -12,7 +12,9 @@ Then the same with the fan-out: `--moves` moves of a 4-player email game each le
 job (as in production: the move writes the job, the worker works its emails out), fanned
 out after each move (a worker keeping up); the figure is the emails sent per second of
 fanning the jobs out (states rebuilt, emails rendered, tokens, outbox rows) plus sending
-them, as the worker does both (the moves themselves are not counted).
+them, as the worker does both (the moves themselves are not counted); wall-clock, and by
+the sender's CPU time (a busy machine's wall-clock is mostly waiting for a core; the SMTP
+server's own CPU is not counted).
 """
 
 from __future__ import annotations
@@ -146,39 +148,44 @@ def next_command(state: GameState) -> PlayCard | PassCards:
     return PlayCard(seat, legal_cards(state, seat)[-1])
 
 
-def play_and_fan_out(engine: Engine, settings: Settings, moves: int, seed: int) -> float:
-    """`moves` moves, each job fanned out right after its move; the seconds fanning out."""
+def play_and_fan_out(engine: Engine, settings: Settings, moves: int,
+                     seed: int) -> tuple[float, float]:
+    """`moves` moves, each job fanned out right after its move; the seconds fanning out,
+    wall-clock and this thread's CPU time."""
     ctx = service.Context(engine=engine, rng=service.make_rng(seed), mail_now=False)
     out = service.create_game(ctx, name="Bench", players=PLAYERS, options={"target": 100_000})
     state = out.state
-    fanning = 0.0
-    for _ in range(moves):
-        assert state is not None
-        start = time.perf_counter()
+    fanning = fanning_cpu = 0.0
+    for n in range(moves + 1):
+        start, cpu = time.perf_counter(), time.thread_time()
         fan_out_pending(engine, settings=settings)
         fanning += time.perf_counter() - start
-        state = service.move(ctx, out.game_id, next_command(state)).state
-    start = time.perf_counter()
-    fan_out_pending(engine, settings=settings)
-    return fanning + time.perf_counter() - start
+        fanning_cpu += time.thread_time() - cpu
+        if n < moves:
+            assert state is not None
+            state = service.move(ctx, out.game_id, next_command(state)).state
+    return fanning, fanning_cpu
 
 
 def fan_out_and_send(pg_url: str, smtp: SmtpSettings, moves: int, batch: int,
-                     run: int) -> tuple[float, int]:
-    """Emails per second of fanning out `moves` moves' jobs and sending what they queued."""
+                     run: int) -> tuple[float, float, int]:
+    """Emails per second of fanning out `moves` moves' jobs and sending what they queued:
+    wall-clock, and by the sender's CPU time (this thread's; the SMTP server's not counted)."""
     with scratch_database(pg_url) as (url, folder):
         app = bench_app(url, folder)
         engine = db_engine(app)
         with app.app_context():
-            fanning = play_and_fan_out(engine, Settings.from_config(app.config), moves, run)
-            start = time.perf_counter()
+            fanning, fanning_cpu = play_and_fan_out(engine, Settings.from_config(app.config),
+                                                    moves, run)
+            start, cpu = time.perf_counter(), time.thread_time()
             sent = len(drain_all(engine, smtp, batch=batch, worker_id="bench").sent)
-            sending = time.perf_counter() - start
-            elapsed = fanning + sending
+            sending, sending_cpu = time.perf_counter() - start, time.thread_time() - cpu
         engine.dispose()
-    print(f"  run {run}: fanning out {fanning * 1000 / moves:.2f} ms a job, sending "
-          f"{sending * 1000 / max(sent, 1):.2f} ms an email")
-    return sent / elapsed, sent
+    each = 1000 / max(sent, 1)
+    print(f"  run {run}: fanning out {fanning * 1000 / moves:.2f} ms a job "
+          f"({fanning_cpu * 1000 / moves:.2f} ms CPU), sending {sending * each:.2f} ms an "
+          f"email ({sending_cpu * each:.2f} ms CPU)")
+    return sent / (fanning + sending), sent / (fanning_cpu + sending_cpu), sent
 
 
 def main() -> None:
@@ -204,11 +211,13 @@ def main() -> None:
     with smtp_server(args.in_process) as smtp:
         both = [fan_out_and_send(args.db or "", smtp, args.moves, args.batch, run)
                 for run in range(args.runs)]
-    rates = [rate for rate, _sent in both]
-    median = statistics.median(rates)
-    print(f"  with the fan-out: {args.moves} moves' mail jobs fanned out and their "
-          f"{both[0][1]} emails sent: {median:.0f} emails/s median ({1000 / median:.2f} ms "
-          f"per email; runs: {', '.join(f'{r:.0f}' for r in rates)}; target: at least 200/s)")
+    for label, rates in (("wall-clock", [wall for wall, _cpu, _sent in both]),
+                         ("by the sender's CPU time", [cpu for _wall, cpu, _sent in both])):
+        median = statistics.median(rates)
+        print(f"  with the fan-out, {label}: {args.moves} moves' mail jobs fanned out and their "
+              f"{both[0][2]} emails sent: {median:.0f} emails/s median ({1000 / median:.2f} ms "
+              f"per email; runs: {', '.join(f'{r:.0f}' for r in rates)}; target: at least "
+              "200/s)")
 
 
 if __name__ == "__main__":
