@@ -214,15 +214,29 @@ class Client:
         body = urlencode({**form, "csrf_token": self.csrf}, doseq=True)
         headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": self.cookie}
         start = time.perf_counter()
-        self.conn.request("POST", path, body=body, headers=headers)
-        response = self.conn.getresponse()
-        response.read()
+        response = self.post(path, body, headers)
         took = time.perf_counter() - start
         if response.status != 303:
             raise RuntimeError(f"{path}: {response.status}")
         if command is not None:
             self.follow(command)
         return took
+
+    def post(self, path: str, body: str, headers: dict[str, str]) -> Any:
+        """The POST, sent again once on a new connection when the server had closed the kept-
+        alive one (gunicorn recycles a worker every ~2,000 requests; keepalive is 5 s), as
+        browsers do. A move that did arrive is then answered "already done" (the turn)."""
+        try:
+            return self.send("POST", path, body, headers)
+        except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+            self.conn.close()
+            return self.send("POST", path, body, headers)
+
+    def send(self, method: str, path: str, body: str, headers: dict[str, str]) -> Any:
+        self.conn.request(method, path, body=body, headers=headers)
+        response = self.conn.getresponse()
+        response.read()
+        return response
 
     def follow(self, command: Command) -> None:
         """The table after the move, as the server made it (a deal: read it)."""
