@@ -8,7 +8,6 @@ Delivered-To headers) is still a duplicate.
 
 from __future__ import annotations
 
-import logging
 import os
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -28,7 +27,6 @@ from pbem.store.db import inserted_id, transaction, writing
 from pbem.store.models import InboundMail
 from pbem.store.types import utcnow
 
-log = logging.getLogger(__name__)
 _INBOUND = InboundMail.__table__  # type: ignore[attr-defined]
 _INSERT = insert(_INBOUND)
 

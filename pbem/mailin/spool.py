@@ -93,10 +93,15 @@ def waiting(spool: Path) -> Iterator[Path]:
 
 def set_aside(path: Path, why: str) -> None:
     """Move a delivered message the worker cannot take in to the spool's failed/ folder, and
-    log why (once: it is no longer waiting)."""
+    log why (once: it is no longer waiting; when it cannot be moved either, at every look)."""
     failed = path.parent.parent / "failed"
-    failed.mkdir(mode=0o770, exist_ok=True)
-    os.replace(path, failed / path.name)
+    try:
+        failed.mkdir(mode=0o770, exist_ok=True)
+        os.replace(path, failed / path.name)
+    except OSError as exc:  # left where it is, said at every look; the others go on
+        log.error("spooled message %s %s, and cannot be moved to %s: %s", path.name, why,
+                  failed, exc)
+        return
     log.error("spooled message %s %s: moved to %s", path.name, why, failed)
 
 

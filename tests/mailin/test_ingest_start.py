@@ -132,7 +132,7 @@ def test_workers_taking_the_same_spool_in_at_once_store_each_message_once(
     assert list(waiting(spool)) == []
 
 
-def test_a_file_over_the_cap_or_unreadable_is_set_aside_not_stored(
+def test_a_file_over_the_cap_is_set_aside_not_stored(
         engine: Engine, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Only `pbem ingest` should write the spool, and it refuses big messages: anything else
     found there that cannot be taken in goes to failed/, logged once, and the rest is stored."""

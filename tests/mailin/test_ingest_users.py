@@ -77,18 +77,24 @@ def _pipe_run(spool: Path) -> Callable[[], int]:
     return run
 
 
+def _workers_database(top: Path) -> str:
+    """A SQLite database in its own folder, both the worker's; its URL."""
+    database = top / "db"
+    database.mkdir()
+    url = f"sqlite:///{database / 'pbem.sqlite3'}"
+    create_tables(url)
+    for path in (database, *database.iterdir()):
+        os.chown(path, WORKER, SPOOL_GROUP)
+    return url
+
+
 def test_the_worker_takes_in_what_an_mta_running_as_another_user_spooled(spool: Path) -> None:
     assert as_user(MTA, SPOOL_GROUP, _pipe_run(spool)) == 0
     [spooled] = waiting(spool)
     info = spooled.stat()
     assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (MTA, SPOOL_GROUP, 0o640)
     assert stat.S_IMODE((spool / "new").stat().st_mode) == 0o2770  # umask 077 or not
-    database = spool.parent / "db"  # the worker's own
-    database.mkdir()
-    url = f"sqlite:///{database / 'pbem.sqlite3'}"
-    create_tables(url)
-    for path in (database, *database.iterdir()):
-        os.chown(path, WORKER, SPOOL_GROUP)
+    url = _workers_database(spool.parent)
 
     def take_in() -> int:
         engine = make_engine(url)
@@ -107,3 +113,22 @@ def test_an_mta_without_the_spools_group_cannot_spool_and_is_told_to_retry(
         spool: Path) -> None:
     assert as_user(MTA, OTHER_GROUP, _pipe_run(spool)) == EX_TEMPFAIL
     assert sorted(p.name for p in spool.iterdir()) == []
+
+
+def test_a_message_the_worker_cannot_read_is_set_aside_and_the_others_are_taken_in(
+        spool: Path) -> None:
+    """A file some other program left in new/ unreadable to the worker (0600, another owner):
+    moved to failed/ (the worker may rename in its folder), logged, the next file stored."""
+    assert as_user(MTA, SPOOL_GROUP, _pipe_run(spool)) == 0
+    stray = spool / "new" / "0-stray"
+    stray.write_bytes(MESSAGE.replace(b"users-1", b"users-2"))
+    os.chown(stray, MTA, OTHER_GROUP)
+    os.chmod(stray, 0o600)
+    url = _workers_database(spool.parent)
+
+    def take_in() -> int:
+        return 0 if store_spooled(make_engine(url), spool) == 1 else 1
+
+    assert as_user(WORKER, SPOOL_GROUP, take_in) == 0
+    assert list(waiting(spool)) == [] and [p.name for p in (spool / "failed").iterdir()] == [
+        "0-stray"]
