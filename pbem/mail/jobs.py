@@ -143,7 +143,7 @@ def fan_out_pending(engine: Engine, *, game_id: int | None = None, most: int = 1
     """Fan out the waiting jobs (`game_id`: that game's only), each game's in seq order;
     returns the ids of the jobs this call fanned out. A job that fails is logged and left
     waiting, with the later jobs of its game."""
-    with transaction(engine, read_only=True) as session:
+    with planning(engine) as session:  # a read (PostgreSQL: no BEGIN/ROLLBACK round trips)
         jobs = pending_jobs(session.connection(), game_id=game_id, most=most)
     if jobs and settings is None:
         settings = default_settings()  # once for the batch, not once per job
