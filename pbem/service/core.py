@@ -69,7 +69,7 @@ from pbem.store.events import (
     save_snapshot,
     set_game_status,
 )
-from pbem.store.gamerows import GameRows, read_game
+from pbem.store.gamerows import GameRows, PendingDeadline, read_game
 from pbem.store.mailjobs import Job, Rebuilt, queue_job
 from pbem.store.models import Away, Game, Player, Seat
 from pbem.store.types import utcnow
@@ -139,6 +139,7 @@ class Loaded:
     loaded_roster: Roster | None = None  # set by `roster()`; notify reuses it
     players: dict[int | None, Player] | None = None  # the seats' players, if read with them
     away: set[int | None] | None = None  # ... and those of them with away dates
+    pending_deadlines: list[PendingDeadline] | None = None  # if read with the game
 
     @property
     def state(self) -> GameState:
@@ -222,15 +223,15 @@ def _load(session: Session, game_id: int, statuses: tuple[str, ...], *, lock: bo
     """The game, its seats and their players in one query (the roster needs the players),
     then its state. `lock`: ORM objects in the session, the game row FOR UPDATE
     (PostgreSQL); else (planning, which only reads) plain rows (pbem.store.gamerows)."""
-    found = _load_locked(session, game_id) if lock else read_game(session.connection(),
-                                                                   game_id)
+    found = _load_locked(session, game_id) if lock else read_game(
+        session.connection(), game_id, deadlines=True)
     if found is None:
         raise NotFound("There is no such game.")
     if found.game.status not in statuses:
         raise NotAllowed(_status_sentence(found.game.status))
     return Loaded(session, found.game, found.seats,
                   load_state(session, game_id, found.game.last_seq),
-                  players=found.players, away=found.away)
+                  players=found.players, away=found.away, pending_deadlines=found.pending)
 
 
 def _load_locked(session: Session, game_id: int) -> GameRows | None:
@@ -400,7 +401,7 @@ def commit(
         set_game_status(g.session, g.game, "finished")
         _rate(g.session, g.game, state, g.seats, ctx.clock())
     opened = sync_deadlines(g.session, g.game, state, appended, ctx.clock(), g.seats,
-                            g.players, g.away)
+                            g.players, g.away, g.pending_deadlines)
     job = Job(g.game_id, g.loaded.seq, new_seq, actor, ctx.echo,
               min((d.due_at for d in opened), default=None), ctx.clock(), fresh=bool(created))
     if ctx.mails_now:

@@ -22,6 +22,7 @@ from sqlmodel import Session, col, select
 from pbem.engine import Ask, EndVoted, Event, GameState, HandDealt, asked
 from pbem.service.policy import DeadlinePolicy
 from pbem.store.db import execute_write, inserted_id, is_planning
+from pbem.store.gamerows import PendingDeadline
 from pbem.store.models import Away, Deadline, Game, Player, Seat
 from pbem.zones import player_zone
 
@@ -157,7 +158,8 @@ _CLOSE = (update(_DEADLINES).where(_DEADLINES.c.id == bindparam("row_id"),
 def sync_deadlines(session: Session, game: Game, state: GameState, events: Sequence[Event],
                    now: datetime, seats: Sequence[Seat] | None = None,
                    players: Mapping[int | None, Player] | None = None,
-                   away: Container[int | None] | None = None) -> list[OpenedDeadline]:
+                   away: Container[int | None] | None = None,
+                   pending: Sequence[PendingDeadline] | None = None) -> list[OpenedDeadline]:
     """Close the rows of actions no longer pending, open rows for new ones (human seats only);
     returns the rows opened (detached copies, with their ids). Call after the events are
     appended (game.last_seq moved).
@@ -166,8 +168,9 @@ def sync_deadlines(session: Session, game: Game, state: GameState, events: Seque
     connection (no ORM unit of work); pending ORM changes are flushed first, as an ORM query
     would, and Deadline objects the session holds are kept in step with the rows closed.
     `players`: the seats' players, if the caller has them (else read); `away`: which of
-    them have away dates, if the caller knows (else each opened row reads its player's).
-    In a planning session
+    them have away dates, if the caller knows (else each opened row reads its player's);
+    `pending`: the game's pending rows (id, seat_no, kind), if read in this transaction
+    already (pbem.store.gamerows), else read here. In a planning session
     (pbem.store.db.planning) the writes are collected, and the rows opened have no id."""
     assert game.id is not None
     if seats is None:
@@ -185,7 +188,8 @@ def sync_deadlines(session: Session, game: Game, state: GameState, events: Seque
     if session.autoflush:
         session.flush()
     connection = session.connection()
-    pending = connection.execute(_PENDING, {"game_id": game.id}).all()
+    if pending is None:
+        pending = connection.execute(_PENDING, {"game_id": game.id}).all()
     kept: set[int] = set()
     closing: list[dict[str, Any]] = []
     for row_id, seat_no, row_kind in pending:

@@ -12,7 +12,8 @@ from sqlmodel import col, select
 from pbem.store import db as store_db
 from pbem.store.db import make_engine, transaction
 from pbem.store.gamerows import plain, read_game
-from pbem.store.models import Away, Game, OutboxEmail, Player, Seat
+from pbem.store.models import Away, Deadline, Game, OutboxEmail, Player, Seat
+from pbem.store.types import utcnow
 
 
 def _columns(row: object) -> dict[str, object]:
@@ -52,7 +53,32 @@ def test_read_game_holds_what_the_orm_loads(engine: Engine) -> None:
             {k: _columns(p) for k, p in players.items()}
         ann = next(p.id for p in players.values() if p.name == "Ann")
         assert found.away == {ann}
+        assert found.pending is None  # not asked for
         assert read_game(s.connection(), game_id + 1000) is None
+        assert read_game(s.connection(), game_id + 1000, deadlines=True) is None
+
+
+def test_read_game_with_deadlines_adds_exactly_the_pending_rows(engine: Engine) -> None:
+    game_id = _table(engine)
+    now = utcnow()
+    with transaction(engine) as s:
+        for turn, (seat_no, kind, status) in enumerate([
+                (0, "play", "pending"), (3, "pass", "pending"), (3, "play", "done"),
+                (2, "play", "expired")]):
+            s.add(Deadline(game_id=game_id, seat_no=seat_no, kind=kind, turn_seq=turn,
+                           started_at=now, due_at=now, grace_until=now, status=status))
+    with transaction(engine, read_only=True) as s:
+        plain_read = read_game(s.connection(), game_id)
+        found = read_game(s.connection(), game_id, deadlines=True)
+        pending = s.exec(select(Deadline).where(Deadline.game_id == game_id,
+                                                Deadline.status == "pending")).all()
+    assert found is not None and plain_read is not None
+    assert sorted(found.pending or []) == sorted((d.id, d.seat_no, d.kind) for d in pending)
+    assert [seat.seat_no for seat in found.seats] == [0, 1, 2, 3]
+    assert [_columns(seat) for seat in found.seats] == \
+        [_columns(seat) for seat in plain_read.seats]
+    assert _columns(found.game) == _columns(plain_read.game)
+    assert found.players.keys() == plain_read.players.keys() and found.away == plain_read.away
 
 
 def test_plain_rows_belong_to_no_session_and_leave_unset_columns_none() -> None:
