@@ -23,8 +23,10 @@ from dataclasses import dataclass
 from pbem.bots.worlds import Seen
 from pbem.engine import Card, KittyTo, Suit, Trick, Variant
 
-PRIOR_WILD = 0.02  # before any evidence: the chance a player plays at random
+PRIOR_WILD = 0.25  # before any evidence: the chance a player plays at random
 EVIDENCE = 12.0  # how many times likelier a contradiction is from a random player
+CLEAN = 0.75  # how much likelier a play tested clean is from a player of the heuristic's kind
+TESTED_BY = 2  # a play is tested once its player has shown this many cards after it
 QUEEN, KING = 12, 13  # Card.rank: two is 2, ace is 14
 
 
@@ -43,34 +45,49 @@ def wildness(seen: Seen) -> list[float]:
     seats, me = seen.view.seats, seen.seat
     if seen.rules.variant is not Variant.STANDARD or not seen.rules.queen_scores:
         return [0.0] * seats
-    counts = contradictions(seen)
-    return [0.0 if s == me else posterior(counts[s]) for s in range(seats)]
+    evidence = judge(seen)
+    return [0.0 if s == me else posterior(*evidence[s]) for s in range(seats)]
 
 
-def posterior(contradicted: int) -> float:
-    """P(random player | this many contradictions), from the prior and the evidence ratio."""
-    odds = PRIOR_WILD / (1 - PRIOR_WILD) * EVIDENCE ** contradicted
+def posterior(contradicted: int, clean: int = 0) -> float:
+    """P(random player | this many contradictions, this many plays tested clean), from the
+    prior and the evidence ratios."""
+    odds = PRIOR_WILD / (1 - PRIOR_WILD) * EVIDENCE ** contradicted * CLEAN ** clean
     return odds / (1 + odds)
 
 
 def contradictions(seen: Seen) -> list[int]:
     """Per seat, how many of its plays this hand the heuristic would not have made, as shown by
-    the cards it played later. Tricks where someone is on the way to the moon are skipped (the
-    heuristic then plays to stop or to shoot it)."""
+    the cards it played later."""
+    return [contradicted for contradicted, _ in judge(seen)]
+
+
+def judge(seen: Seen) -> list[tuple[int, int]]:
+    """Per seat: (its plays this hand the heuristic would not have made, as shown by the cards
+    it played later; its plays tested and found clean: at least `TESTED_BY` cards shown after
+    them, no contradiction). Tricks where someone is on the way to the moon are skipped (the
+    heuristic then plays to stop or to shoot it), and so is the queen itself."""
     view, rules = seen.view, seen.rules
-    tricks = (*view.tricks, view.current_trick)
-    plays = _plays(tricks)
-    counts = [0] * view.seats
+    plays = _plays((*view.tricks, view.current_trick))
+    counts = [[0, 0] for _ in range(view.seats)]
     kitty_risk = rules.kitty_to is KittyTo.FIRST_TRICK and rules.kitty_size > 0
     for k, play in enumerate(plays):
-        if _moon_under_way(view.tricks[: play.trick]):
+        if _moon_under_way(view.tricks[: play.trick]) or _is_queen(play.card):
             continue
         later = [p.card for p in plays[k + 1:] if p.seat == play.seat]
         first = play.trick == 0
         queen_gone = any(_is_queen(p.card) for p in plays[:k])
-        if _contradicts(play, later, first, view.seats, kitty_risk and first, queen_gone):
-            counts[play.seat] += 1
-    return counts
+        if _contradicts(play, later, first, view.seats, kitty_risk and first, queen_gone) or (
+                not play.before and not first and _lead_cost_contradicted(
+                    play.card, later, queen_gone, _hearts_shown(view.tricks[: play.trick]))):
+            counts[play.seat][0] += 1
+        elif len(later) >= TESTED_BY and not (first and _discarded(play)):
+            counts[play.seat][1] += 1
+    return [(contradicted, clean) for contradicted, clean in counts]
+
+
+def _discarded(play: Play) -> bool:
+    return bool(play.before) and play.card.suit is not play.before[0][1].suit
 
 
 def _plays(tricks: Sequence[Trick]) -> list[Play]:
@@ -114,6 +131,26 @@ def _lead_contradicted(card: Card, later: list[Card]) -> bool:
     """The heuristic leads its lowest card (of the suits it may lead): a lower one of the same
     suit shown later was there to lead."""
     return any(c.suit is card.suit and c.rank < card.rank and not _is_queen(c) for c in later)
+
+
+def _lead_cost_contradicted(card: Card, later: list[Card], queen_gone: bool,
+                            hearts_led_allowed: bool) -> bool:
+    """The heuristic leads the card of least lead cost (its rank; a heart 6 more; a spade above
+    the queen 40 more while someone else may hold the queen; the queen 50 more): a card shown
+    later that it could have led then (a heart only once hearts were played) and that costs
+    less was there to lead. (The first trick's lead is left alone: a rule may force it.)"""
+    def lead_cost(c: Card, holds_queen: bool) -> int:
+        high_spade = c.suit is Suit.SPADES and c.rank > QUEEN and not (queen_gone or holds_queen)
+        return c.rank + 6 * (c.suit is Suit.HEARTS) + 40 * high_spade + 50 * _is_queen(c)
+
+    holds_queen = any(_is_queen(c) for c in later) or _is_queen(card)
+    led = lead_cost(card, holds_queen)
+    return any(lead_cost(c, holds_queen) < led and not _is_queen(c)
+               and (hearts_led_allowed or c.suit is not Suit.HEARTS) for c in later)
+
+
+def _hearts_shown(tricks: Sequence[Trick]) -> bool:
+    return any(c.suit is Suit.HEARTS for trick in tricks for c in trick.cards)
 
 
 def _follow_contradicted(play: Play, later: list[Card], seats: int, unseen_points: bool) -> bool:

@@ -142,9 +142,10 @@ def _best(seen: Seen, seed: int, budget: Budget, options: Options[Option]) -> Op
 
 def evaluate(seen: Seen, seed: int, budget: Budget, options: Options[Option],
              halve: bool = True) -> list[Estimate[Option]]:
-    """Each choice's average cost over sampled worlds, the same worlds for every choice still in
-    the running; after 4, 8, 16... worlds the worse half of a long list is dropped (unless
-    `halve` is false: a review compares every choice over every world)."""
+    """Each choice's average cost over sampled worlds, the same worlds (and the same random
+    draws of the wild opponents in them) for every choice still in the running; after 4, 8,
+    16... worlds the worse half of a long list is dropped (unless `halve` is false: a review
+    compares every choice over every world)."""
     choices = options.choices
     if len(choices) == 1:
         return [Estimate(choices[0], 0.0, 0)]
@@ -162,10 +163,11 @@ def evaluate(seen: Seen, seed: int, budget: Budget, options: Options[Option],
     while worlds < budget.max_worlds and (
             worlds < budget.min_worlds or spent + len(alive) * plays_left <= limit):
         base = _world(seen, know, rng)
+        chance = rng.randrange(2**32)  # the wild opponents' draws: the same for every choice
         for i in alive:
             table = base.clone()
             options.act(table, me, choices[i])
-            play_out(table, wild, rng)
+            play_out(table, wild, random.Random(chance))
             totals[i] += cost(table, me, chips)
         spent += len(alive) * max(plays_left, 1)
         worlds += 1

@@ -1,6 +1,7 @@
 """The strong robot's model of its opponents: players of the heuristic's kind are never judged to
-play at random, random players soon are, the judgement uses the seat's view alone, and the
-rollouts draw random cards only for the seats judged wild."""
+play at random (their tested plays make it ever less likely), random players soon are, the
+judgement uses the seat's view alone, and the rollouts draw random cards only for the seats
+judged wild."""
 
 from __future__ import annotations
 
@@ -10,11 +11,19 @@ from collections.abc import Callable
 import pytest
 
 from pbem.bots import choose_event
-from pbem.bots.opponents import PRIOR_WILD, contradictions, posterior, wildness
+from pbem.bots.opponents import (
+    PRIOR_WILD,
+    _lead_cost_contradicted,
+    contradictions,
+    judge,
+    posterior,
+    wildness,
+)
 from pbem.bots.rollout import play_out
 from pbem.bots.worlds import knowledge, sample_world, seen_by, world_table
 from pbem.dealing import create_game, deal
 from pbem.engine import Event, GameState, Phase, apply, forced_events, preset, start
+from pbem.engine.cards import parse_cards
 from pbem.playout import random_event
 from tests.engine.test_bot_strong import swap_hidden
 
@@ -50,7 +59,10 @@ def test_players_of_the_heuristics_kind_show_no_contradiction(name: str) -> None
     for seed in range(12):
         seen = seen_by(hand_played(name, seed, heuristic, tricks), 0)
         assert contradictions(seen)[1:] == [0] * (seen.view.seats - 1)
-        assert wildness(seen) == [0.0] + [PRIOR_WILD] * (seen.view.seats - 1)
+        wild = wildness(seen)
+        assert wild[0] == 0.0
+        assert all(w == posterior(0, clean) < PRIOR_WILD
+                   for w, (_, clean) in zip(wild[1:], judge(seen)[1:], strict=True))
 
 
 def test_random_players_are_soon_judged_to_play_at_random() -> None:
@@ -59,6 +71,9 @@ def test_random_players_are_soon_judged_to_play_at_random() -> None:
     wild = [w for seats in judged for w in seats[1:]]
     assert all(seats[0] == 0.0 for seats in judged)  # the robot's own seat
     assert sum(w > 0.5 for w in wild) >= 0.75 * len(wild)
+    sooner = [w for seed in range(12)
+              for w in wildness(seen_by(hand_played("standard", seed, random_legal, 4), 0))[1:]]
+    assert sum(w > 0.5 for w in sooner) >= 0.5 * len(sooner)
     early = [wildness(seen_by(hand_played("standard", seed, random_legal, tricks=1), 0))
              for seed in range(12)]
     assert all(w == PRIOR_WILD for seats in early for w in seats[1:])  # no evidence yet
@@ -68,6 +83,11 @@ def test_each_contradiction_makes_a_random_player_likelier() -> None:
     assert posterior(0) == pytest.approx(PRIOR_WILD)
     assert posterior(0) < posterior(1) < posterior(2) < posterior(3) < 1.0
     assert posterior(3) > 0.9
+
+
+def test_each_play_tested_clean_makes_a_random_player_less_likely() -> None:
+    assert posterior(0, 1) < posterior(0) and posterior(1, 3) < posterior(1)
+    assert posterior(0, 8) < 0.05
 
 
 def test_the_judgement_reads_the_seat_view_alone() -> None:
@@ -99,3 +119,21 @@ def test_rollouts_draw_random_cards_only_for_wild_seats() -> None:
         play_out(wild, [0.0, 1.0, 1.0, 1.0], random.Random(seed))
         outcomes.add(wild.sheet[-1].points)
     assert len(outcomes) > 1  # random seats: the hand ends differently
+
+
+def test_a_lead_is_contradicted_by_a_cheaper_card_shown_later() -> None:
+    """The heuristic leads its card of least lead cost (rank; a heart 6 more, only once hearts
+    have been played; a spade above the queen 40 more while the queen may be out)."""
+    def contradicted(led: str, later: str, queen_gone: bool = False,
+                     hearts: bool = False) -> bool:
+        return _lead_cost_contradicted(parse_cards(led)[0], list(parse_cards(later)),
+                                       queen_gone, hearts)
+
+    assert contradicted("KD", "3C")
+    assert not contradicted("5D", "7C 9H", hearts=True)
+    assert not contradicted("9D", "2H")  # hearts could not be led yet
+    assert contradicted("9D", "2H", hearts=True)  # 2 + 6 < 9
+    assert not contradicted("3D", "KS")
+    assert contradicted("AS", "5C", queen_gone=True)
+    assert not contradicted("AD", "KS")  # the queen may be out: the king costs 53
+    assert contradicted("AD", "KS QS")  # holding the queen itself: the king costs 13
