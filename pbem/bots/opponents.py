@@ -9,10 +9,12 @@ with the ten over a winning jack and later showed the three of that suit did not
 discarded a club and later showed a heart (or the queen of spades) did not dump its points.
 
 Each such *contradiction* is evidence: a player of the heuristic's kind contradicts it rarely
-(its moon plans, rules the test does not model), a random player often. The estimate is a
-Bayesian one with a prior near "plays like the heuristic", so against good players (no
-contradictions) nothing changes. Only the standard variant (any number of players, any rule
-option) is judged; elsewhere every seat counts as the heuristic's kind.
+(its moon plans, rules the test does not model), a random player often; a play tested (its
+player has shown cards since) and found clean is weaker evidence the other way. The estimate is
+a Bayesian one from a prior of a quarter "random" (so the pass and the first tricks already
+allow for random players), which against players of the heuristic's kind falls as their plays
+test clean. Only the standard variant (any number of players, any rule option) is judged;
+elsewhere every seat counts as the heuristic's kind.
 """
 
 from __future__ import annotations
