@@ -11,6 +11,7 @@ import subprocess
 import sys
 import urllib.request
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask
@@ -67,6 +68,34 @@ def test_the_scheduler_s_running_job_lines_are_not_at_info() -> None:
     finally:
         logging.getLogger().removeHandler(handler)
     assert "Running job" not in stream.getvalue() and "outbox: 1 sent" in stream.getvalue()
+
+
+def test_the_access_log_masks_each_line_once_and_keeps_one_filter_over_reloads() -> None:
+    """The line as written (request line, Referer...), not each atom; a reload (SIGHUP runs
+    setup again) adds no second filter."""
+    from types import SimpleNamespace
+
+    from gunicorn.config import Config
+
+    from pbem.gunicorn_logging import MaskingLogger
+
+    cfg = Config()
+    cfg.set("accesslog", "-")
+    cfg.set("access_log_format", '"%(r)s" %(s)s "%(f)s" %({location}o)s')
+    logger = MaskingLogger(cfg)
+    logger.setup(cfg)
+    assert len(logger.access_log.filters) == 1
+    stream = io.StringIO()
+    for handler in logger.access_log.handlers:
+        handler.setStream(stream)
+    environ = {"REQUEST_METHOD": "POST", "RAW_URI": f"/s/{TOKEN}/play",
+               "SERVER_PROTOCOL": "HTTP/1.1", "HTTP_REFERER": f"https://h.test/s/{TOKEN}"}
+    response = SimpleNamespace(status="303 SEE OTHER", sent=0,
+                               headers=[("Location", f"/s/{TOKEN}")])
+    logger.access(response, SimpleNamespace(headers=[]), environ, timedelta(milliseconds=3))
+    line = stream.getvalue()
+    assert line.strip() == '"POST /s/***/play HTTP/1.1" 303 "https://h.test/s/***" /s/***'
+    assert TOKEN not in line
 
 
 def test_gunicorn_access_log_masks_tokens(tmp_path: Path) -> None:

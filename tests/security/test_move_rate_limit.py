@@ -56,6 +56,24 @@ def test_moves_count_in_the_process_without_a_database_write(
     assert other.status_code != 429  # another client has its own count
 
 
+def test_every_limit_counts_a_move_and_the_longest_refusing_window_says_when_to_retry(
+    make_app: Callable[..., Flask], db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RATELIMIT "2 per minute; 3 per hour": the minute refuses the third move; a minute
+    later the hour, which counted the refused move too, refuses the next one until it ends."""
+    app = make_app(DATABASE_URL=db_url, RATELIMIT="2 per minute; 3 per hour",
+                   RATELIMIT_ENABLED=True)
+    client = app.test_client()
+    assert [_move(client) for _ in range(2)].count(429) == 0
+    refused = client.post("/s/no-such-link/play", data={})
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) <= 60
+    later = time.time() + 61
+    monkeypatch.setattr(ratelimit_store.time, "time", lambda: later)
+    again = client.post("/s/no-such-link/play", data={})
+    assert again.status_code == 429  # the minute is new, the hour is spent
+    assert 60 < int(again.headers["Retry-After"]) <= 3600 - 61
+
+
 def test_another_worker_counts_moves_apart_but_shares_what_emails_people(
     make_app: Callable[..., Flask], db_url: str
 ) -> None:
