@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
+from operator import attrgetter
 from typing import Any
 
 from pbem.engine.errors import UnreadableInput
@@ -173,6 +174,9 @@ _CARDS_IN_BYTE: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
     tuple(tuple(_BY_INDEX[i] for i in found) for found in byte) for byte in _INDICES_IN_BYTE)
 
 
+_ORDER = attrgetter("order")
+
+
 def mask_of(cards: Iterable[Card]) -> int:
     mask = 0
     for card in cards:
@@ -226,7 +230,7 @@ def lowest_index(mask: int) -> int:
 
 
 def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(cards))
+    return tuple(sorted(cards, key=_ORDER))  # the order `<` compares, read in C
 
 
 def format_cards(cards: Iterable[Card]) -> str:

@@ -11,6 +11,7 @@ from pbem.engine.cards import (
     Suit,
     cards_of,
     list_in_words,
+    mask_of,
     sort_cards,
 )
 from pbem.engine.claims import NO_CLAIMS, claim_holds, forced_rest
@@ -267,15 +268,15 @@ def _decide_pass(state: GameState, command: PassCards, name: _Namer) -> tuple[Ev
     if state.has_passed(seat):
         raise IllegalMove(f"You already passed {_cards_text(state.passed_cards(seat))} "
                           f"to {name(state.pass_target(seat))}.")
-    doubles = sorted({c for c in cards if cards.count(c) > 1})
-    if doubles:
+    if len(set(cards)) != len(cards):
+        doubles = sorted({c for c in cards if cards.count(c) > 1})
         raise IllegalMove(f"You named {_cards_text(doubles)} more than once.")
     if len(cards) != rules.pass_count:
         named = f": {_cards_text(cards)}" if cards else ""
         raise IllegalMove(f"Pass exactly {_count_word(rules.pass_count)} cards; you named "
                           f"{len(cards)}{named}.")
-    missing = [c for c in cards if not state.hands[seat] & c.bit]
-    if missing:
+    if mask_of(cards) & ~state.hands[seat]:
+        missing = [c for c in cards if not state.hands[seat] & c.bit]
         raise IllegalMove(f"You don't hold {_cards_text(missing)}. Your hand: "
                           f"{_cards_text(state.hand(seat))}.")
     return (CardsPassed(seat, sort_cards(cards)),)

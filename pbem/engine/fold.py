@@ -9,7 +9,16 @@ from pbem.engine.cards import Card, Suit, cards_of, mask_of
 from pbem.engine.errors import EventDecodeError, WrongPhase
 from pbem.engine.events import Event, GameCreated, decode_event
 from pbem.engine.rules import Rules, Variant
-from pbem.engine.state import GameState, HandResult, Phase, Trick, new_result, new_state, new_trick
+from pbem.engine.state import (
+    GameState,
+    HandResult,
+    Phase,
+    Trick,
+    kept_state,
+    new_result,
+    new_state,
+    new_trick,
+)
 from pbem.engine.table import Table
 from pbem.engine.variants import freeze_keeping, new_table, reader, thaw
 
@@ -41,9 +50,9 @@ def apply(state: GameState, event: Event) -> GameState:
     """The state after one more event. Never changes `state`; raises an EngineError if illegal."""
     decided = state._decided
     if event is decided and decided is not None:  # `decide` checked it against `state`
-        table = thaw(state)
+        table = reader(state).clone()
         table.play_trusted(decided.seat, decided.card.index)
-        return freeze_keeping(table)
+        return kept_state(table)
     table = thaw(state)
     table.apply(event)
     return freeze_keeping(table)

@@ -237,10 +237,10 @@ class Table:
         dealt, first = per * n, self.dealer + 1
         # Card k goes to seat (dealer + 1 + k) % n: each seat's cards are a slice. With every
         # card different, adding the bits is or-ing them.
-        hands = [0] * n
+        bits, hands = list(map(BIT_OF.__getitem__, cards)), [0] * n
         for k in range(n):
-            hands[(first + k) % n] = sum(map(BIT_OF.__getitem__, cards[k:dealt:n]))
-        kitty = sum(map(BIT_OF.__getitem__, cards[dealt:]))
+            hands[(first + k) % n] = sum(bits[k:dealt:n])
+        kitty = sum(bits[dealt:])
         if not _every_card_once(cards, hands, kitty, deck):
             raise IllegalMove("A deal must hold every card of the deck exactly once.")
         self.hands, self.kitty = hands, kitty
@@ -516,7 +516,7 @@ def _every_card_once(cards: tuple[Card, ...], hands: list[int], kitty: int, deck
     union = 0
     for part in parts:
         union |= part
-    return (len(cards) == deck.bit_count() == sum(part.bit_count() for part in parts)
+    return (len(cards) == deck.bit_count() == sum(map(int.bit_count, parts))
             and union == deck)
 
 
