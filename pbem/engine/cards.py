@@ -53,7 +53,8 @@ class Card:
     `copy` 1 and index + 52. `str()` is the same for both copies (``QS``); `code` tells them apart
     in events and JSON (``QS`` and ``QS'``)."""
 
-    __slots__ = ("code", "copy", "index", "order", "rank", "suit")
+    __slots__ = ("bit", "code", "copy", "index", "order", "rank", "suit")
+    bit: int  # 1 << index: the card in a bitmask
     index: int
     rank: int
     suit: Suit
@@ -71,6 +72,7 @@ class Card:
         card = object.__new__(cls)
         base = index % DECK_SIZE
         object.__setattr__(card, "index", index)
+        object.__setattr__(card, "bit", 1 << index)
         object.__setattr__(card, "rank", base % CARDS_PER_SUIT + 2)
         object.__setattr__(card, "suit", Suit(base // CARDS_PER_SUIT))
         object.__setattr__(card, "copy", index // DECK_SIZE)
@@ -106,10 +108,6 @@ class Card:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Card.from_index, (self.index,))
-
-    @property
-    def bit(self) -> int:
-        return 1 << self.index
 
     @property
     def rank_letter(self) -> str:
@@ -153,6 +151,7 @@ ALL_CARDS: tuple[Card, ...] = _BY_INDEX[:DECK_SIZE]
 DOUBLE_DECK: tuple[Card, ...] = _BY_INDEX  # both copies: indices 0..103
 BY_CODE: dict[str, Card] = {c.code: c for c in _BY_INDEX}
 BIT_OF: dict[Card, int] = {c: 1 << c.index for c in _BY_INDEX}  # `card.bit`, by lookup
+BIT_AT: tuple[int, ...] = tuple(1 << i for i in range(DOUBLE_DECK_SIZE))  # 1 << index, made once
 FULL_DECK_MASK = (1 << DECK_SIZE) - 1
 DOUBLE_DECK_MASK = (1 << DOUBLE_DECK_SIZE) - 1
 _SUIT_BITS = (1 << CARDS_PER_SUIT) - 1

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Self
 
 from pbem.engine.cards import (
+    BIT_AT,
     BIT_OF,
     DECK_SIZE,
     DOUBLE_DECK_MASK,
@@ -200,8 +201,8 @@ class Table:
                 turns, hands, trick = self.turns, self.hands, self.trick
                 breakers = self._heart_breakers()
                 continue
-            seat, index = event.seat, event.card.index
-            bit = 1 << index
+            seat, card = event.seat, event.card
+            index, bit = card.index, card.bit
             hands[seat] ^= bit
             trick.append((seat, index))
             turns[seat] += 1
@@ -216,7 +217,7 @@ class Table:
     def play_trusted(self, seat: int, index: int) -> None:
         """A card play `decide` has just checked against this very position: `play` without
         the checks, the seat's turn moved on as `apply` does."""
-        bit = 1 << index
+        bit = BIT_AT[index]
         self.hands[seat] ^= bit
         self.trick.append((seat, index))
         self.turns[seat] += 1
@@ -294,7 +295,7 @@ class Table:
             raise WrongPhase("It isn't time to play a card.")
         if seat != self.turn:
             raise NotYourTurn("It's not your turn to play.")
-        bit, hand = 1 << index, self.hands[seat]
+        bit, hand = BIT_AT[index], self.hands[seat]
         if not self._legal(hand) & bit:
             raise IllegalMove(f"{Card.from_index(index)} can't be played now.")
         self.hands[seat] = hand ^ bit
@@ -322,7 +323,7 @@ class Table:
         winner, best = self.trick[0]
         led, mask, plays = best // 13, 0, []
         for seat, index in self.trick:  # `trick_winner` and `trick_plays` in one pass
-            mask |= 1 << index
+            mask |= BIT_AT[index]
             plays.append(_PLAYS[seat][index])
             if index > best and index // 13 == led:
                 winner, best = seat, index
