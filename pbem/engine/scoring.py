@@ -57,7 +57,10 @@ def find_shooter(rules: Rules, won: tuple[int, ...] | list[int], in_play: int) -
     needed = penalty_mask(rules) & in_play
     if rules.moon_needs_bonus_card:
         needed |= bonus_bit(rules) & in_play  # seed 001 read literally: only the slam counts
-    return next((s for s, mask in enumerate(won) if mask & needed == needed), -1)
+    for seat, mask in enumerate(won):
+        if mask & needed == needed:
+            return seat
+    return -1
 
 
 def is_slam(rules: Rules, won: int) -> bool:

@@ -7,6 +7,7 @@ so callers only ever see immutable states; the table is also what bots and the c
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import add
 from typing import Self
 
 from pbem.engine.cards import (
@@ -204,7 +205,7 @@ class Table:
             seat, card = event.seat, event.card
             index, bit = card.index, card.bit
             hands[seat] ^= bit
-            trick.append((seat, index))
+            trick.append(_PAIRS[seat][index])
             turns[seat] += 1
             if bit & breakers and not self.hearts_broken and self._breaks_hearts(bit):
                 self.hearts_broken = True
@@ -422,13 +423,15 @@ class Table:
 
     def _record(self, points: list[int], moon: int | None, down: bool | None, slam: bool,
                 false_claim: bool = False) -> None:
-        totals = [t + p for t, p in zip(self.totals, points, strict=True)]
+        if len(points) != len(self.totals):
+            raise ValueError("one number of points per seat")
+        totals = tuple(map(add, self.totals, points))
         if self.rules.sinkhole_99:
-            totals = [0 if t == 99 else t for t in totals]
-        self.totals = tuple(totals)
+            totals = tuple([0 if t == 99 else t for t in totals])
+        self.totals = totals
         hearts = tuple([(m & ALL_HEARTS).bit_count() for m in self.won])
         claimed = self.claimed_by if self.claimed_by >= 0 else None
-        self.sheet += (new_result(self.hand_number, self.dealer, tuple(points), tuple(totals),
+        self.sheet += (new_result(self.hand_number, self.dealer, tuple(points), totals,
                                   moon, down, slam, hearts, claimed, false_claim),)
         self.moon_shooter = -1
         if self._game_ends():
@@ -539,7 +542,10 @@ def trick_winner(plays: list[tuple[int, int]]) -> tuple[int, int, int]:
     return best_seat, mask, best
 
 
-# (seat, Card) for every seat and card index: a trick's plays are built from these.
+# (seat, card index) and (seat, Card) for every seat and card index: a trick on the table and
+# a finished trick's plays are made of these.
+_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((seat, i) for i in range(DOUBLE_DECK_SIZE)) for seat in range(MAX_PLAYERS))
 _PLAYS: tuple[tuple[tuple[int, Card], ...], ...] = tuple(
     tuple((seat, Card.from_index(i)) for i in range(DOUBLE_DECK_SIZE))
     for seat in range(MAX_PLAYERS))
