@@ -17,7 +17,10 @@ from __future__ import annotations
 from pbem.engine.cards import HEARTS_MASK, SUIT_MASKS, iter_indices
 from pbem.engine.rules import Rules, Variant
 from pbem.engine.scoring import QS_BIT
-from pbem.engine.state import GameState, Phase
+from pbem.engine.state import (
+    PLAY,
+    GameState,
+)
 from pbem.engine.table import FOLLOW_MASKS, Table, trick_winner
 from pbem.engine.variants import thaw
 
@@ -44,7 +47,7 @@ class _TooComplex(Exception):
 def claim_holds(state: GameState, claimer: int, budget: int = CLAIM_SEARCH_BUDGET) -> bool | None:
     """True if `claimer` wins every remaining trick however the others play; None only if the
     search's safety budget ran out (the claim is then refused as unproven)."""
-    if state.phase is not Phase.PLAY or state.rules.variant in NO_CLAIMS:
+    if state.phase is not PLAY or state.rules.variant in NO_CLAIMS:
         return False
     table = thaw(state)
     table.simulating = True
@@ -142,7 +145,7 @@ def _strips_the_queen(mine: int, holder: int, under: bool,
 
 def _claimer_wins_rest(table: Table, claimer: int, memo: dict[tuple[object, ...], bool],
                        budget: _Budget) -> bool:
-    if table.phase is not Phase.PLAY:
+    if table.phase is not PLAY:
         return True
     answer = _on_lead_answer(table, claimer)
     if answer is not None:
@@ -231,12 +234,12 @@ def _defence_options(table: Table, legal: int, claimer_played: bool) -> int:
 
 def forced_rest(state: GameState) -> list[tuple[int, int]] | None:
     """The plays (seat, card index) that finish the hand when every remaining move is forced."""
-    if state.phase is not Phase.PLAY or state.rules.variant is Variant.DOMINO:
+    if state.phase is not PLAY or state.rules.variant is Variant.DOMINO:
         return None  # Domino's draws are forced events of their own (see decide.forced_events)
     table = thaw(state)
     table.simulating = True
     plays: list[tuple[int, int]] = []
-    while table.phase is Phase.PLAY:
+    while table.phase is PLAY:
         legal = table.legal_mask(table.turn)
         if legal.bit_count() != 1:
             return None

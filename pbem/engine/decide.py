@@ -31,7 +31,18 @@ from pbem.engine.events import (
 )
 from pbem.engine.rules import OpeningLead, Variant, describe_offset
 from pbem.engine.scoring import ALL_HEARTS, QS_BIT
-from pbem.engine.state import GameState, Phase
+from pbem.engine.state import (
+    BID,
+    DEAL,
+    DRAW,
+    GAME_OVER,
+    MOON_CHOICE,
+    NAME_SUIT,
+    PASS,
+    PLAY,
+    GameState,
+    Phase,
+)
 from pbem.engine.table import FOLLOW_MASKS, Table
 from pbem.engine.variants import reader
 from pbem.engine.variants.domino import DominoTable
@@ -130,11 +141,11 @@ def _decide_play(state: GameState, command: PlayCard,
                  names: Sequence[str]) -> tuple[Event, ...]:
     seat, card = command.seat, command.card
     kept = state._table
-    if (type(kept) is Table and state.phase is Phase.PLAY and seat == state.turn
+    if (type(kept) is Table and state.phase is PLAY and seat == state.turn
             and kept._legal(kept.hands[seat]) >> card.index & 1):
         return (_checked_play(state, seat, card),)  # most plays: legal, a standard game
-    if state.phase is not Phase.PLAY:
-        _require_phase(state, seat, Phase.PLAY, _Namer(names))
+    if state.phase is not PLAY:
+        _require_phase(state, seat, PLAY, _Namer(names))
     if seat != state.turn:
         raise NotYourTurn(f"It's not your turn: we're waiting for {_Namer(names)(state.turn)} "
                           "to play.")
@@ -215,7 +226,7 @@ def _why_illegal_auction(table: Table, card: Card, legal: int, first: bool) -> s
 def _require_phase(state: GameState, seat: int, phase: Phase, name: _Namer) -> None:
     if state.phase is phase:
         return
-    if state.phase is Phase.PASS:
+    if state.phase is PASS:
         if state.has_passed(seat):
             raise WrongPhase("You've passed your cards; we're waiting for "
                              f"{name.waiting(state.to_move)} to pass.")
@@ -226,29 +237,29 @@ def _require_phase(state: GameState, seat: int, phase: Phase, name: _Namer) -> N
 
 def phase_sentence(state: GameState, names: Sequence[str] = ()) -> str:
     """What the game is at, for a seat that has nothing to decide now (or chose wrongly)."""
-    if state.phase is Phase.PASS:
+    if state.phase is PASS:
         return f"We're waiting for {_Namer(names).waiting(state.to_move)} to pass."
-    if state.phase is Phase.PLAY:
+    if state.phase is PLAY:
         return f"We're waiting for {_Namer(names)(state.turn)} to play."
     return _phase_sentence(state, _Namer(names))
 
 
 def _phase_sentence(state: GameState, name: _Namer) -> str:
-    if state.phase is Phase.GAME_OVER:
+    if state.phase is GAME_OVER:
         return "This game is over."
-    if state.phase is Phase.MOON_CHOICE:
+    if state.phase is MOON_CHOICE:
         return f"We're waiting for {name(state.moon_shooter)} to choose how to score the moon."
-    if state.phase is Phase.DEAL:
+    if state.phase is DEAL:
         return "The next hand hasn't been dealt yet."
-    if state.phase is Phase.BID:
+    if state.phase is BID:
         return (f"We're bidding for the suit to avoid: it's {name(state.turn)}'s turn to bid "
                 "(a number of chips, or pass).")
-    if state.phase is Phase.NAME_SUIT:
+    if state.phase is NAME_SUIT:
         return f"We're waiting for {name(state.bidder)} to name the suit to avoid."
-    if state.phase is Phase.DRAW:
+    if state.phase is DRAW:
         return (f"{name(state.turn)} can't follow suit and is drawing from the stock; "
                 "play goes on after the draw.")
-    if state.phase is Phase.PLAY:
+    if state.phase is PLAY:
         return "The bidding is over: it's time to play."
     return "Passing is over for this hand: it's time to play."
 
@@ -257,12 +268,12 @@ def _phase_sentence(state: GameState, name: _Namer) -> str:
 
 def _decide_pass(state: GameState, command: PassCards, name: _Namer) -> tuple[Event, ...]:
     seat, cards, rules = command.seat, command.cards, state.rules
-    if state.phase is not Phase.PASS:
+    if state.phase is not PASS:
         if rules.pass_count == 0:
             game = "this game" if rules.variant is Variant.STANDARD \
                 else f"{rules.variant.value.capitalize()} Hearts"
             raise WrongPhase(f"Nobody passes cards in {game}.")
-        if state.phase is Phase.PLAY and not state.pass_offset:
+        if state.phase is PLAY and not state.pass_offset:
             raise WrongPhase("There's no pass this hand (a hold hand): play your cards.")
         raise WrongPhase(_phase_sentence(state, name))
     if state.has_passed(seat):
@@ -296,7 +307,7 @@ def _decide_claim(state: GameState, command: Claim) -> tuple[Event, ...]:
     if state.rules.variant in NO_CLAIMS:
         variant = state.rules.variant.value.capitalize()
         raise IllegalMove(f"Claims aren't part of {variant} Hearts here: please play on.")
-    if state.phase is not Phase.PLAY:
+    if state.phase is not PLAY:
         raise WrongPhase("You can only claim the rest of the tricks during play.")
     holds = claim_holds(state, command.seat)
     if holds is None:
@@ -311,7 +322,7 @@ def _decide_claim(state: GameState, command: Claim) -> tuple[Event, ...]:
 
 
 def _decide_moon(state: GameState, command: ChooseMoon) -> tuple[Event, ...]:
-    if state.phase is not Phase.MOON_CHOICE:
+    if state.phase is not MOON_CHOICE:
         raise WrongPhase("There's no moon shot to score right now.")
     if command.seat != state.moon_shooter:
         raise NotYourTurn("Only the player who shot the moon chooses how it scores.")
@@ -341,11 +352,11 @@ def _decide_bid(state: GameState, command: Bid, name: _Namer) -> tuple[Event, ..
     seat, chips = command.seat, command.chips
     if state.rules.variant is not Variant.AUCTION:
         raise WrongPhase("There's no bidding in this game.")
-    if state.phase is not Phase.BID:
-        if state.phase is Phase.NAME_SUIT and not any(b >= 0 for b in state.bids):
+    if state.phase is not BID:
+        if state.phase is NAME_SUIT and not any(b >= 0 for b in state.bids):
             raise WrongPhase(f"There's no bidding this deal: the pot carried over, so "
                              f"{name(state.bidder)} names the suit again.")
-        if state.phase in (Phase.NAME_SUIT, Phase.PLAY):
+        if state.phase in (NAME_SUIT, PLAY):
             raise WrongPhase("The bidding is over for this deal.")
         raise WrongPhase(_phase_sentence(state, name))
     if seat != state.turn:
@@ -364,8 +375,8 @@ def _decide_bid(state: GameState, command: Bid, name: _Namer) -> tuple[Event, ..
 def _decide_name_suit(state: GameState, command: NameSuit, name: _Namer) -> tuple[Event, ...]:
     if state.rules.variant is not Variant.AUCTION:
         raise WrongPhase("Nobody names a suit in this game: hearts are the suit to avoid.")
-    if state.phase is not Phase.NAME_SUIT:
-        if state.phase is Phase.PLAY and state.named_suit is not None:
+    if state.phase is not NAME_SUIT:
+        if state.phase is PLAY and state.named_suit is not None:
             raise WrongPhase(f"The suit to avoid is already named: {state.named_suit.plural}.")
         raise WrongPhase(_phase_sentence(state, name))
     if command.seat != state.bidder:
@@ -382,7 +393,7 @@ def drawn_cards(state: GameState, event: CardsDrawn) -> tuple[Card, ...]:
 def forced_events(state: GameState) -> tuple[Event, ...]:
     """Plays that finish the hand when every remaining move is forced; empty otherwise.
     Domino: the draw of a player who can't follow suit."""
-    if state.phase is Phase.DRAW:
+    if state.phase is DRAW:
         table = reader(state)
         assert isinstance(table, DominoTable)
         return (CardsDrawn(state.turn, table.needed_draws()),)

@@ -74,6 +74,10 @@ class Variant(StrEnum):
     AUCTION = "auction"            # bid chips to name the suit to avoid
 
 
+# Read at every deal: module constants, as the phases (see state.py).
+_CANCELLATION, _DOMINO = Variant.CANCELLATION, Variant.DOMINO
+
+
 class Cancels(StrEnum):
     """Cancellation Hearts: which cards in one trick cancel each other."""
 
@@ -203,7 +207,7 @@ class Rules:
 
     @property
     def decks(self) -> int:
-        return 2 if self.variant is Variant.CANCELLATION else 1
+        return 2 if self.variant is _CANCELLATION else 1
 
     @property
     def deck_size(self) -> int:
@@ -211,7 +215,7 @@ class Rules:
 
     @property
     def hand_size(self) -> int:
-        if self.variant is Variant.DOMINO:
+        if self.variant is _DOMINO:
             return DOMINO_HAND
         return self.deck_size // self.players
 

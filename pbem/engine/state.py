@@ -26,6 +26,13 @@ class Phase(StrEnum):
     GAME_OVER = "game_over"
 
 
+# The phases as module constants, for the code that asks at every card: in Python 3.11 every
+# read of `Phase.PLAY` goes through the enum class's `__getattr__` hook (about 50 ns, where a
+# global is read in a few).
+DEAL, PASS, PLAY, MOON_CHOICE = Phase.DEAL, Phase.PASS, Phase.PLAY, Phase.MOON_CHOICE
+DRAW, BID, NAME_SUIT, GAME_OVER = Phase.DRAW, Phase.BID, Phase.NAME_SUIT, Phase.GAME_OVER
+
+
 @dataclass(frozen=True, slots=True)
 class Trick:
     leader: int
@@ -122,19 +129,19 @@ class GameState:
     # --- questions ---------------------------------------------------------------------
     @property
     def to_move(self) -> tuple[int, ...]:
-        if self.phase is Phase.PASS:
+        if self.phase is PASS:
             return tuple(s for s in range(self.seats) if self.passed[s] < 0)
-        if self.phase is Phase.PLAY:
+        if self.phase is PLAY:
             return (self.turn,)
-        if self.phase is Phase.MOON_CHOICE:
+        if self.phase is MOON_CHOICE:
             return (self.moon_shooter,)
-        if self.phase is Phase.BID or self.phase is Phase.NAME_SUIT:
+        if self.phase is BID or self.phase is NAME_SUIT:
             return (self.turn,)
         return ()  # DEAL, GAME_OVER, and Domino's DRAW (forced_events makes the draw)
 
     @property
     def game_over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
+        return self.phase is GAME_OVER
 
     @property
     def ended_by_agreement(self) -> bool:
@@ -166,7 +173,7 @@ class GameState:
 
     def received_cards(self, seat: int) -> tuple[Card, ...]:
         """Cards passed to this seat: empty until everyone has passed."""
-        if self.phase is Phase.PASS or self.pass_offset == 0 or self.phase is Phase.DEAL:
+        if self.phase is PASS or self.pass_offset == 0 or self.phase is DEAL:
             return ()
         return self.passed_cards(self.pass_source(seat))
 

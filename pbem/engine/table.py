@@ -61,7 +61,20 @@ from pbem.engine.scoring import (
     protection_applies,
     slam_points,
 )
-from pbem.engine.state import GameState, HandResult, Phase, Trick, new_result, new_state, new_trick
+from pbem.engine.state import (
+    DEAL,
+    GAME_OVER,
+    MOON_CHOICE,
+    PASS,
+    PLAY,
+    GameState,
+    HandResult,
+    Phase,
+    Trick,
+    new_result,
+    new_state,
+    new_trick,
+)
 
 # The events that record a seat's own decision (a draw is the engine's, not the seat's).
 DECISION_EVENTS = (CardPlayed, CardsPassed, BidMade, SuitNamed, MoonChosen, ClaimAccepted)
@@ -92,7 +105,7 @@ class Table:
         self.first_dealer = created.first_dealer
         self.hand_number = 1
         self.dealer = created.first_dealer
-        self.phase = Phase.DEAL
+        self.phase = DEAL
         self.hands = [0] * n
         self.passed: tuple[int, ...] = (-1,) * n
         self.trick: list[tuple[int, int]] = []
@@ -160,6 +173,12 @@ class Table:
     # --- applying events -----------------------------------------------------------------
     def apply(self, event: Event) -> None:
         kind = type(event)
+        if kind is HandDealt:  # (no seat: a missing attribute's error is costly to make)
+            self.deal(event.cards)  # type: ignore[union-attr]
+            self.turns = [t + 1 for t in self.turns]  # a new hand: every seat's turn moves on
+            return
+        if kind is GameCreated:
+            raise WrongPhase("This game has already been created.")
         seat = getattr(event, "seat", 0)
         if not 0 <= seat < self.seats:
             raise NotYourTurn(f"There is no seat {seat + 1} at this table.")
@@ -169,10 +188,6 @@ class Table:
             return
         if kind is CardsPassed:
             self.pass_cards(seat, mask_of(event.cards))  # type: ignore[union-attr]
-        elif kind is HandDealt:
-            self.deal(event.cards)  # type: ignore[union-attr]
-            self.turns = [t + 1 for t in self.turns]  # a new hand: every seat's turn moves on
-            return
         elif kind is MoonChosen:
             self.choose_moon(seat, event.down)  # type: ignore[union-attr]
         elif kind is ClaimAccepted:
@@ -181,8 +196,6 @@ class Table:
             self.false_claim(seat)
         elif kind is EndVoted:
             self.vote_end(seat, event.agree)  # type: ignore[union-attr]
-        elif kind is GameCreated:
-            raise WrongPhase("This game has already been created.")
         else:
             self.apply_variant(event)
         if kind in _DECISION_KINDS:  # applied without error: the seat's turn moves on
@@ -234,7 +247,7 @@ class Table:
         raise WrongPhase(f"A {type(event).__name__} event has no place in this game's rules.")
 
     def deal(self, cards: tuple[Card, ...]) -> None:
-        self._require(Phase.DEAL, "The hand has already been dealt.")
+        self._require(DEAL, "The hand has already been dealt.")
         deck, n, per = deck_mask(self.rules), self.seats, self.rules.hand_size
         dealt, first = per * n, self.dealer + 1
         # Card k goes to seat (dealer + 1 + k) % n: each seat's cards are a slice. With every
@@ -251,12 +264,12 @@ class Table:
         self.trick, self.tricks, self.won = [], (), [0] * n
         self.hearts_broken, self.moon_shooter, self.claimed_by = False, -1, -1
         if self.rules.pass_offset(self.hand_number):
-            self.phase = Phase.PASS
+            self.phase = PASS
         else:
             self._start_play()
 
     def pass_cards(self, seat: int, mask: int) -> None:
-        self._require(Phase.PASS, "Passing is over for this hand.")
+        self._require(PASS, "Passing is over for this hand.")
         if self.passed[seat] >= 0:
             raise IllegalMove("You have already passed your cards for this hand.")
         if mask.bit_count() != self.rules.pass_count or mask & ~self.hands[seat]:
@@ -270,7 +283,7 @@ class Table:
             self._start_play()
 
     def _start_play(self) -> None:
-        self.phase = Phase.PLAY
+        self.phase = PLAY
         self.leader = self.turn = self._opening_leader()
 
     def _opening_leader(self) -> int:
@@ -292,7 +305,7 @@ class Table:
 
     def _lay(self, seat: int, index: int) -> None:
         """Check and put one card on the trick (every variant's play starts here)."""
-        if self.phase is not Phase.PLAY:
+        if self.phase is not PLAY:
             raise WrongPhase("It isn't time to play a card.")
         if seat != self.turn:
             raise NotYourTurn("It's not your turn to play.")
@@ -341,7 +354,7 @@ class Table:
             self._end_hand()
 
     def claim(self, seat: int) -> None:
-        self._require(Phase.PLAY, "There is nothing left to claim.")
+        self._require(PLAY, "There is nothing left to claim.")
         rest = self.kitty
         for s in range(self.seats):
             rest |= self.hands[s]
@@ -363,12 +376,12 @@ class Table:
         if self.rules.hand_size - len(self.tricks) <= 3 or run:
             self.claim(seat)
             return
-        self._require(Phase.PLAY, "There is nothing left to claim.")
+        self._require(PLAY, "There is nothing left to claim.")
         self.hands = [0] * self.seats
         self.kitty, self.trick, self.claimed_by = 0, [], seat
         points = [self.rules.moon_points if s == seat else 0 for s in range(self.seats)]
         if self.simulating:
-            self.phase = Phase.DEAL
+            self.phase = DEAL
             return
         self._record(points, None, None, False, false_claim=True)
 
@@ -377,7 +390,7 @@ class Table:
         completion unless all players agree otherwise"). A vote to play on closes the vote;
         when every seat agrees, the game ends with the totals of the hands completed (a hand
         in progress is not scored) and the lowest total wins."""
-        if self.phase is Phase.GAME_OVER:
+        if self.phase is GAME_OVER:
             raise WrongPhase("This game is over.")
         if not agree:
             if not self.end_votes:
@@ -390,11 +403,11 @@ class Table:
         if self.end_votes == (1 << self.seats) - 1:
             low = min(self.totals)
             self.winners = tuple(s for s, t in enumerate(self.totals) if t == low)
-            self.phase = Phase.GAME_OVER
+            self.phase = GAME_OVER
 
     def _end_hand(self) -> None:
         if self.simulating:
-            self.phase = Phase.DEAL
+            self.phase = DEAL
             return
         shooter = find_shooter(self.rules, self.won, self.in_play)
         if shooter < 0:
@@ -402,7 +415,7 @@ class Table:
         elif is_slam(self.rules, self.won[shooter]):
             self._record(slam_points(self.rules, shooter, self.seats), shooter, None, True)
         elif moon_needs_choice(self.rules, self.totals) or self._protection_asked(shooter):
-            self.phase, self.moon_shooter = Phase.MOON_CHOICE, shooter
+            self.phase, self.moon_shooter = MOON_CHOICE, shooter
         else:
             bonus = bonus_points(self.rules, self.won)
             down = automatic_moon_down(self.rules, shooter, self.totals, bonus)
@@ -415,7 +428,7 @@ class Table:
             self.rules, shooter, self.totals, bonus_points(self.rules, self.won))
 
     def choose_moon(self, seat: int, down: bool) -> None:
-        self._require(Phase.MOON_CHOICE, "There is no moon shot to decide.")
+        self._require(MOON_CHOICE, "There is no moon shot to decide.")
         if seat != self.moon_shooter:
             raise NotYourTurn("Only the player who shot the moon chooses.")
         bonus = bonus_points(self.rules, self.won)
@@ -435,9 +448,9 @@ class Table:
                                   moon, down, slam, hearts, claimed, false_claim),)
         self.moon_shooter = -1
         if self._game_ends():
-            self.phase = Phase.GAME_OVER
+            self.phase = GAME_OVER
         else:
-            self.phase = Phase.DEAL
+            self.phase = DEAL
             self.hand_number += 1
             self.dealer = (self.dealer + 1) % self.seats
 
@@ -457,7 +470,7 @@ class Table:
 
     # --- the one legality check ----------------------------------------------------------
     def legal_mask(self, seat: int) -> int:
-        if self.phase is not Phase.PLAY or seat != self.turn:
+        if self.phase is not PLAY or seat != self.turn:
             return 0
         return self._legal(self.hands[seat])
 

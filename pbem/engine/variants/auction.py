@@ -15,7 +15,13 @@ from typing import Self
 from pbem.engine.cards import SUIT_MASKS, Card, Suit
 from pbem.engine.errors import IllegalMove, NotYourTurn
 from pbem.engine.events import BidMade, Event, GameCreated, SuitNamed
-from pbem.engine.state import GameState, Phase
+from pbem.engine.state import (
+    BID,
+    DEAL,
+    NAME_SUIT,
+    PLAY,
+    GameState,
+)
 from pbem.engine.table import Table
 
 
@@ -66,9 +72,9 @@ class AuctionTable(Table):
         self.avoid, self.penalty = -1, 0
         self.bids = [-1] * self.seats
         if self.bidder >= 0:  # the pot carried over: the same bidder names the suit
-            self.phase, self.turn = Phase.NAME_SUIT, self.bidder
+            self.phase, self.turn = NAME_SUIT, self.bidder
         else:
-            self.phase = Phase.BID
+            self.phase = BID
             self.turn = (self.dealer + 1) % self.seats
 
     @property
@@ -76,7 +82,7 @@ class AuctionTable(Table):
         return max(0, *self.bids)
 
     def bid(self, seat: int, chips: int | None) -> None:
-        self._require(Phase.BID, "Bidding is over for this hand.")
+        self._require(BID, "Bidding is over for this hand.")
         if seat != self.turn:
             raise NotYourTurn("It's not your turn to bid.")
         if chips is not None and chips <= self.high_bid:
@@ -91,15 +97,15 @@ class AuctionTable(Table):
         self.chips[winner] -= high
         self.pot += high
         self.bidder = winner
-        self.phase, self.turn = Phase.NAME_SUIT, winner
+        self.phase, self.turn = NAME_SUIT, winner
 
     def name_suit(self, seat: int, suit: Suit) -> None:
-        self._require(Phase.NAME_SUIT, "There's no suit to name now.")
+        self._require(NAME_SUIT, "There's no suit to name now.")
         if seat != self.bidder:
             raise NotYourTurn("Only the winning bidder names the suit.")
         self.avoid = int(suit)
         self.penalty = SUIT_MASKS[suit]
-        self.phase = Phase.PLAY
+        self.phase = PLAY
         self.leader = self.turn = seat
 
     # --- play: the named suit takes the place of hearts ------------------------------------
@@ -122,7 +128,7 @@ class AuctionTable(Table):
 
     def _end_hand(self) -> None:
         if self.simulating:
-            self.phase = Phase.DEAL
+            self.phase = DEAL
             return
         suit = SUIT_MASKS[self.avoid]
         counts = [(m & suit).bit_count() for m in self.won]

@@ -16,7 +16,12 @@ from typing import Self
 from pbem.engine.cards import SUIT_MASKS, Card
 from pbem.engine.errors import IllegalMove, NotYourTurn
 from pbem.engine.events import CardsDrawn, Event, GameCreated
-from pbem.engine.state import GameState, Phase, new_trick
+from pbem.engine.state import (
+    DRAW,
+    PLAY,
+    GameState,
+    new_trick,
+)
 from pbem.engine.table import Table, trick_plays, trick_winner
 
 
@@ -71,7 +76,7 @@ class DominoTable(Table):
         return len(self.stock)
 
     def draw(self, seat: int, count: int) -> None:
-        self._require(Phase.DRAW, "Nobody needs to draw from the stock now.")
+        self._require(DRAW, "Nobody needs to draw from the stock now.")
         if seat != self.turn:
             raise NotYourTurn("It's not your turn to draw.")
         needed = self.needed_draws()
@@ -83,7 +88,7 @@ class DominoTable(Table):
         del self.stock[:count]
         played = sum(len(t.plays) for t in self.tricks) + len(self.trick)
         self.drawn = [*self.drawn, (seat, count, played)]  # a new list: clones share the old
-        self.phase = Phase.PLAY
+        self.phase = PLAY
 
     def play(self, seat: int, index: int) -> None:
         self._lay(seat, index)
@@ -95,7 +100,7 @@ class DominoTable(Table):
                 self.turn = nxt
                 led = SUIT_MASKS[self.trick[0][1] // 13]
                 if self.stock and not self.hands[nxt] & led:
-                    self.phase = Phase.DRAW
+                    self.phase = DRAW
                 return
         self._finish_trick()
 
