@@ -179,7 +179,7 @@ _ORDER = attrgetter("order")
 def mask_of(cards: Iterable[Card]) -> int:
     mask = 0
     for card in cards:
-        mask |= 1 << card.index
+        mask |= card.bit
     return mask
 
 

@@ -12,7 +12,6 @@ from typing import Self
 
 from pbem.engine.cards import (
     BIT_AT,
-    BIT_OF,
     DECK_SIZE,
     DOUBLE_DECK_MASK,
     DOUBLE_DECK_SIZE,
@@ -252,7 +251,7 @@ class Table:
         dealt, first = per * n, self.dealer + 1
         # Card k goes to seat (dealer + 1 + k) % n: each seat's cards are a slice. With every
         # card different, adding the bits is or-ing them.
-        bits, hands = list(map(BIT_OF.__getitem__, cards)), [0] * n
+        bits, hands = [card.bit for card in cards], [0] * n
         for k in range(n):
             hands[(first + k) % n] = sum(bits[k:dealt:n])
         kitty = sum(bits[dealt:])
