@@ -15,10 +15,12 @@ per move). The reference is `benchmarks/bare_flask.py`: the same POSTs answered 
 empty view, under the same gunicorn configuration. For 1, 2, 4 and 8 clients it prints
 moves/s and p50/p99 latency, both, the ratio, and the servers' CPU time per request
 (gunicorn and its workers, `pbem worker` and its SMTP sink, read from /proc; not the
-PostgreSQL server's): a ratio of CPU costs, which the neighbours' load changes less. Each
-level starts after 3 s of untimed moves (each worker's first requests load templates and
-modules). The worker (`pbem worker`: mail, deadlines) runs throughout, sending to an SMTP
-sink (aiosmtpd) of its own, so its CPU is counted as in production.
+PostgreSQL server's): a ratio of CPU costs, which the neighbours' load changes less; and the
+clients' own CPU a request, on the same 2 cores (a pbem client applies each move in the engine
+to know the next one; a bare client only sends). Each level starts after 3 s of untimed
+moves (each worker's first requests load templates and modules). The worker (`pbem worker`:
+mail, deadlines) runs throughout, sending to an SMTP sink (aiosmtpd) of its own, so its CPU
+is counted as in production.
 """
 
 from __future__ import annotations
@@ -117,6 +119,9 @@ def serve(app_path: str, url: str, port: int, workers: int | None,
 
 
 TICK = os.sysconf("SC_CLK_TCK")
+# A level's figures: requests/s, each request's time, each server's and the clients' CPU a
+# request (seconds).
+Level = tuple[float, list[float], list[float], float]
 
 
 def cpu_seconds(pid: int) -> float:
@@ -258,7 +263,7 @@ def client_loop(index: int, url: str, port: int, game: int, tokens: list[str], b
         timed_moves(index, url, port, game, tokens, bare, seconds, barrier, results, servers)
     except BaseException as exc:
         barrier.abort()
-        results.put((index, exc, []))  # the benchmark stops, saying why, instead of waiting
+        results.put((index, exc, [], 0.0))  # the benchmark stops, saying why, instead of waiting
         raise
 
 
@@ -270,16 +275,17 @@ def timed_moves(index: int, url: str, port: int, game: int, tokens: list[str], b
         client.move()
     barrier.wait()
     cpu = [cpu_seconds(pid) for pid in servers] if index == 0 else []
-    end = time.perf_counter() + seconds
+    end, own = time.perf_counter() + seconds, time.process_time()
     times: list[float] = []
     while time.perf_counter() < end:
         times.append(client.move())
-    results.put((index, times, cpu))
+    results.put((index, times, cpu, time.process_time() - own))
 
 
 def load(url: str, port: int, games: list[tuple[int, list[str]]], clients: int,
-         bare: bool, seconds: float, servers: list[int]) -> tuple[float, list[float], list[float]]:
-    """(requests/s, each request's time, each of the `servers`' CPU seconds per request)."""
+         bare: bool, seconds: float, servers: list[int]) -> Level:
+    """(requests/s, each request's time, each of the `servers`' CPU seconds per request, the
+    clients' own CPU seconds per request: they share the 2 cores with the servers)."""
     context = multiprocessing.get_context("spawn")
     barrier = context.Barrier(clients)
     results = context.Queue()
@@ -288,9 +294,10 @@ def load(url: str, port: int, games: list[tuple[int, list[str]]], clients: int,
              for i in range(clients)]
     for proc in procs:
         proc.start()
-    collected, cpu = [], []
+    collected, cpu, clients_cpu = [], [], 0.0
     for _ in procs:
-        index, times, before = results.get()
+        index, times, before, own = results.get()
+        clients_cpu += own
         if index == 0:  # client 0 read the CPU as the timed part began, sends it as it ends
             cpu = [cpu_seconds(pid) - b for pid, b in zip(servers, before, strict=False)]
         collected.append((index, times))
@@ -300,7 +307,8 @@ def load(url: str, port: int, games: list[tuple[int, list[str]]], clients: int,
     for proc in procs:
         proc.join()
     times = [t for _i, worker_times in collected for t in worker_times]
-    return len(times) / seconds, times, [c / max(1, len(times)) for c in cpu]
+    count = max(1, len(times))
+    return len(times) / seconds, times, [c / count for c in cpu], clients_cpu / count
 
 
 def outbox_statuses(url: str) -> str:
@@ -331,7 +339,7 @@ def main() -> None:
     with scratch_database(args.db) as (url, folder):
         games = make_games(url, folder, max(levels))
         port = free_port()
-        figures: dict[tuple[str, int], tuple[float, list[float], list[float]]] = {}
+        figures: dict[tuple[str, int], Level] = {}
         background = [] if args.no_worker else start_worker(url, folder, free_port())
         try:
             for name, app_path in (("bare", "benchmarks.bare_flask:app"),
@@ -353,8 +361,8 @@ def main() -> None:
           f"{args.seconds:.0f} s a level, {worker} (outbox: {mail}); load "
           f"{os.getloadavg()[0]:.1f} at the end")
     for clients in levels:
-        rate, times, cpus = figures["pbem", clients]
-        bare_rate, bare_times, bare_cpus = figures["bare", clients]
+        rate, times, cpus, own = figures["pbem", clients]
+        bare_rate, bare_times, bare_cpus, bare_own = figures["bare", clients]
         cpu, bare_cpu = sum(cpus), sum(bare_cpus)
         print(f"  {clients} clients: {rate:7.1f} moves/s (p50 {pct(times, 0.5):6.1f} ms,"
               f" p99 {pct(times, 0.99):6.1f} ms, server CPU {cpu * 1000:5.2f} ms a move: web "
@@ -362,6 +370,7 @@ def main() -> None:
               f"   bare Flask {bare_rate:7.1f} req/s (p50 {pct(bare_times, 0.5):5.1f} ms, "
               f"p99 {pct(bare_times, 0.99):5.1f} ms, CPU {bare_cpu * 1000:5.2f} ms)"
               f"   ratio {rate / bare_rate:.2f} (CPU {bare_cpu / cpu:.2f})"
+              f"   clients' own CPU a request {own * 1000:.2f} / bare {bare_own * 1000:.2f} ms"
               f"   target >= 0.5, p99 <= 100 ms")
 
 
