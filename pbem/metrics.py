@@ -1,8 +1,8 @@
 """GET /metrics: Prometheus text format, read from the database at each scrape, so every
 gunicorn worker and the worker process tell the same story without shared memory.
 
-Moves and other events by type, emails by outbox status, inbound mail by status, how late the
-outbox and the deadlines run, and when a worker last beat its heartbeat."""
+Moves and other events by type, emails by outbox status, mail jobs by state, inbound mail by
+status, how late the outbox and the deadlines run, and when a worker last beat its heartbeat."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.registry import Collector
 from sqlalchemy import Connection, Engine, Table, func, select
 
+from pbem.store.mailjobs import job_counts
 from pbem.store.models import Deadline, Event, InboundMail, OutboxEmail, WorkerLease
 from pbem.store.types import utcnow
 
@@ -46,10 +47,14 @@ class DatabaseCollector(Collector):
                 deadline.c.status == "pending", deadline.c.grace_until <= now)).scalar()
             last_beat = conn.execute(select(func.max(lease.c.expires_at)).where(
                 lease.c.name.startswith("heartbeat:"))).scalar()
+            mail_jobs = sorted(job_counts(conn).items())
         yield _family(CounterMetricFamily, "pbem_events", "Game events stored, by type "
                       "(card plays, passes, bids... are moves).", "type", events)
         yield _family(GaugeMetricFamily, "pbem_outbox_emails", "Emails in the outbox by status "
                       "(pending, sending, sent, failed).", "status", outbox)
+        yield _family(GaugeMetricFamily, "pbem_mail_jobs", "Moves' mail jobs not yet fanned "
+                      "out into emails, by state (waiting, retrying, set_aside: failed too often, "
+                      "an operator's to retry).", "state", mail_jobs)
         yield _family(GaugeMetricFamily, "pbem_inbound_mail", "Received mail by status.",
                       "status", inbound)
         yield GaugeMetricFamily("pbem_outbox_lag_seconds", "How long the oldest due email has "

@@ -25,7 +25,7 @@ def mail_send(batch: int) -> None:
     from pbem.mail.jobs import fan_out_pending
 
     while fan_out_pending(db_engine(), settings=MailSettings.from_config(current_app.config)):
-        pass  # until no job is left (a failing one is logged and left for later)
+        pass  # until none is due (a failing one is counted and backs off: see `mail jobs`)
     settings = SmtpSettings.from_config(current_app.config)
     result = drain_all(db_engine(), settings, batch=batch)
     click.echo(summary(result, settings))
@@ -100,6 +100,54 @@ def mail_reset(address: str) -> None:
     if not reset_address(db_engine(), address):
         raise click.ClickException(f"no player has the address {address}")
     click.echo(f"{address} will get emails again")
+
+
+@mail_group.command("jobs", help="List the moves' mail jobs still to be fanned out into "
+                    "emails: waiting, retrying after a failure, or set aside after too many.")
+@click.option("--set-aside", "set_aside", is_flag=True, help="Only the set-aside jobs.")
+@click.option("--errors", is_flag=True, help="Print each failed job's whole error.")
+@with_appcontext
+def mail_jobs(set_aside: bool, errors: bool) -> None:
+    from pbem.store.mailjobs import listed_jobs
+
+    with db_engine().connect() as conn:
+        jobs = listed_jobs(conn, set_aside_only=set_aside)
+    for job in jobs:
+        when = job.set_aside_at or job.next_attempt_at
+        click.echo(_row_line(job.id, job.state, f"game={job.game_id}", f"seq={job.seq_after}",
+                             f"tries={job.attempts}",
+                             when.isoformat(timespec="seconds") if when else "-",
+                             _last_line(job.last_error)[:120]))
+        if errors and job.last_error:
+            click.echo(job.last_error.rstrip())
+    click.echo(f"{len(jobs)} shown")
+
+
+def _last_line(error: str | None) -> str:
+    """The exception line of a stored traceback."""
+    lines = [line for line in (error or "").splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+@mail_group.command("retry-job", help="Fan out set-aside mail jobs again (the ids given, or "
+                    "--all), once their cause is fixed; each sends its emails once.")
+@click.argument("ids", nargs=-1, type=int)
+@click.option("--all", "every", is_flag=True, help="Every set-aside job.")
+@with_appcontext
+def mail_retry_job(ids: tuple[int, ...], every: bool) -> None:
+    from pbem.mail.compose import MailSettings
+    from pbem.mail.jobs import retry_jobs
+
+    if bool(ids) == every:
+        raise click.UsageError("give job ids or --all (not both)")
+    again, done = retry_jobs(db_engine(), list(ids) if ids else None,
+                             settings=MailSettings.from_config(current_app.config))
+    missing = sorted(set(ids) - set(again))
+    if missing:
+        click.echo(f"no such job (fanned out already?): {', '.join(map(str, missing))}")
+    failed = [job_id for job_id in again if job_id not in done]
+    click.echo(f"{len(done)} fanned out, {len(failed)} failed again and will be retried"
+               + (f" (see `pbem mail jobs`): {', '.join(map(str, failed))}" if failed else ""))
 
 
 commands: list[click.Command] = [mail_group]

@@ -9,14 +9,24 @@ outbox rows are written in one short transaction that also deletes the job, only
 still there and no earlier job of its game waits. So two workers never send a job's emails
 twice (one deletes it, the other writes nothing), a crash before that commit leaves the job
 to be done again, and each game's emails go out in seq order.
+
+A job whose fan-out raises (a rendering bug for one state, bad data) must not silence its
+game: each failure is counted on the job with its error (once, however many workers tried),
+the job is tried again after a growing back-off, and after MAX_ATTEMPTS it is set aside, kept
+for an operator (`pbem mail jobs`, `pbem mail retry-job`), logged at ERROR once; the game's
+later jobs then go out, each worked out from its own states, so a later "your turn" reaches
+whoever the game waits for then. A set-aside job retried later sends its emails once (the
+usual delete-with-write), and asks no seat that has moved since.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import traceback
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -39,8 +49,17 @@ from pbem.store.db import (
 )
 from pbem.store.events import LoadedState, load_payloads, payloads_between, state_at
 from pbem.store.gamerows import read_game
-from pbem.store.mailjobs import Job, Rebuilt, finish_job, pending_jobs
+from pbem.store.mailjobs import (
+    Job,
+    Rebuilt,
+    count_failure,
+    finish_job,
+    listed_jobs,
+    pending_jobs,
+    requeue_jobs,
+)
 from pbem.store.models import Game, OutboxEmail
+from pbem.store.types import utcnow
 
 log = logging.getLogger(__name__)
 
@@ -137,31 +156,83 @@ def _remember(session: Session, game_id: int, loaded: LoadedState) -> None:
 
 # --- the worker's step -------------------------------------------------------------------
 
+# A failing job is tried again after 5 s, 10 s, 20 s ... (at most 10 minutes apart), then set
+# aside at its 8th failure, about 10 minutes after the first: its game's later jobs wait for
+# it until then (each game's emails in seq order), and go out after it.
+RETRY_FIRST = timedelta(seconds=5)
+RETRY_CAP = timedelta(minutes=10)
+MAX_ATTEMPTS = 8
+ERROR_KEPT = 4000  # characters of the traceback kept on the job
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """How long a job that has failed `attempts` times waits before its next try."""
+    delay: timedelta = RETRY_FIRST * (2 ** min(max(attempts - 1, 0), 16))
+    return min(delay, RETRY_CAP)
+
+
 def fan_out_pending(engine: Engine, *, game_id: int | None = None, most: int = 100,
                     settings: MailSettings | None = None,
-                    stop: Callable[[], bool] = lambda: False) -> list[int]:
-    """Fan out the waiting jobs (`game_id`: that game's only), each game's in seq order;
-    returns the ids of the jobs this call fanned out. A job that fails is logged and left
-    waiting, with the later jobs of its game."""
+                    stop: Callable[[], bool] = lambda: False,
+                    now: datetime | None = None) -> list[int]:
+    """Fan out the jobs due (`game_id`: that game's only), each game's in seq order; returns
+    the ids of the jobs this call fanned out. A job that fails is counted and tried again
+    after a back-off (its game's later jobs wait), and set aside after MAX_ATTEMPTS."""
+    now = now or utcnow()
     with planning(engine) as session:  # a read (PostgreSQL: no BEGIN/ROLLBACK round trips)
-        jobs = pending_jobs(session.connection(), game_id=game_id, most=most)
+        jobs = pending_jobs(session.connection(), now=now, game_id=game_id, most=most)
     if jobs and settings is None:
         settings = default_settings()  # once for the batch, not once per job
     done: list[int] = []
-    broken: set[int] = set()
+    held: set[int] = set()  # games whose earlier job failed: their later jobs wait
     for job in jobs:
         if stop():
             break
-        if job.game_id in broken:
+        if job.game_id in held:
             continue
         try:
             if fan_out_one(engine, job, settings):
                 assert job.id is not None
                 done.append(job.id)
-        except Exception:  # one broken game must not stop the others' mail
-            log.exception("mail job %s of game %d failed", job.id, job.game_id)
-            broken.add(job.game_id)
+        except Exception as exc:  # one broken game must not stop the others' mail
+            if not job_failed(engine, job, exc, now):
+                held.add(job.game_id)
     return done
+
+
+def job_failed(engine: Engine, job: Job, exc: Exception, now: datetime) -> bool:
+    """Count the failed attempt: a back-off, or at MAX_ATTEMPTS the job set aside (logged at
+    ERROR, once). True if it was set aside now: its game's later jobs may go on."""
+    attempts = job.attempts + 1
+    aside = attempts >= MAX_ATTEMPTS
+    error = "".join(traceback.format_exception(exc))[-ERROR_KEPT:]
+    try:
+        with transaction(engine) as session:
+            counted = count_failure(
+                session.connection(), job, error=error,
+                next_attempt_at=None if aside else now + retry_delay(attempts),
+                set_aside_at=now if aside else None)
+    except Exception:  # the database itself is failing: the job stays as it was
+        log.exception("mail job %s of game %d failed, and so did counting it", job.id,
+                      job.game_id)
+        return False
+    if not counted:  # another worker counted this attempt (or fanned the job out)
+        log.debug("mail job %s failed here, counted elsewhere: %s", job.id, exc)
+        return False
+    _log_failure(job, exc, attempts, aside)
+    return aside
+
+
+def _log_failure(job: Job, exc: Exception, attempts: int, aside: bool) -> None:
+    if aside:
+        log.error("mail job %s of game %d set aside after %d failed attempts (%s: %s): the "
+                  "game's later emails go on without it; `pbem mail retry-job %s` once fixed",
+                  job.id, job.game_id, attempts, type(exc).__name__, exc, job.id,
+                  exc_info=exc)
+    else:
+        log.warning("mail job %s of game %d failed (attempt %d of %d), retrying in %s",
+                    job.id, job.game_id, attempts, MAX_ATTEMPTS, retry_delay(attempts),
+                    exc_info=exc)
 
 
 def fan_out_one(engine: Engine, job: Job, settings: MailSettings | None = None) -> bool:
@@ -178,7 +249,27 @@ def fan_out_one(engine: Engine, job: Job, settings: MailSettings | None = None) 
 
 
 def jobs_waiting(engine: Engine, game_ids: Sequence[int] | None = None) -> int:
-    """How many jobs wait (for tests and benchmarks)."""
+    """How many jobs wait, due or retrying, not set aside (for tests and benchmarks)."""
     with transaction(engine, read_only=True) as session:
-        jobs = pending_jobs(session.connection(), most=1_000_000)
-    return sum(1 for job in jobs if game_ids is None or job.game_id in game_ids)
+        jobs = listed_jobs(session.connection())
+    return sum(1 for job in jobs if job.set_aside_at is None
+               and (game_ids is None or job.game_id in game_ids))
+
+
+def retry_jobs(engine: Engine, ids: Sequence[int] | None,
+               settings: MailSettings | None = None) -> tuple[list[int], list[int]]:
+    """An operator's retry: make the jobs `ids` (None: every set-aside one) due now with a
+    fresh count of attempts, then fan out their games' due jobs at once. Returns the ids
+    requeued and, of those, the ones fanned out now (the rest failed again and back off).
+    Nothing goes twice: a job's emails are written only with its deletion."""
+    with transaction(engine) as session:
+        again = requeue_jobs(session.connection(), ids)
+    if not again:
+        return [], []
+    with transaction(engine, read_only=True) as session:
+        games = sorted({job.game_id for job in listed_jobs(session.connection())
+                        if job.id in again})
+    done: list[int] = []
+    for game_id in games:
+        done += fan_out_pending(engine, game_id=game_id, settings=settings)
+    return again, [job_id for job_id in again if job_id in done]

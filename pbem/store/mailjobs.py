@@ -1,19 +1,37 @@
 """Mail jobs: a command writes one row saying which emails its events call for; the mail
 layer fans it out into outbox rows later (pbem.mail.jobs), deleting the row in the same
 transaction, so a job is fanned out exactly once and is never lost (a crash leaves it here).
+A job whose fan-out fails counts its attempts and waits out a back-off (its game's later jobs
+wait with it: each game's emails go out in seq order) until it is set aside: kept, with its
+error, for an operator, and no longer holding back the jobs after it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, bindparam, delete, exists, insert, select
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    and_,
+    bindparam,
+    case,
+    delete,
+    exists,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlmodel import Session
 
 from pbem.store.db import execute_write
 from pbem.store.models import MailJob
+from pbem.store.types import utcnow
 
 if TYPE_CHECKING:
     from pbem.engine import Event, GameState
@@ -22,16 +40,38 @@ _J = MailJob.__table__  # type: ignore[attr-defined]
 _EARLIER = _J.alias("earlier")
 _INSERT = insert(_J)
 _COLUMNS = [_J.c.id, _J.c.game_id, _J.c.seq_before, _J.c.seq_after, _J.c.actor, _J.c.echo,
-            _J.c.deadline, _J.c.made_at, _J.c.fresh]
-_PENDING = select(*_COLUMNS).order_by(_J.c.game_id, _J.c.seq_after).limit(bindparam("most"))
-_PENDING_OF_GAME = (select(*_COLUMNS).where(_J.c.game_id == bindparam("game_id"))
+            _J.c.deadline, _J.c.made_at, _J.c.fresh, _J.c.attempts, _J.c.last_error,
+            _J.c.next_attempt_at, _J.c.set_aside_at]
+
+
+def _holds_back(job: Any) -> ColumnElement[bool]:
+    """An earlier job of the same game still to be done: not set aside."""
+    return and_(job.c.game_id == _J.c.game_id, job.c.seq_after < _J.c.seq_after,
+                job.c.set_aside_at.is_(None))
+
+
+# Due: not set aside, and neither it nor an earlier job of its game waits out a back-off.
+_BACKING_OFF = _EARLIER.c.next_attempt_at > bindparam("now")
+_DUE = and_(_J.c.set_aside_at.is_(None),
+            or_(_J.c.next_attempt_at.is_(None), _J.c.next_attempt_at <= bindparam("now")),
+            ~exists().where(_holds_back(_EARLIER), _BACKING_OFF))
+_PENDING = (select(*_COLUMNS).where(_DUE).order_by(_J.c.game_id, _J.c.seq_after)
+            .limit(bindparam("most")))
+_PENDING_OF_GAME = (select(*_COLUMNS).where(_J.c.game_id == bindparam("game_id"), _DUE)
                     .order_by(_J.c.seq_after))
 # Done: the row goes, if it is still there (else another worker fanned it out) and no earlier
-# job of its game waits (each game's emails go out in seq order).
+# job of its game waits (each game's emails go out in seq order; a set-aside one does not).
 _FINISH = delete(_J).where(
     _J.c.id == bindparam("job_id"),
     ~exists().where(_EARLIER.c.game_id == bindparam("game_id"),
-                    _EARLIER.c.seq_after < bindparam("seq_after")))
+                    _EARLIER.c.seq_after < bindparam("seq_after"),
+                    _EARLIER.c.set_aside_at.is_(None)))
+# A failed attempt counts once: only if nobody counted it (or fanned the job out) meanwhile.
+_FAILED = (update(_J).where(_J.c.id == bindparam("job_id"),
+                            _J.c.attempts == bindparam("seen"), _J.c.set_aside_at.is_(None))
+           .values(attempts=bindparam("attempts"), last_error=bindparam("error"),
+                   next_attempt_at=bindparam("next_at"), set_aside_at=bindparam("aside_at")))
+_LISTED = select(*_COLUMNS).order_by(_J.c.game_id, _J.c.seq_after)
 
 
 @dataclass(frozen=True)
@@ -47,6 +87,17 @@ class Job:
     made_at: datetime
     fresh: bool = False  # the command created the game: there is no state before
     id: int | None = None  # None until written
+    attempts: int = 0  # failed fan-outs so far
+    last_error: str | None = None
+    next_attempt_at: datetime | None = None  # a back-off after a failure (None: due now)
+    set_aside_at: datetime | None = None  # failed too often: waits for an operator
+
+    @property
+    def state(self) -> str:
+        """waiting, retrying (failed, waiting out its back-off) or set aside."""
+        if self.set_aside_at is not None:
+            return "set aside"
+        return "retrying" if self.attempts else "waiting"
 
 
 @dataclass(frozen=True)
@@ -67,13 +118,15 @@ def queue_job(session: Session, job: Job) -> None:
         "made_at": job.made_at, "fresh": job.fresh})
 
 
-def pending_jobs(connection: Connection, *, game_id: int | None = None,
-                 most: int = 100) -> list[Job]:
-    """The jobs waiting, each game's in seq order (`game_id`: only that game's)."""
+def pending_jobs(connection: Connection, *, now: datetime | None = None,
+                 game_id: int | None = None, most: int = 100) -> list[Job]:
+    """The jobs due at `now`, each game's in seq order (`game_id`: only that game's): not
+    set aside, and no job of their game before them (or they) waiting out a back-off."""
+    now = now or utcnow()
     if game_id is not None:
-        rows = connection.execute(_PENDING_OF_GAME, {"game_id": game_id})
+        rows = connection.execute(_PENDING_OF_GAME, {"game_id": game_id, "now": now})
     else:
-        rows = connection.execute(_PENDING, {"most": most})
+        rows = connection.execute(_PENDING, {"most": most, "now": now})
     return [_job(row._mapping) for row in rows]
 
 
@@ -83,6 +136,39 @@ def finish_job(connection: Connection, job: Job) -> bool:
     done = connection.execute(_FINISH, {"job_id": job.id, "game_id": job.game_id,
                                         "seq_after": job.seq_after})
     return done.rowcount == 1
+
+
+def count_failure(connection: Connection, job: Job, *, error: str,
+                  next_attempt_at: datetime | None, set_aside_at: datetime | None) -> bool:
+    """Record a failed attempt at `job` (as read: its `attempts`) with when to try again, or
+    that it is set aside. False: another worker counted this attempt or fanned the job out."""
+    counted = connection.execute(_FAILED, {
+        "job_id": job.id, "seen": job.attempts, "attempts": job.attempts + 1, "error": error,
+        "next_at": next_attempt_at, "aside_at": set_aside_at})
+    return counted.rowcount == 1
+
+
+def listed_jobs(connection: Connection, *, set_aside_only: bool = False) -> list[Job]:
+    """Every job still here, each game's in seq order (or only the set-aside ones)."""
+    query = _LISTED.where(_J.c.set_aside_at.is_not(None)) if set_aside_only else _LISTED
+    return [_job(row._mapping) for row in connection.execute(query)]
+
+
+def requeue_jobs(connection: Connection, ids: Sequence[int] | None) -> list[int]:
+    """Make the jobs `ids` (None: every set-aside one) due now with a fresh count of attempts:
+    an operator retrying them once the cause is fixed. Their ids, of those still here."""
+    chosen = _J.c.set_aside_at.is_not(None) if ids is None else _J.c.id.in_(list(ids))
+    again = (update(_J).where(chosen)
+             .values(attempts=0, next_attempt_at=None, set_aside_at=None).returning(_J.c.id))
+    return sorted(row.id for row in connection.execute(again))
+
+
+def job_counts(connection: Connection) -> dict[str, int]:
+    """How many jobs are waiting, retrying and set aside (for /metrics)."""
+    state = case((_J.c.set_aside_at.is_not(None), "set_aside"), (_J.c.attempts > 0, "retrying"),
+                 else_="waiting")
+    rows = connection.execute(select(state, func.count()).group_by(state))
+    return {"waiting": 0, "retrying": 0, "set_aside": 0} | {str(s): int(n) for s, n in rows}
 
 
 def _job(row: Any) -> Job:

@@ -222,7 +222,8 @@ class OutboxEmail(SQLModel, table=True):
 class MailJob(SQLModel, table=True):
     """The emails a command's new events call for, not yet worked out: written in the
     command's transaction, fanned out into outbox rows later (pbem.mail.jobs) in one
-    transaction that also deletes the row, so each job fans out exactly once."""
+    transaction that also deletes the row, so each job fans out exactly once. A job that
+    keeps failing stays, set aside with its error, until an operator retries it."""
 
     __tablename__ = "mail_job"
     __table_args__ = (
@@ -239,6 +240,12 @@ class MailJob(SQLModel, table=True):
     deadline: datetime | None = Field(default=None, sa_type=UTCDateTime)
     made_at: datetime = Field(sa_type=UTCDateTime)  # the command's clock: the emails' "now"
     fresh: bool = False  # the game was created by this command (no state before)
+    # A job whose fan-out fails is retried with a growing back-off, then set aside for an
+    # operator (`pbem mail jobs`), so that the game's later jobs go out (pbem.mail.jobs).
+    attempts: int = 0  # failed fan-outs so far
+    last_error: str | None = Field(default=None, sa_type=Text)
+    next_attempt_at: datetime | None = Field(default=None, sa_type=UTCDateTime)  # None: now
+    set_aside_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
 
 class Token(SQLModel, table=True):
