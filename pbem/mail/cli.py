@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 from flask import current_app
 from flask.cli import with_appcontext
 
 from pbem.mail.outbox import DrainResult, SmtpSettings, drain_all, reset_address, retry_failed
 from pbem.store.app_engine import db_engine
+
+if TYPE_CHECKING:
+    from pbem.store.mailjobs import Job
 
 
 @click.group("mail", help="Outgoing mail.")
@@ -113,14 +118,18 @@ def mail_jobs(set_aside: bool, errors: bool) -> None:
     with db_engine().connect() as conn:
         jobs = listed_jobs(conn, set_aside_only=set_aside)
     for job in jobs:
-        when = job.set_aside_at or job.next_attempt_at
-        click.echo(_row_line(job.id, job.state, f"game={job.game_id}", f"seq={job.seq_after}",
-                             f"tries={job.attempts}",
-                             when.isoformat(timespec="seconds") if when else "-",
-                             _last_line(job.last_error)[:120]))
+        click.echo(_job_line(job))
         if errors and job.last_error:
             click.echo(job.last_error.rstrip())
     click.echo(f"{len(jobs)} shown")
+
+
+def _job_line(job: Job) -> str:
+    """id, state, game, seq, tries, when set aside or next tried, the error's last line."""
+    when = job.set_aside_at or job.next_attempt_at
+    return _row_line(job.id, job.state, f"game={job.game_id}", f"seq={job.seq_after}",
+                     f"tries={job.attempts}", when.isoformat(timespec="seconds") if when else "-",
+                     _last_line(job.last_error)[:120])
 
 
 def _last_line(error: str | None) -> str:
@@ -137,6 +146,7 @@ def _last_line(error: str | None) -> str:
 def mail_retry_job(ids: tuple[int, ...], every: bool) -> None:
     from pbem.mail.compose import MailSettings
     from pbem.mail.jobs import retry_jobs
+    from pbem.store.mailjobs import listed_jobs
 
     if bool(ids) == every:
         raise click.UsageError("give job ids or --all (not both)")
@@ -145,9 +155,11 @@ def mail_retry_job(ids: tuple[int, ...], every: bool) -> None:
     missing = sorted(set(ids) - set(again))
     if missing:
         click.echo(f"no such job (fanned out already?): {', '.join(map(str, missing))}")
-    failed = [job_id for job_id in again if job_id not in done]
-    click.echo(f"{len(done)} fanned out, {len(failed)} failed again and will be retried"
-               + (f" (see `pbem mail jobs`): {', '.join(map(str, failed))}" if failed else ""))
+    with db_engine().connect() as conn:  # failed again, or behind a failing job of its game
+        waiting = [job for job in listed_jobs(conn) if job.id in again and job.id not in done]
+    for job in waiting:
+        click.echo(_job_line(job))
+    click.echo(f"{len(done)} fanned out, {len(waiting)} still waiting (they back off as usual)")
 
 
 commands: list[click.Command] = [mail_group]

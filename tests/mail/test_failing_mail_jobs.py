@@ -281,12 +281,13 @@ def test_operators_list_and_retry_set_aside_jobs(engine: Engine, renderer: Rende
 
     assert runner.invoke(args=["mail", "retry-job"]).exit_code == 2  # ids or --all
     again = runner.invoke(args=["mail", "retry-job", str(job.id)])
-    assert "0 fanned out, 1 failed again and will be retried" in again.output
+    assert f"{job.id}  retrying  game={game_id}" in again.output  # failed again: backs off
+    assert "0 fanned out, 1 still waiting" in again.output
     assert [(j.state, j.attempts) for j in jobs_of(engine, game_id)] == [("retrying", 1)]
 
     renderer.broken.clear()
     fixed = runner.invoke(args=["mail", "retry-job", str(job.id)])
-    assert "1 fanned out, 0 failed again" in fixed.output and len(outbox(engine, game_id)) == 8
+    assert "1 fanned out, 0 still waiting" in fixed.output and len(outbox(engine, game_id)) == 8
     gone = runner.invoke(args=["mail", "retry-job", str(job.id)])
     assert f"no such job (fanned out already?): {job.id}" in gone.output
     assert len(outbox(engine, game_id)) == 8
