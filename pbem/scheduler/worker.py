@@ -38,7 +38,13 @@ from pbem.mail.jobs import fan_out_pending
 from pbem.mail.outbox import DrainResult, SmtpSettings, drain_all, hand_back, purge_sent
 from pbem.mail.reviews import review_mails
 from pbem.scheduler.digest import send_digests
-from pbem.service import Context, PlayerMistake, timeout_move
+from pbem.service import (
+    Context,
+    PlayerMistake,
+    games_left_to_robots,
+    play_robot_turns,
+    timeout_move,
+)
 from pbem.service.deadlines import reminder_points
 from pbem.service.lobby import top_up_tables
 from pbem.service.policy import DeadlinePolicy
@@ -69,6 +75,7 @@ STALE_MAIL_INTERVAL_SECONDS = 60
 PROCESS_NEW_MAIL = ("pbem.mailin.process", "process_new")  # (app) -> int
 NEW_MAIL_INTERVAL_SECONDS = 1  # `pbem ingest` only spools: the worker plays within a second
 REVIEW_INTERVAL_SECONDS = 30
+ROBOTS_INTERVAL_SECONDS = 1  # games left to robots alone play on within a second
 
 
 def default_holder() -> str:
@@ -301,6 +308,44 @@ def check_deadlines(app: Flask, holder: str, now: datetime | None = None,
     return report
 
 
+# --- games left to robots ----------------------------------------------------------------------
+
+def carry_on_robot_games(ctx: Context, stop: Callable[[], bool] = lambda: False) -> list[int]:
+    """Play on the games no human is waited for, one bounded chunk of robot moves per game and
+    transaction (pbem.service.robotturns), taking the games in turns until none has a move
+    left or `stop()`; the ids of the games played, once per chunk. Safe beside another worker
+    or a player's command: a chunk is written only on the game as it was read."""
+    played: list[int] = []
+    while not stop():
+        moved = [game_id for game_id in games_left_to_robots(ctx)
+                 if not stop() and _robot_chunk(ctx, game_id)]
+        if not moved:
+            break
+        played += moved
+    return played
+
+
+def _robot_chunk(ctx: Context, game_id: int) -> bool:
+    try:
+        return not play_robot_turns(ctx, game_id).duplicate
+    except PlayerMistake:  # it ended, paused or someone moved first: the next pass sees
+        return False
+    except Exception:  # one broken game must not stop the others
+        log.exception("the robots' moves in game %d failed", game_id)
+        return False
+
+
+def play_robot_games(app: Flask, stopping: threading.Event | None = None) -> list[int]:
+    """Every second: carry on the games left to robots (not behind the lease: each chunk is
+    checked against the game as read, so two workers never play one twice)."""
+    with app.app_context():
+        played = carry_on_robot_games(Context(engine=db_engine(app)),
+                                      stopping.is_set if stopping else lambda: False)
+    if played:
+        log.info("robots played on in games %s", sorted(set(played)))
+    return played
+
+
 # --- reviews ----------------------------------------------------------------------------------
 
 def review_finished_games(app: Flask, holder: str,
@@ -450,6 +495,9 @@ def build_scheduler(app: Flask, scheduler: BaseScheduler | None = None,
     scheduler.add_job(check_deadlines, "interval", args=[app, holder, None, stopping],
                       seconds=DEADLINE_INTERVAL_SECONDS, id="check_deadlines", max_instances=1,
                       coalesce=True, misfire_grace_time=DEADLINE_INTERVAL_SECONDS * 5)
+    scheduler.add_job(play_robot_games, "interval", args=[app, stopping],
+                      seconds=ROBOTS_INTERVAL_SECONDS, id="play_robot_games", max_instances=1,
+                      coalesce=True, misfire_grace_time=60)
     scheduler.add_job(review_finished_games, "interval", args=[app, holder, stopping],
                       seconds=REVIEW_INTERVAL_SECONDS, id="review_finished_games",
                       max_instances=1, coalesce=True,

@@ -429,22 +429,54 @@ def advance(
     ctx: Context, state: GameState, seats: Sequence[Seat], actors: list[str | None] | None = None,
     strength: str = DEFAULT_STRENGTH, seed: int = 0,
 ) -> tuple[list[Event], GameState]:
-    """Deal when a hand is due, make forced plays and bot moves, until a human must act.
-    `actors`, when given, gets who made each event appended (see PLAYER...). The robots play
-    at the game's `strength`; `seed` (the game's id) varies the strong robot's samples."""
-    bots = {s.seat_no: ROBOT if s.is_bot else HOLDING for s in seats
-            if s.is_bot or s.bot_holding}
+    """Deal when a hand is due, make forced plays and bot moves, until a human must act; in
+    a game no human plays any more (robot seats and held seats only), until the robots have
+    made `robot_budget` decisions: the worker carries on, one bounded call per transaction
+    (pbem.service.robotturns). `actors`, when given, gets who made each event appended (see
+    PLAYER...). The robots play at the game's `strength`; `seed` (the game's id) varies the
+    strong robot's samples."""
+    bots = _robot_seats(seats)
+    left_to_robots = all(s.seat_no in bots or s.player_id is None for s in seats)
+    left = robot_budget(state.seats)
     out: list[Event] = []
     while len(out) < MAX_AUTOMATIC_EVENTS:
+        if left_to_robots and left <= 0:
+            return out, state  # enough for one call: the rest is the worker's
         step, by = _automatic_events(ctx, state, bots, strength, seed)
         if not step:
             return out, state
         for event in step:
             state = apply(state, event)
         out.extend(step)
+        left -= sum(by in (ROBOT, HOLDING) and not isinstance(e, EndVoted) for e in step)
         if actors is not None:
             actors.extend(by if acting_seat(e) is not None else None for e in step)
     raise RuntimeError("the game did not settle; is the engine looping?")
+
+
+# Robot decisions one call of `advance` makes at most in a game left to robots alone (its last
+# human resigned or left, or every human seat is held): about a quarter of a standard hand.
+# A game with a human in it is not cut: its robots can only play up to that human's next
+# question, and they answer a move in the same request as before.
+ROBOT_DECISIONS_PER_SEAT = 3
+
+
+def robot_budget(seat_count: int) -> int:
+    return ROBOT_DECISIONS_PER_SEAT * seat_count
+
+
+def _robot_seats(seats: Sequence[Seat]) -> dict[int, str]:
+    """The seats robots play: robot seats (ROBOT) and absent players' held seats (HOLDING)."""
+    return {s.seat_no: ROBOT if s.is_bot else HOLDING for s in seats
+            if s.is_bot or s.bot_holding}
+
+
+def robots_have_moves(state: GameState, seats: Sequence[Seat]) -> bool:
+    """Whether `advance` would append something now (decided without asking a robot)."""
+    bots = _robot_seats(seats)
+    robots = [seat for seat, who in bots.items() if who == ROBOT]
+    return bool(robot_votes(state, robots) or state.phase is Phase.DEAL
+                or forced_events(state) or not bots.keys().isdisjoint(state.to_move))
 
 
 def _automatic_events(

@@ -22,6 +22,7 @@ from pbem.engine import (
     snapshot,
 )
 from pbem.service import (
+    ROBOT,
     CommandRejected,
     Context,
     Invitee,
@@ -33,12 +34,15 @@ from pbem.service import (
     make_rng,
     pass_cards,
     play_card,
+    play_robot_turns,
     replace_seat,
     resign,
 )
 from pbem.service import core as service_core
+from pbem.service.core import robot_budget
 from pbem.store.db import transaction
 from pbem.store.events import load_events, load_state
+from pbem.store.models import Event as EventRow
 from pbem.store.models import Game, Player, Seat
 
 PLAYERS = [Invitee(f"P{n}@Example.org", f"Player {n}") for n in range(4)]
@@ -169,7 +173,13 @@ def test_out_of_turn_and_illegal_cards_are_rejected(ctx: Context) -> None:
 
 def test_a_robot_game_plays_itself_to_the_end(ctx: Context) -> None:
     out = create_game(ctx, name="robots", bot_seats=range(4), robot_strength="easy")
-    assert out.state is not None and out.state.game_over
+    assert out.state is not None and not out.state.game_over  # one bounded chunk
+    with transaction(ctx.engine) as s:
+        actors = s.exec(select(EventRow.actor).where(EventRow.game_id == out.game_id)).all()
+    assert actors.count(ROBOT) == robot_budget(4)
+    while out.state is not None and not out.state.game_over:  # the worker's chunks
+        out = play_robot_turns(ctx, out.game_id)
+        assert not out.duplicate
     with transaction(ctx.engine) as s:
         game = s.get(Game, out.game_id)
         assert game is not None and game.status == "finished" and game.last_seq == out.seq

@@ -1,0 +1,171 @@
+"""No request plays an unbounded number of robot moves (issue 18): a game left to robots alone
+stops after one bounded chunk, and the worker plays it on, a chunk per transaction, to its end
+(summary emails included); a human's move still gets the robots' answers at once. On SQLite
+and PostgreSQL, with two workers racing on one game."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from apscheduler.schedulers.background import BackgroundScheduler
+from flask import Flask
+from sqlalchemy import Engine
+from sqlmodel import col, select
+
+from pbem.engine import Phase, legal_cards, replay
+from pbem.scheduler.worker import ROBOTS_INTERVAL_SECONDS, build_scheduler, carry_on_robot_games
+from pbem.service import (
+    HOLDING,
+    ROBOT,
+    Context,
+    Invitee,
+    PlayerMistake,
+    create_game,
+    games_left_to_robots,
+    make_rng,
+    pass_cards,
+    play_card,
+    play_robot_turns,
+    resign,
+    timeout_move,
+)
+from pbem.service.core import robot_budget
+from pbem.store.db import transaction
+from pbem.store.events import load_events, load_state
+from pbem.store.models import Deadline, Game, OutboxEmail
+from pbem.store.models import Event as EventRow
+
+ANN = Invitee("ann@example.org", "Ann", accepted=True)
+BOB = Invitee("bob@example.org", "Bob", accepted=True)
+BUDGET = robot_budget(4)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def robot_decisions_after(engine: Engine, game_id: int, seq: int) -> int:
+    with transaction(engine, read_only=True) as s:
+        actors = s.exec(select(EventRow.actor).where(EventRow.game_id == game_id,
+                                                     col(EventRow.seq) > seq)).all()
+    return sum(actor in (ROBOT, HOLDING) for actor in actors)
+
+
+def status_of(engine: Engine, game_id: int) -> str:
+    with transaction(engine, read_only=True) as s:
+        game = s.get(Game, game_id)
+        assert game is not None
+        return game.status
+
+
+def summaries(engine: Engine, game_id: int) -> list[str]:
+    with transaction(engine, read_only=True) as s:
+        return list(s.exec(select(OutboxEmail.to_addr).where(
+            OutboxEmail.game_id == game_id, OutboxEmail.kind == "summary")).all())
+
+
+def left_to_robots(engine: Engine) -> tuple[Context, int]:
+    """Ann and Bob with two easy robots; Bob times out once, so the robot holds his seat
+    (`bot_after_timeouts` 1), then Ann resigns: no human is waited for any more."""
+    clock = Clock()
+    ctx = Context(engine=engine, rng=make_rng(seed=5), clock=clock)
+    game_id = create_game(ctx, name="Left", players=[ANN, BOB], bot_seats=(2, 3),
+                          robot_strength="easy",
+                          deadline_policy={"bot_after_timeouts": 1}).game_id
+    with transaction(engine, read_only=True) as s:
+        bobs = s.exec(select(Deadline).where(Deadline.game_id == game_id,
+                                             Deadline.seat_no == 1)).one()
+    clock.now = bobs.grace_until + timedelta(minutes=1)
+    assert not timeout_move(ctx, game_id, 1, bobs.turn_seq).duplicate
+    return ctx, game_id
+
+
+def test_resigning_leaves_a_robots_game_to_the_worker_a_bounded_chunk_at_a_time(
+    engine: Engine,
+) -> None:
+    ctx, game_id = left_to_robots(engine)
+    with transaction(engine, read_only=True) as s:
+        before = load_state(s, game_id).seq
+    out = resign(ctx, game_id, 0)
+    assert 0 < robot_decisions_after(engine, game_id, before) <= BUDGET
+    assert out.state is not None and not out.state.game_over
+    assert status_of(engine, game_id) == "active"
+    assert games_left_to_robots(ctx) == [game_id]  # no deadline pending: the worker's turn
+    for _chunk in range(3):  # each chunk of the worker is bounded too
+        chunk = play_robot_turns(ctx, game_id)
+        assert not chunk.duplicate
+        assert 0 < robot_decisions_after(engine, game_id, out.seq) <= BUDGET
+        out = chunk
+    played = carry_on_robot_games(ctx)
+    assert played and set(played) == {game_id}
+    with transaction(engine, read_only=True) as s:
+        state = replay(list(load_events(s, game_id)))  # the whole log replays cleanly
+    assert state.game_over and state.hand_number >= 2
+    assert status_of(engine, game_id) == "finished"
+    assert summaries(engine, game_id) == [BOB.email]  # the held seat's player hears the end
+    assert games_left_to_robots(ctx) == []
+    with pytest.raises(PlayerMistake):  # the game is over: nothing more to play
+        play_robot_turns(ctx, game_id)
+    assert carry_on_robot_games(ctx) == []  # nothing is played twice
+
+
+def test_a_humans_move_still_gets_the_robots_answers_in_the_same_request(
+    engine: Engine,
+) -> None:
+    ctx = Context(engine=engine, rng=make_rng(seed=8), clock=Clock())
+    game_id = create_game(ctx, name="Answered", players=[ANN], bot_seats=(1, 2, 3),
+                          robot_strength="easy").game_id
+    hands_seen = set()
+    for _move in range(20):  # a pass and a hand's cards, into the next hand
+        with transaction(engine, read_only=True) as s:
+            loaded = load_state(s, game_id)
+        state = loaded.state
+        hands_seen.add(state.hand_number)
+        assert 0 in state.to_move  # the robots answered: Ann is asked again
+        assert games_left_to_robots(ctx) == []  # nothing waits for the worker
+        if state.phase is Phase.PASS:
+            pass_cards(ctx, game_id, 0, state.hand(0)[:3])
+        else:
+            play_card(ctx, game_id, 0, str(legal_cards(state, 0)[0]))
+    assert len(hands_seen) == 2
+
+
+def test_two_workers_racing_on_a_robots_game_play_each_move_once(engine: Engine) -> None:
+    ctx, game_id = left_to_robots(engine)
+    resign(ctx, game_id, 0)
+    start = threading.Barrier(2)
+    played: list[list[int]] = [[], []]
+
+    def worker(n: int) -> None:
+        mine = Context(engine=engine, rng=make_rng(seed=n))
+        start.wait()
+        played[n] = carry_on_robot_games(mine)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    with transaction(engine, read_only=True) as s:
+        rows = s.exec(select(EventRow.seq).where(EventRow.game_id == game_id)
+                      .order_by(col(EventRow.seq))).all()
+        events = list(load_events(s, game_id))
+    assert list(rows) == list(range(rows[0], rows[0] + len(rows)))  # gapless: nothing written twice
+    state = replay(events)  # every card legal where it was played: none played twice
+    assert state.game_over and status_of(engine, game_id) == "finished"
+    assert summaries(engine, game_id) == [BOB.email]
+    assert played[0] or played[1]
+
+
+def test_the_worker_plays_robot_games_every_second(make_app: Callable[..., Flask]) -> None:
+    job = build_scheduler(make_app(), BackgroundScheduler(timezone="UTC")).get_job(
+        "play_robot_games")
+    assert job is not None and job.max_instances == 1
+    assert job.trigger.interval.total_seconds() == ROBOTS_INTERVAL_SECONDS == 1
