@@ -50,8 +50,18 @@ def play_robot_turns(ctx: Context, game_id: int) -> Outcome:
     command); a duplicate Outcome, writing nothing, when there is nothing to play."""
 
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
-        if not robots_have_moves(g.state, g.seats):
+        if not robots_have_moves(g.state, g.seats) and not _asked_without_deadline(g):
             return Duplicate("The robots have nothing to play in this game.")
-        return []  # `commit` lets the table move on: the robots' chunk
+        return []  # `commit` lets the table move on (the robots' chunk), and opens deadlines
 
     return run(ctx, game_id, step, actor=NOBODY, by=ROBOT, planned=True)
+
+
+def _asked_without_deadline(g: Loaded) -> bool:
+    """Whether a human is to move with no deadline pending: a player who took their held seat
+    back (pbem.service.core `take_seat_back`) while the game was left to robots, at their own
+    turn. The chunk then appends nothing but opens their deadline, as every command does."""
+    pending = {row[1] for row in g.pending_deadlines or ()}
+    return any(not seat.is_bot and not seat.bot_holding and seat.player_id is not None
+               and seat.seat_no in g.state.to_move and seat.seat_no not in pending
+               for seat in g.seats)

@@ -30,6 +30,7 @@ from pbem.service import (
     play_card,
     play_robot_turns,
     resign,
+    take_seat_back,
     timeout_move,
 )
 from pbem.service.core import robot_budget
@@ -37,6 +38,7 @@ from pbem.store.db import transaction
 from pbem.store.events import load_events, load_state
 from pbem.store.models import Deadline, Game, OutboxEmail
 from pbem.store.models import Event as EventRow
+from tests.helpers import state_of
 
 ANN = Invitee("ann@example.org", "Ann", accepted=True)
 BOB = Invitee("bob@example.org", "Bob", accepted=True)
@@ -169,3 +171,49 @@ def test_the_worker_plays_robot_games_every_second(make_app: Callable[..., Flask
         "play_robot_games")
     assert job is not None and job.max_instances == 1
     assert job.trigger.interval.total_seconds() == ROBOTS_INTERVAL_SECONDS == 1
+
+
+def pending_seats(engine: Engine, game_id: int) -> list[int]:
+    with transaction(engine, read_only=True) as s:
+        return list(s.exec(select(Deadline.seat_no).where(
+            Deadline.game_id == game_id, Deadline.status == "pending")).all())
+
+
+def test_a_player_taking_a_held_seat_back_at_their_turn_gets_a_deadline(
+    engine: Engine,
+) -> None:
+    ctx, game_id = left_to_robots(engine)
+    out = resign(ctx, game_id, 0)
+    while out.state is not None and 1 not in out.state.to_move:  # a chunk ends at Bob's turn
+        assert not out.state.game_over
+        out = play_robot_turns(ctx, game_id)
+    take_seat_back(ctx, game_id, 1)  # Bob is back (a reply, a click), the game at his turn
+    assert games_left_to_robots(ctx) == [game_id] and pending_seats(engine, game_id) == []
+    assert not play_robot_turns(ctx, game_id).duplicate  # nothing played; his deadline opened
+    assert pending_seats(engine, game_id) == [1] and games_left_to_robots(ctx) == []
+    assert state_of(engine, game_id).to_move == out.state.to_move
+
+
+def test_a_worker_and_a_player_taking_his_seat_back_race_without_harm(engine: Engine) -> None:
+    ctx, game_id = left_to_robots(engine)
+    resign(ctx, game_id, 0)
+    start = threading.Barrier(2)
+
+    def worker() -> None:
+        start.wait()
+        carry_on_robot_games(Context(engine=engine, rng=make_rng(seed=3)))
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    start.wait()
+    take_seat_back(ctx, game_id, 1)
+    thread.join()
+    carry_on_robot_games(ctx)  # the worker's next run
+    with transaction(engine, read_only=True) as s:
+        seqs = s.exec(select(EventRow.seq).where(EventRow.game_id == game_id)
+                      .order_by(col(EventRow.seq))).all()
+        state = replay(list(load_events(s, game_id)))
+    assert list(seqs) == list(range(seqs[0], seqs[0] + len(seqs)))
+    if not state.game_over:  # Bob came back before the end: the game waits for him, timed
+        assert state.to_move == (1,) or 1 in state.to_move
+        assert pending_seats(engine, game_id) == [1] and games_left_to_robots(ctx) == []
