@@ -28,6 +28,7 @@ from pbem.mail.compose import MailSettings
 from pbem.mail.jobs import fan_out_pending
 from pbem.mail.outbox import SmtpSettings, drain_all
 from pbem.mailin.process import process_new
+from pbem.scheduler.worker import play_robot_games
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.migrate import upgrade
@@ -78,8 +79,8 @@ class OutboxPump:
     engine: Engine
     smtp: SmtpSettings
     interval: float = 1.0
-    # given: spooled replies are played and the moves' mail jobs fanned out first, as the
-    # worker does
+    # given: spooled replies are played, games left to robots played on and the moves' mail
+    # jobs fanned out first, as the worker does
     app: Flask | None = None
     stop_event: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
@@ -103,6 +104,7 @@ class OutboxPump:
         try:
             if self.app is not None:
                 process_new(self.app)  # what `pbem ingest` spooled, as the worker does
+                play_robot_games(self.app)  # games left to robots play on, as in the worker
                 with self.app.app_context():
                     fan_out_pending(self.engine, settings=MailSettings.from_config(self.app.config))
             return len(drain_all(self.engine, self.smtp, batch=50).sent)

@@ -16,6 +16,7 @@ from pbem.devmail.store import MailStore
 from pbem.devserver import DEMO_PLAYER, OutboxPump, banner, ensure_demo_game, web_address
 from pbem.engine import CardPlayed
 from pbem.mail.outbox import SmtpSettings, pending_count
+from pbem.service import Context, games_left_to_robots, make_rng, resign
 from pbem.store.db import transaction
 from pbem.store.events import load_events
 from pbem.store.models import Game, InboundMail, Seat
@@ -82,6 +83,22 @@ def test_pump_plays_a_reply_pbem_ingest_spooled_without_another_command(app: Fla
     with transaction(engine, read_only=True) as session:
         assert [m.status for m in session.exec(select(InboundMail))] == ["processed"]
         assert load_events(session, game).count(CardPlayed(seat, legal(state, seat))) == 1
+
+
+def test_pump_plays_on_the_demo_game_after_its_player_resigns(app: Flask) -> None:
+    """Resigning leaves the demo to its robots: the request plays one bounded chunk, and `pbem
+    dev` (which runs no worker) plays the rest, as the worker's robot-games job does."""
+    engine = db_engine(app)
+    with app.app_context():
+        game_id, _ = ensure_demo_game(engine)
+    resign(Context(engine=engine, rng=make_rng(seed=4)), game_id, 0)
+    assert games_left_to_robots(Context(engine=engine)) == [game_id]
+    pump = OutboxPump(engine, SmtpSettings(port=free_port(), timeout=2), app=app)
+    pump.pump_once()  # as its thread does every second
+    with transaction(engine, read_only=True) as session:
+        game = session.get(Game, game_id)
+        assert game is not None and game.status == "finished"
+    assert games_left_to_robots(Context(engine=engine)) == []
 
 
 def test_pump_survives_a_missing_smtp_server(app: Flask) -> None:
