@@ -6,9 +6,13 @@ out. With `--baseline` the same deals are also played with the heuristic ("easy"
 seat, and the paired difference is printed (the strong robot is better when it is below zero).
 
 Run: python benchmarks/bot_tournament.py [--preset standard] [--deals 500] [--opponents heuristic]
-        [--baseline] [--workers 1] [--seed 1] [--progress 25]
+        [--baseline] [--workers 1] [--seed 1] [--progress 25] [--budget 1]
   --deals 500 in the standard game is 2,000 hands (each deal once per seat).
   Opponents: heuristic (three copies of the easy robot) or random (random legal moves).
+  --budget K multiplies the strong robot's search budget (plays, pass plays, most worlds) by K;
+  the same --seed plays the same deals, so two budgets compare paired on the same cards:
+  --save FILE keeps a run's points per deal, --against FILE prints this run minus that one, deal by
+  deal (e.g. --budget 1 --save b1.json, then --budget 2 --against b1.json).
 Targets (issue 18): standard rules, strong vs three heuristic robots: at most 5.0 points a hand
 (par 6.5); vs three random-legal players: at most 1.5; in every whole variant and the 3, 5, 6 and
 7-player forms the strong robot beats the heuristic in the same seat (the difference's 95%
@@ -20,6 +24,7 @@ The pass direction of a deal follows the preset's cycle (deal k uses its k-th di
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import random
 import statistics
@@ -28,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pbem.bots import choose_event
-from pbem.bots.strong import choose
+from pbem.bots.strong import DEFAULT_BUDGET, Budget, choose
 from pbem.bots.worlds import seen_by
 from pbem.dealing import deal
 from pbem.engine import (
@@ -67,12 +72,20 @@ def heuristic_player(state: GameState, seat: int, rng: random.Random) -> Event:
     return choose_event(state, seat)
 
 
-def strong_player(state: GameState, seat: int, rng: random.Random) -> Event:
-    return choose(seen_by(state, seat), seed=rng.randrange(2**32))
+def strong_player(budget: Budget) -> Player:
+    def play(state: GameState, seat: int, rng: random.Random) -> Event:
+        return choose(seen_by(state, seat), seed=rng.randrange(2**32), budget=budget)
+    return play
+
+
+def scaled(budget: Budget, factor: float) -> Budget:
+    """The budget with `factor` times the plays and the most worlds (the fewest unchanged)."""
+    return Budget(plays=round(budget.plays * factor), min_worlds=budget.min_worlds,
+                  max_worlds=round(budget.max_worlds * factor),
+                  pass_plays=round(budget.pass_plays * factor))
 
 
 OPPONENTS: dict[str, Player] = {"heuristic": heuristic_player, "random": random_player}
-ROBOTS: dict[str, Player] = {"strong": strong_player, "easy": heuristic_player}
 
 
 @dataclass(frozen=True)
@@ -82,6 +95,7 @@ class Job:
     deal_no: int
     opponents: str
     robots: tuple[str, ...]
+    budget: Budget = DEFAULT_BUDGET
 
 
 def deal_rules(rules: Rules, deal_no: int) -> Rules:
@@ -108,7 +122,8 @@ def play_hand(job: Job, robot: str, seat: int, times: list[tuple[float, float]])
         mover = state.to_move[0]
         if mover == seat:
             started, cpu = time.perf_counter(), time.process_time()
-            event = ROBOTS[robot](state, mover, rng)
+            player = strong_player(job.budget) if robot == "strong" else heuristic_player
+            event = player(state, mover, rng)
             if robot == "strong":
                 times.append((time.perf_counter() - started, time.process_time() - cpu))
         else:
@@ -148,13 +163,19 @@ def main() -> None:
                         help="also play the heuristic in the same seat; print the difference")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--budget", type=float, default=1.0, metavar="K",
+                        help="the strong robot's search budget times K (default: its own)")
+    parser.add_argument("--save", metavar="FILE", help="write the strong robot's cost per deal")
+    parser.add_argument("--against", metavar="FILE",
+                        help="a --save file of the same deals: print the paired difference")
     parser.add_argument("--progress", type=int, default=0, metavar="N",
                         help="every N deals, print the figures so far (one worker), so a run "
                              "stopped early still tells its largest completed part")
     args = parser.parse_args()
     rules = preset(args.preset)
     robots = ("strong", "easy") if args.baseline else ("strong",)
-    jobs = [Job(rules, args.seed, d, args.opponents, robots) for d in range(args.deals)]
+    budget = scaled(DEFAULT_BUDGET, args.budget)
+    jobs = [Job(rules, args.seed, d, args.opponents, robots, budget) for d in range(args.deals)]
     started = time.perf_counter()
     if args.workers > 1:
         with multiprocessing.Pool(args.workers) as pool:
@@ -167,6 +188,24 @@ def main() -> None:
                 print(f"-- after {len(results)} deals:", flush=True)
                 report(args, rules, results, time.perf_counter() - started)
     report(args, rules, results, time.perf_counter() - started)
+    per_deal = [r["strong"] for r, _ in results]
+    if args.save:
+        with open(args.save, "w") as out:
+            json.dump({"seed": args.seed, "budget": args.budget, "strong": per_deal}, out)
+    if args.against:
+        compare(args, per_deal)
+
+
+def compare(args: argparse.Namespace, per_deal: list[float]) -> None:
+    """This run minus a saved run of the same deals (same seed), deal by deal."""
+    with open(args.against) as saved_file:
+        saved = json.load(saved_file)
+    if saved["seed"] != args.seed:
+        raise SystemExit(f"{args.against} was played with seed {saved['seed']}, not {args.seed}")
+    pairs = list(zip(per_deal, saved["strong"], strict=False))
+    diff, half = interval([mine - theirs for mine, theirs in pairs])
+    print(f"  budget x{args.budget:g} - budget x{saved['budget']:g} over the same {len(pairs)} "
+          f"deals: {diff:+.2f} ± {half:.2f} a hand (95% CI, paired)")
 
 
 def report(args: argparse.Namespace, rules: Rules, results: list[tuple[dict[str, float], Times]],
@@ -176,7 +215,7 @@ def report(args: argparse.Namespace, rules: Rules, results: list[tuple[dict[str,
     deals = len(results)
     hands = deals * n
     head = f"{args.preset} ({n} players), {hands} hands ({deals} deals x {n} seats), " \
-           f"opponents: {n - 1} {args.opponents}"
+           f"opponents: {n - 1} {args.opponents}, strong budget x{args.budget:g}"
     print(head)
     strong, half = interval([r["strong"] for r, _ in results])
     target = TARGETS.get(args.opponents) if args.preset == "standard" else None
