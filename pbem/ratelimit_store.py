@@ -5,8 +5,8 @@ fixed windows without another server. One row per (limit, client) key holds the 
 when its window ends; `incr` is one atomic INSERT ... ON CONFLICT DO UPDATE ... RETURNING on
 SQLite and PostgreSQL alike.
 
-`pbem-process://`: in this process's memory (the moves' counters, see pbem.security): a dict
-under a lock. (limits' own `memory://` starts a timer thread on every increment.)"""
+ProcessStorage: in this process's memory (the moves' counters, pbem.security.MoveLimit): a
+dict under a lock. (limits' own `memory://` starts a timer thread on every increment.)"""
 
 from __future__ import annotations
 
@@ -27,7 +27,6 @@ from pbem.store.db import writing
 from pbem.store.models import RateLimit
 
 DATABASE = "pbem-db://"
-PROCESS = "pbem-process://"
 PURGE_ONE_IN = 200  # now and then an increment also deletes long-ended windows
 _T = RateLimit.__table__  # type: ignore[attr-defined]
 

@@ -264,12 +264,8 @@ def retry_jobs(engine: Engine, ids: Sequence[int] | None,
     Nothing goes twice: a job's emails are written only with its deletion."""
     with transaction(engine) as session:
         again = requeue_jobs(session.connection(), ids)
-    if not again:
-        return [], []
-    with transaction(engine, read_only=True) as session:
-        games = sorted({job.game_id for job in listed_jobs(session.connection())
-                        if job.id in again})
     done: list[int] = []
-    for game_id in games:
+    for game_id in sorted(set(again.values())):
         done += fan_out_pending(engine, game_id=game_id, settings=settings)
-    return again, [job_id for job_id in again if job_id in done]
+    requeued = sorted(again)
+    return requeued, [job_id for job_id in requeued if job_id in done]

@@ -154,13 +154,15 @@ def listed_jobs(connection: Connection, *, set_aside_only: bool = False) -> list
     return [_job(row._mapping) for row in connection.execute(query)]
 
 
-def requeue_jobs(connection: Connection, ids: Sequence[int] | None) -> list[int]:
+def requeue_jobs(connection: Connection, ids: Sequence[int] | None) -> dict[int, int]:
     """Make the jobs `ids` (None: every set-aside one) due now with a fresh count of attempts:
-    an operator retrying them once the cause is fixed. Their ids, of those still here."""
+    an operator retrying them once the cause is fixed. {job id: its game id}, of those still
+    here."""
     chosen = _J.c.set_aside_at.is_not(None) if ids is None else _J.c.id.in_(list(ids))
     again = (update(_J).where(chosen)
-             .values(attempts=0, next_attempt_at=None, set_aside_at=None).returning(_J.c.id))
-    return sorted(row.id for row in connection.execute(again))
+             .values(attempts=0, next_attempt_at=None, set_aside_at=None)
+             .returning(_J.c.id, _J.c.game_id))
+    return {row.id: row.game_id for row in connection.execute(again)}
 
 
 def job_counts(connection: Connection) -> dict[str, int]:
