@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, bindparam, select
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
@@ -47,7 +47,7 @@ from pbem.store.db import (
     run_writes,
     transaction,
 )
-from pbem.store.events import LoadedState, load_payloads, payloads_between, state_at
+from pbem.store.events import LoadedState, payloads_between, state_at
 from pbem.store.gamerows import read_game
 from pbem.store.mailjobs import (
     Job,
@@ -58,10 +58,11 @@ from pbem.store.mailjobs import (
     pending_jobs,
     requeue_jobs,
 )
-from pbem.store.models import Game, OutboxEmail
+from pbem.store.models import Event, Game, OutboxEmail
 from pbem.store.types import utcnow
 
 log = logging.getLogger(__name__)
+_EVENTS = Event.__table__  # type: ignore[attr-defined]
 
 
 def fan_out(session: Session, job: Job, *, game: Game | None = None,
@@ -99,11 +100,32 @@ def _game_at(session: Session, job: Job) -> tuple[Game, Roster, frozenset[int]] 
     roster = roster_of(found.seats, found.players)
     moved_on: frozenset[int] = frozenset()
     if game.last_seq > job.seq_after:
-        later = [decode_event(p) for _seq, p in load_payloads(session, job.game_id,
-                                                                job.seq_after)]
-        moved_on = frozenset(seat for seat in map(acting_seat, later) if seat is not None)
+        moved_on = _acted_since(session, job, len(found.seats))
     set_committed_value(game, "last_seq", job.seq_after)  # never written: a read-only copy
     return game, roster, moved_on
+
+
+_LATER_PAYLOADS = (select(_EVENTS.c.payload)
+                   .where(_EVENTS.c.game_id == bindparam("game_id"),
+                          _EVENTS.c.seq > bindparam("seq"))
+                   .order_by(_EVENTS.c.seq))
+
+
+def _acted_since(session: Session, job: Job, seats: int) -> frozenset[int]:
+    """The seats that acted after the job's command. Read in order and only until every seat
+    has: a worker that lags behind a busy game (hundreds of moves since) must not decode them
+    all for each of its jobs, which made each job cost as much as its backlog."""
+    acted: set[int] = set()
+    rows = session.connection().execute(_LATER_PAYLOADS,
+                                        {"game_id": job.game_id, "seq": job.seq_after})
+    for (payload,) in rows:
+        seat = acting_seat(decode_event(payload))
+        if seat is not None:
+            acted.add(seat)
+            if len(acted) >= seats:
+                break
+    rows.close()
+    return frozenset(acted)
 
 
 def rebuild(session: Session, job: Job) -> Rebuilt:
@@ -198,6 +220,19 @@ def fan_out_pending(engine: Engine, *, game_id: int | None = None, most: int = 1
             if not job_failed(engine, job, exc, now):
                 held.add(job.game_id)
     return done
+
+
+def fan_out_all(engine: Engine, *, most: int = 100, settings: MailSettings | None = None,
+                stop: Callable[[], bool] = lambda: False) -> list[int]:
+    """Fan out batches of due jobs until a batch finds fewer than `most` (the worker's step:
+    one batch a tick fell behind any game making more than `most` moves a second, and every
+    job of a late game then waits longer still)."""
+    done: list[int] = []
+    while True:
+        batch = fan_out_pending(engine, most=most, settings=settings, stop=stop)
+        done += batch
+        if len(batch) < most or stop():
+            return done
 
 
 def job_failed(engine: Engine, job: Job, exc: Exception, now: datetime) -> bool:

@@ -34,7 +34,7 @@ from sqlmodel import col, select
 
 from pbem.mail.asks import send_reminder
 from pbem.mail.compose import MailSettings
-from pbem.mail.jobs import fan_out_pending
+from pbem.mail.jobs import fan_out_all
 from pbem.mail.outbox import DrainResult, SmtpSettings, drain_all, hand_back, purge_sent
 from pbem.mail.reviews import review_mails
 from pbem.scheduler.digest import send_digests
@@ -397,7 +397,7 @@ def fan_out_mail(app: Flask, stopping: threading.Event | None = None) -> list[in
     """Every second: fan the commands' mail jobs out into outbox rows (safe to run in several
     processes: a job's rows are written with its deletion, by whoever deletes it first)."""
     with app.app_context():
-        done = fan_out_pending(db_engine(app), settings=MailSettings.from_config(app.config),
+        done = fan_out_all(db_engine(app), settings=MailSettings.from_config(app.config),
                                stop=stopping.is_set if stopping else lambda: False)
     if done:
         log.debug("mail jobs fanned out: %d", len(done))

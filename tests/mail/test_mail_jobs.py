@@ -17,7 +17,7 @@ from sqlmodel import Session, col, select
 
 from pbem.app import db_engine
 from pbem.engine import GameState, PassCards, Phase, PlayCard, legal_cards
-from pbem.mail.jobs import fan_out_one, fan_out_pending, jobs_waiting, retry_delay
+from pbem.mail.jobs import fan_out_all, fan_out_one, fan_out_pending, jobs_waiting, retry_delay
 from pbem.scheduler.worker import MAIL_JOBS_INTERVAL_SECONDS, build_scheduler, fan_out_mail
 from pbem.service import Context, Invitee, create_game, make_rng, move
 from pbem.service import core as service_core
@@ -136,6 +136,22 @@ def test_a_late_job_uses_its_own_seq_and_asks_no_seat_that_moved_since(
             Token.game_id == game_id, Token.purpose == "reply",
             col(Token.turn_seq) > jobs[0].seq_before)))
     assert {job.seq_after for job in jobs} >= seqs and jobs[-1].seq_after in seqs
+
+
+def test_a_worker_far_behind_catches_up_in_batches_and_asks_only_the_last_seat(
+        engine: Engine) -> None:
+    """Nine cards' jobs wait (every seat has played since the first), more than a batch: the
+    worker's step fans out batch after batch until none is left, and only the last job's
+    ask still stands (the earlier jobs' seats have all moved on)."""
+    game_id, state = new_game(later(engine))
+    state = play(later(engine), game_id, state, 4)  # the passes: play begins
+    fan_out_pending(engine)
+    first = len(outbox(engine, game_id))
+    play(later(engine), game_id, state, 9)
+    assert len(fan_out_all(engine, most=2)) == 9
+    assert jobs_waiting(engine) == 0
+    turns = [r for r in outbox(engine, game_id)[first:] if r.kind == "turn"]
+    assert len(turns) == 1
 
 
 def test_an_echoed_move_still_reaches_the_player(engine: Engine) -> None:
