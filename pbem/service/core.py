@@ -22,6 +22,7 @@ from typing import Any
 
 from sqlalchemy import Engine, bindparam, exists, update
 from sqlalchemy import select as core_select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
@@ -51,10 +52,15 @@ from pbem.service.errors import (
 )
 from pbem.service.ratings import rate_game
 from pbem.store.db import (
+    Write,
+    after_sync,
+    all_plain,
     collected_writes,
     defer_write,
+    deferred,
     execute_write,
     is_planning,
+    pipelined,
     planning,
     run_writes,
     transaction,
@@ -307,14 +313,7 @@ def _run_planned(
     if outcome.duplicate and not back and not writes:
         return outcome
     with transaction(ctx.engine) as session:
-        connection = session.connection()
-        rows = connection.execute(_AS_READ, {"game_id": game_id}).all()
-        now = (rows[0][0], rows[0][1], tuple(tuple(r[2:]) for r in rows)) if rows else None
-        if now != seen:
-            raise ConcurrencyConflict(game_id, seen[0])
-        if back:
-            connection.execute(_SEAT_BACK, {"the_game": game_id, "the_seat": actor})
-        run_writes(session, writes)
+        _write_planned(session, game_id, seen, writes, actor if back else None)
         if not outcome.duplicate and ctx.on_applied is not None:
             ctx.on_applied(session, outcome)
     if not outcome.duplicate and outcome.state is not None:  # committed: the next move
@@ -322,6 +321,30 @@ def _run_planned(
         remember_state(ctx.engine, game_id, LoadedState(
             outcome.state, outcome.seq, outcome.seq if saved else g.loaded.snapshot_seq))
     return outcome
+
+
+def _write_planned(session: Session, game_id: int, seen: tuple[int, str, SeatsSeen],
+                   writes: list[Write], seat_back: int | None) -> None:
+    """Check the game is as `seen` (its row locked on PostgreSQL) and run the planned
+    writes: on PostgreSQL all sent in one round trip (`pipelined`), the check's rows read
+    after them (if the game changed, ConcurrencyConflict rolls them all back)."""
+    try:
+        with pipelined(session, all_plain(writes)):
+            as_read = deferred(session, _AS_READ, {"game_id": game_id})
+            if seat_back is not None:
+                session.connection().execute(_SEAT_BACK, {"the_game": game_id,
+                                                          "the_seat": seat_back})
+            after_sync(session, lambda: _check_as_read(as_read.rows(), game_id, seen))
+            run_writes(session, writes)
+    except IntegrityError as exc:  # pipelined: someone appended the same seq first
+        raise ConcurrencyConflict(game_id, seen[0]) from exc
+
+
+def _check_as_read(rows: list[tuple[Any, ...]], game_id: int,
+                   seen: tuple[int, str, SeatsSeen]) -> None:
+    now = (rows[0][0], rows[0][1], tuple(tuple(r[2:]) for r in rows)) if rows else None
+    if now != seen:
+        raise ConcurrencyConflict(game_id, seen[0])
 
 
 def update_seat(session: Session, seat: Seat, **values: Any) -> None:

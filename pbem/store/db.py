@@ -7,17 +7,27 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from typing import Any
+from typing import Any, cast
 
 try:
     import fcntl
 except ImportError:  # not on Windows: SQLite's busy handler alone serialises writers there
     fcntl = None  # type: ignore[assignment]
 
-from sqlalchemy import Connection, CursorResult, Engine, Executable, create_engine, event
+from sqlalchemy import (
+    ClauseElement,
+    Connection,
+    CursorResult,
+    Engine,
+    Executable,
+    Insert,
+    create_engine,
+    event,
+)
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.orm import Session as OrmSession
+from sqlalchemy.sql.compiler import SQLCompiler
 from sqlmodel import Session
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -251,10 +261,39 @@ def defer_write(session: Session, write: Write) -> None:
         write(session)
 
 
+class PlainWrite:
+    """A collected write that only sends statements whose results it reads through
+    `deferred` and `after_sync` (or not at all): safe to run inside `pipelined`."""
+
+    def __init__(self, write: Write) -> None:
+        self.write = write
+
+    def __call__(self, session: Session) -> None:
+        self.write(session)
+
+
 def execute_write(session: Session, statement: Executable, params: Any = None) -> None:
     """Execute one writing statement (a Core INSERT/UPDATE) in the session's transaction, or
-    collect it in a planning session (see `planning`)."""
-    defer_write(session, lambda writing: _execute(writing, statement, params))
+    collect it in a planning session (see `planning`). Nothing is read back (an INSERT is
+    sent without RETURNING its key), so it may run inside `pipelined`."""
+    statement = _inline(statement)
+    defer_write(session, PlainWrite(lambda writing: _execute(writing, statement, params)))
+
+
+_INLINE: dict[int, tuple[Executable, Executable]] = {}
+_KEPT_STATEMENTS = 256  # statements whose derived forms are kept (by identity)
+
+
+def _inline(statement: Executable) -> Executable:
+    """An INSERT as `Insert.inline()`: no implicit RETURNING of its key (made once each)."""
+    if not isinstance(statement, Insert):
+        return statement
+    known = _INLINE.get(id(statement))
+    if known is None or known[0] is not statement:
+        known = (statement, statement.inline())
+        if len(_INLINE) < _KEPT_STATEMENTS:  # the hot ones are built once, at import
+            _INLINE[id(statement)] = known
+    return known[1]
 
 
 def _execute(session: Session, statement: Executable, params: Any) -> None:
@@ -265,3 +304,98 @@ def run_writes(session: Session, writes: list[Write]) -> None:
     """Run the writes a planning session collected, in order, in `session`'s transaction."""
     for write in writes:
         write(session)
+
+
+def all_plain(writes: list[Write]) -> bool:
+    """May these writes run inside `pipelined`?"""
+    return all(isinstance(write, PlainWrite) for write in writes)
+
+
+# --- several statements in one round trip (PostgreSQL) -------------------------------------
+
+_AFTER_SYNC = "pbem_after_sync"  # Session.info key: checks to run when `pipelined` ends
+
+
+@contextmanager
+def pipelined(session: Session, wanted: bool = True) -> Iterator[None]:
+    """On PostgreSQL (and `wanted`), the statements run in the block go to the server
+    together, in psycopg's pipeline mode: one round trip for all of them, where each would
+    take its own. In the block a statement executed through SQLAlchemy gives no result
+    (not even its rowcount): read results through `deferred`, after the block, and check
+    them with `after_sync`. The statements run in order, in the session's transaction; a
+    database error of one of them is raised at the end of the block (as SQLAlchemy's error,
+    e.g. IntegrityError), the later ones having done nothing; then the transaction can only
+    be rolled back. Elsewhere (SQLite) the block runs as it is, one statement at a time."""
+    connection = session.connection()
+    if not wanted or connection.dialect.name != "postgresql":
+        yield
+        return
+    checks: list[Callable[[], None]] = []
+    session.info[_AFTER_SYNC] = checks
+    dbapi = connection.dialect.loaded_dbapi
+    try:
+        with connection.connection.driver_connection.pipeline():  # type: ignore[union-attr]
+            yield
+    except dbapi.Error as exc:
+        raise DBAPIError.instance("(pipelined statements)", None, exc, dbapi.Error) from exc
+    finally:
+        del session.info[_AFTER_SYNC]
+    for check in checks:
+        check()
+
+
+def after_sync(session: Session, check: Callable[[], None]) -> None:
+    """Run `check` (which reads `deferred` results) once the statements before it have run:
+    at once, or at the end of the `pipelined` block."""
+    checks: list[Callable[[], None]] | None = session.info.get(_AFTER_SYNC)
+    if checks is None:
+        check()
+    else:
+        checks.append(check)
+
+
+class Deferred:
+    """A statement's result, read when its statement has run (see `pipelined`)."""
+
+    def __init__(self, cursor: Any) -> None:
+        self.cursor = cursor
+        self._rows: list[tuple[Any, ...]] | None = None
+
+    def rows(self) -> list[tuple[Any, ...]]:
+        if self._rows is None:
+            self._rows = [tuple(row) for row in self.cursor.fetchall()] \
+                if self.cursor.description is not None else []
+        return self._rows
+
+    def rowcount(self) -> int:
+        count: int = self.cursor.rowcount
+        return count
+
+
+def deferred(session: Session, statement: ClauseElement, params: dict[str, Any]) -> Deferred:
+    """Execute `statement` on the session's connection, straight through the driver (its
+    SQL compiled once): its rows and rowcount are read later, also inside `pipelined`. Only
+    for parameters the driver takes as they are (numbers, strings, booleans) and result
+    columns of such types: no SQLAlchemy type processing is done either way (SQLite gives
+    booleans back as 0 and 1)."""
+    connection = session.connection()
+    sql, names = _raw_sql(statement, connection.dialect)
+    cursor = connection.connection.cursor()
+    cursor.execute(sql, params if names is None else tuple(params[name] for name in names))
+    return Deferred(cursor)
+
+
+# The SQL of statements run by `deferred`, and the order of their parameters if positional.
+_RAW_SQL: dict[tuple[int, str], tuple[ClauseElement, str, tuple[str, ...] | None]] = {}
+
+
+def _raw_sql(statement: ClauseElement, dialect: Any) -> tuple[str, tuple[str, ...] | None]:
+    key = (id(statement), dialect.name)
+    known = _RAW_SQL.get(key)
+    if known is None or known[0] is not statement:
+        compiled = cast(SQLCompiler, statement.compile(dialect=dialect))
+        names = tuple(compiled.positiontup or ()) if compiled.positional else None
+        known = (statement, compiled.string, names)
+        if len(_RAW_SQL) < _KEPT_STATEMENTS:
+            _RAW_SQL[key] = known
+    return known[1], known[2]

@@ -18,7 +18,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
-from pbem.store.db import defer_write, execute_write, is_planning, planned_engine
+from pbem.store.db import (
+    PlainWrite,
+    after_sync,
+    defer_write,
+    deferred,
+    execute_write,
+    is_planning,
+    planned_engine,
+)
 from pbem.store.models import Event, Game, Snapshot
 from pbem.store.types import utcnow
 
@@ -33,7 +41,7 @@ _GAMES = Game.__table__  # type: ignore[attr-defined]
 _MOVE_SEQ = (update(_GAMES)
              .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.last_seq == bindparam("seq"))
              .values(last_seq=bindparam("new_seq")))
-_INSERT_EVENTS = insert(_EVENTS)
+_INSERT_EVENTS = insert(_EVENTS).inline()  # no RETURNING of the keys: see db.pipelined
 _INSERT_SNAPSHOT = insert(_SNAPSHOTS)
 _SET_STATUS = (update(_GAMES).where(_GAMES.c.id == bindparam("game_id"))
                .values(status=bindparam("new_status")))
@@ -98,17 +106,21 @@ def append_event_dicts(
 
     def write(writing: Session) -> None:
         # Compare-and-set on game.last_seq; the unique (game_id, seq) key is the backstop.
-        connection = writing.connection()
-        moved = connection.execute(
-            _MOVE_SEQ, {"game_id": game_id, "seq": expected_seq, "new_seq": new_seq})
-        if moved.rowcount != 1:
-            raise ConcurrencyConflict(game_id, expected_seq)
+        # (Inside `pipelined` the count is checked, and a duplicate key raised, at its end.)
+        moved = deferred(writing, _MOVE_SEQ,
+                         {"game_id": game_id, "seq": expected_seq, "new_seq": new_seq})
+
+        def check() -> None:
+            if moved.rowcount() != 1:
+                raise ConcurrencyConflict(game_id, expected_seq)
+
+        after_sync(writing, check)
         try:  # one executemany on the session's connection: no ORM objects for the rows
-            connection.execute(_INSERT_EVENTS, rows)
+            writing.connection().execute(_INSERT_EVENTS, rows)
         except IntegrityError as exc:
             raise ConcurrencyConflict(game_id, expected_seq) from exc
 
-    defer_write(session, write)  # now, or in the write transaction after planning
+    defer_write(session, PlainWrite(write))  # now, or in the write transaction after planning
     game = session.identity_map.get(session.identity_key(Game, game_id))
     if game is not None:  # keep a loaded Game in step with the UPDATE, without dirtying it
         set_committed_value(game, "last_seq", new_seq)

@@ -9,15 +9,15 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, func
-from sqlmodel import select
+from sqlalchemy import Engine, func, update
+from sqlmodel import col, select
 
 from pbem.engine import CardsPassed, PassCards, decode_event
 from pbem.service import Context, Invitee, create_game, make_rng, move
 from pbem.service import core as service_core
 from pbem.store.db import WriteInPlanning, planning, transaction
 from pbem.store.events import load_event_rows, load_state
-from pbem.store.models import Game, OutboxEmail
+from pbem.store.models import Game, OutboxEmail, Seat
 
 PLAYERS = [Invitee(f"p{n}@example.org", f"P{n}", accepted=True) for n in range(4)]
 
@@ -120,3 +120,37 @@ def test_an_orm_write_while_planning_is_refused_not_lost(engine: Engine) -> None
     with transaction(engine, read_only=True) as session:
         game = session.get(Game, game_id)
         assert game is not None and game.name == "planned"
+
+
+def test_a_seat_taken_over_while_a_move_is_planned_makes_it_planned_again(
+        engine: Engine, listener: Callable[[Callable[..., Any]], None]) -> None:
+    """The write checks the seats too, not only the game's seq: seat 3's player goes away
+    (the robot holds the seat) while seat 0's pass is worked out. The first plan's writes
+    (sent together with the check on PostgreSQL) are rolled back; the move is planned
+    again, where the robot passes for seat 3 in the same write. Each seat passed once."""
+    game_id = _game(engine)
+    plans: list[int] = []
+
+    def hold_seat_3() -> None:
+        with transaction(engine) as session:
+            session.connection().execute(
+                update(Seat).where(col(Seat.game_id) == game_id, col(Seat.seat_no) == 3)
+                .values(bot_holding=True))
+
+    def during_the_move() -> None:
+        plans.append(1)
+        if len(plans) == 1:
+            other = threading.Thread(target=hold_seat_3)
+            other.start()
+            other.join(timeout=30)
+
+    listener(during_the_move)
+    outcome = move(Context(engine=engine), game_id, _pass(engine, game_id, 0))
+    assert not outcome.duplicate and len(plans) == 2
+    with transaction(engine, read_only=True) as session:
+        rows = load_event_rows(session, game_id)
+        jobs_or_mails = session.exec(select(func.count()).select_from(OutboxEmail)).one()
+    passes = [decode_event(row.payload) for row in rows]
+    assert sorted(e.seat for e in passes if isinstance(e, CardsPassed)) == [0, 3]
+    assert [row.seq for row in rows] == list(range(1, len(rows) + 1))
+    assert rows[-1].seq == outcome.seq and jobs_or_mails > 0
