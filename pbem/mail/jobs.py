@@ -40,6 +40,7 @@ from pbem.mail.sending import default_settings
 from pbem.roster import Roster, roster_of
 from pbem.service.core import notify_hook
 from pbem.store.db import (
+    Write,
     collected_writes,
     is_planning,
     planned_engine,
@@ -48,7 +49,7 @@ from pbem.store.db import (
     transaction,
 )
 from pbem.store.events import LoadedState, payloads_between, state_at
-from pbem.store.gamerows import read_game
+from pbem.store.gamerows import GameRows, plain, read_game
 from pbem.store.mailjobs import (
     Job,
     Rebuilt,
@@ -67,13 +68,14 @@ _EVENTS = Event.__table__  # type: ignore[attr-defined]
 
 def fan_out(session: Session, job: Job, *, game: Game | None = None,
             rebuilt: Rebuilt | None = None, settings: MailSettings | None = None,
-            **extra: Any) -> list[OutboxEmail]:
+            read: GameRows | None = None, **extra: Any) -> list[OutboxEmail]:
     """Queue the emails `job` calls for, in `session`'s transaction. `game` and `rebuilt`:
     what the command had in hand, when it fans out its own job at once (else read here).
+    `read`: the game's rows as read in this session for a group of its jobs (else read here).
     A seat that has moved since the job's command gets no stale ask for it."""
     moved_on: frozenset[int] = frozenset()
     if game is None:
-        found = _game_at(session, job)
+        found = _game_at(session, job, read)
         if found is None:  # the game is gone: nobody to write to
             return []
         game, extra["roster"], moved_on = found
@@ -89,14 +91,17 @@ def fan_out(session: Session, job: Job, *, game: Game | None = None,
     return rows
 
 
-def _game_at(session: Session, job: Job) -> tuple[Game, Roster, frozenset[int]] | None:
+def _game_at(session: Session, job: Job,
+             read: GameRows | None = None) -> tuple[Game, Roster, frozenset[int]] | None:
     """The job's game as its command left it (its last_seq is the tokens' turn_seq), its
     roster now, and the seats that have acted since (the game moved on while the job
-    waited). Plain rows (pbem.store.gamerows): the fan-out only reads them."""
-    found = read_game(session.connection(), job.game_id)
+    waited). Plain rows (pbem.store.gamerows): the fan-out only reads them. From `read`
+    when given (a copy of its game: each job sets its own last_seq)."""
+    found = read or read_game(session.connection(), job.game_id)
     if found is None:
         return None
-    game = found.game
+    game = plain(Game, {key: value for key, value in vars(found.game).items()
+                        if not key.startswith("_sa_")}) if read else found.game
     roster = roster_of(found.seats, found.players)
     moved_on: frozenset[int] = frozenset()
     if game.last_seq > job.seq_after:
@@ -207,9 +212,96 @@ def fan_out_pending(engine: Engine, *, game_id: int | None = None, most: int = 1
         settings = default_settings()  # once for the batch, not once per job
     done: list[int] = []
     held: set[int] = set()  # games whose earlier job failed: their later jobs wait
-    for job in jobs:
+    for group in _by_game(jobs):
         if stop():
             break
+        done += _fan_out_group(engine, group, settings, now, held)
+    return done
+
+
+# A game's jobs fanned out together: one planning session and one write transaction for up
+# to this many (SQLite's writer lock is held for all their rows at once: a few ms at most).
+GROUP_MOST = 20
+
+
+def _by_game(jobs: Sequence[Job]) -> list[list[Job]]:
+    """The jobs (each game's together, in seq order) in runs of one game, GROUP_MOST at most."""
+    groups: list[list[Job]] = []
+    for job in jobs:
+        if groups and groups[-1][0].game_id == job.game_id and len(groups[-1]) < GROUP_MOST:
+            groups[-1].append(job)
+        else:
+            groups.append([job])
+    return groups
+
+
+Planned = list[tuple[Job, list[Write]]]
+
+
+def _fan_out_group(engine: Engine, jobs: list[Job], settings: MailSettings | None,
+                   now: datetime, held: set[int]) -> list[int]:
+    """One game's jobs, in seq order: all worked out in one planning session, then written
+    in one transaction, each job's rows with its deletion (`finish_job`, as `fan_out_one`
+    does), so the per-job reads and transactions are paid once a group (issue 15). A job
+    that fails while worked out is counted as in `fan_out_pending`, after the jobs before it
+    are written; anything else that fails (the write transaction, the planning session
+    itself) sends the group one job at a time, each in its own transactions, as before."""
+    done: list[int] = []
+    while jobs and jobs[0].game_id not in held:
+        try:
+            planned, failed = _plan(engine, jobs, settings)
+            written, complete = _write(engine, planned)
+        except Exception:  # which job is to blame is unknown here: one at a time finds it
+            return done + _one_by_one(engine, jobs, settings, now, held)
+        done += written
+        if failed is None or not complete:
+            return done
+        job, exc = failed
+        if not job_failed(engine, job, exc, now):
+            held.add(job.game_id)
+        jobs = jobs[jobs.index(job) + 1:]
+    return done
+
+
+def _plan(engine: Engine, jobs: list[Job],
+          settings: MailSettings | None) -> tuple[Planned, tuple[Job, Exception] | None]:
+    """Each job's writes, worked out in one planning session, up to the first that fails."""
+    planned: Planned = []
+    with planning(engine) as session:
+        writes = collected_writes(session)
+        read = read_game(session.connection(), jobs[0].game_id)  # once for the group
+        for job in jobs:
+            start = len(writes)
+            try:
+                if read is not None:  # else the game is gone: nothing to write
+                    fan_out(session, job, settings=settings, read=read)
+            except Exception as exc:
+                del writes[start:]
+                return planned, (job, exc)
+            planned.append((job, writes[start:]))
+    return planned, None
+
+
+def _write(engine: Engine, planned: Planned) -> tuple[list[int], bool]:
+    """The planned jobs' rows, each with its job's deletion, in one transaction; it stops at
+    a job another worker has done or that waits for an earlier one (False)."""
+    done: list[int] = []
+    if not planned:
+        return done, True
+    with transaction(engine) as session:
+        for job, writes in planned:
+            if not finish_job(session.connection(), job):
+                return done, False
+            run_writes(session, writes)
+            assert job.id is not None
+            done.append(job.id)
+    return done, True
+
+
+def _one_by_one(engine: Engine, jobs: list[Job], settings: MailSettings | None,
+                now: datetime, held: set[int]) -> list[int]:
+    done: list[int] = []
+    for job in jobs:
         if job.game_id in held:
             continue
         try:

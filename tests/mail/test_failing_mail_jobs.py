@@ -291,3 +291,21 @@ def test_operators_list_and_retry_set_aside_jobs(engine: Engine, renderer: Rende
     gone = runner.invoke(args=["mail", "retry-job", str(job.id)])
     assert f"no such job (fanned out already?): {job.id}" in gone.output
     assert len(outbox(engine, game_id)) == 8
+
+
+def test_a_job_failing_mid_group_keeps_the_jobs_before_it_and_holds_the_ones_after(
+        engine: Engine, renderer: Renderer) -> None:
+    """A game's waiting jobs are worked out together (one session, one write transaction):
+    one that fails there leaves the jobs before it written, and its game's later jobs
+    waiting for it, as when each job went alone."""
+    game_id, state = new_game(engine)
+    fan_out_pending(engine)
+    for _ in range(3):
+        state = step(engine, game_id, state)
+    first, broken, last = jobs_of(engine, game_id)
+    renderer.broken.add((game_id, broken.seq_after))
+    assert fan_out_pending(engine) == [first.id]
+    assert renderer.tried[-2:] == [(game_id, first.seq_after), (game_id, broken.seq_after)]
+    failed, waiting = jobs_of(engine, game_id)
+    assert (failed.id, failed.attempts, waiting.id, waiting.attempts) == (broken.id, 1,
+                                                                          last.id, 0)
