@@ -34,32 +34,42 @@ _GAME_ROWS = (select(*_G.c, *_S.c, *_P.c, _HAS_AWAY)
               .select_from(_G.join(_S, _S.c.game_id == _G.c.id)
                            .outerjoin(_P, _S.c.player_id == _P.c.id))
               .where(_G.c.id == bindparam("game_id")).order_by(_S.c.seat_no))
-# The same, followed by the game's pending deadline rows (id, seat_no, kind) in the same
-# statement (a move's `sync_deadlines` needs them: one round trip less). The two parts are
-# padded with typed NULLs to one shape; a row is a deadline's when its last columns are set.
+# The same in one statement with the game's pending deadline rows (id, seat_no, kind): a
+# move's `sync_deadlines` needs them (one round trip less). Three parts, padded with typed
+# NULLs to one shape: the game's row (its columns only: its JSON is decoded once), its seats
+# with their players, its pending deadlines; a row is the part whose first column is set.
 _DEADLINE_COLUMNS = (_D.c.id, _D.c.seat_no, _D.c.kind)
 _WIDTH = len(_G.c) + len(_S.c) + len(_P.c) + 1
+_SEAT_ID = len(_G.c) + _KEYS[Seat].index("id")
 
 
 def _nulls(columns: Any, prefix: str) -> list[Any]:
     return [cast(null(), column.type).label(f"{prefix}{n}") for n, column in enumerate(columns)]
 
 
+_SEAT_PART = [*_S.c, *_P.c, _HAS_AWAY]
 _GAME_AND_DEADLINES = union_all(
-    select(*_G.c, *_S.c, *_P.c, _HAS_AWAY, *_nulls(_DEADLINE_COLUMNS, "d"))
-    .select_from(_G.join(_S, _S.c.game_id == _G.c.id).outerjoin(_P, _S.c.player_id == _P.c.id))
+    select(*_G.c, *_nulls(_SEAT_PART, "s"), *_nulls(_DEADLINE_COLUMNS, "d"))
     .where(_G.c.id == bindparam("game_id")),
-    select(*_nulls([*_G.c, *_S.c, *_P.c, _HAS_AWAY], "g"), *_DEADLINE_COLUMNS)
+    select(*_nulls(_G.c, "g"), *_SEAT_PART, *_nulls(_DEADLINE_COLUMNS, "d"))
+    .select_from(_S.outerjoin(_P, _S.c.player_id == _P.c.id))
+    .where(_S.c.game_id == bindparam("game_id")),
+    select(*_nulls([*_G.c, *_SEAT_PART], "g"), *_DEADLINE_COLUMNS)
     .where(_D.c.game_id == bindparam("game_id"), _D.c.status == "pending"))
 
 
 def plain(model: type[Model], values: Mapping[str, Any]) -> Model:
     """An instance of the table model `model` holding `values` (its columns; one left out
     reads as None), built as the ORM builds a loaded row (no validation) but in no session."""
-    mapper = class_mapper(model)  # configures the mappers if not yet done
-    instance: Model = mapper.class_manager.new_instance()
+    make = _NEW_INSTANCE.get(model)
+    if make is None:  # configures the mappers if not yet done
+        make = _NEW_INSTANCE[model] = class_mapper(model).class_manager.new_instance
+    instance: Model = make()
     instance.__dict__.update(values)
     return instance
+
+
+_NEW_INSTANCE: dict[type, Any] = {}
 
 
 @dataclass(frozen=True)
@@ -83,26 +93,33 @@ def read_game(connection: Connection, game_id: int, *,
     no such game (every game has seats). `deadlines`: its pending deadline rows too, in the
     same statement."""
     if not deadlines:
-        return _game_rows(connection.execute(_GAME_ROWS, {"game_id": game_id}).all())
-    rows = connection.execute(_GAME_AND_DEADLINES, {"game_id": game_id}).all()
-    pending = [(row[_WIDTH], row[_WIDTH + 1], row[_WIDTH + 2]) for row in rows
-               if row[_WIDTH] is not None]
-    found = _game_rows(sorted((row for row in rows if row[_WIDTH] is None),
-                              key=lambda row: int(row[_SEAT_NO])))
-    return None if found is None else replace(found, pending=pending)
-
-
-def _game_rows(rows: Sequence[Any]) -> GameRows | None:
-    if not rows:
+        rows = connection.execute(_GAME_ROWS, {"game_id": game_id}).all()
+        return _game_rows(rows[0], rows) if rows else None
+    game_row, seat_rows, pending = None, [], []
+    for row in connection.execute(_GAME_AND_DEADLINES, {"game_id": game_id}):
+        if row[0] is not None:
+            game_row = row
+        elif row[_SEAT_ID] is not None:
+            seat_rows.append(row)
+        else:
+            pending.append((row[_WIDTH], row[_WIDTH + 1], row[_WIDTH + 2]))
+    if game_row is None or not seat_rows:
         return None
+    seat_rows.sort(key=lambda row: int(row[_SEAT_NO]))
+    return replace(_game_rows(game_row, seat_rows), pending=pending)
+
+
+def _game_rows(game_row: Any, seat_rows: Sequence[Any]) -> GameRows:
+    """The game from `game_row`, its seats and players from `seat_rows` (in seat order),
+    each laid out as `_GAME_ROWS`' rows."""
     game_end = len(_KEYS[Game])
     seat_end = game_end + len(_KEYS[Seat])
     player_end = seat_end + len(_KEYS[Player])
-    game = plain(Game, dict(zip(_KEYS[Game], rows[0][:game_end], strict=True)))
+    game = plain(Game, dict(zip(_KEYS[Game], game_row[:game_end], strict=True)))
     seats: list[Seat] = []
     players: dict[int | None, Player] = {}
     away: set[int | None] = set()
-    for row in rows:
+    for row in seat_rows:
         seats.append(plain(Seat, dict(zip(_KEYS[Seat], row[game_end:seat_end], strict=True))))
         player_id = row[seat_end + _PLAYER_ID]
         if player_id is not None and player_id not in players:

@@ -303,6 +303,8 @@ class Deadline(SQLModel, table=True):
         UniqueConstraint("game_id", "seat_no", "turn_seq"),
         Index("ix_deadline_status_next_reminder_at", "status", "next_reminder_at"),
         Index("ix_deadline_status_grace_until", "status", "grace_until"),
+        # a game's pending rows, read by every move (its closed rows pile up under game_id)
+        Index("ix_deadline_game_id_status", "game_id", "status"),
         CheckConstraint(_in("kind", DEADLINE_KINDS), name="kind"),
         CheckConstraint(_in("status", DEADLINE_STATUSES), name="status"),
     )
