@@ -1,6 +1,10 @@
 """Engine speed beside OpenSpiel's Hearts, measured in the same run, as ratios.
 
-Run: python benchmarks/engine_speed.py [--hands 600] [--rounds 5] [--seed 1]
+Run: python benchmarks/engine_speed.py [--hands 600] [--rounds 5] [--seed 1] [--both]
+
+The engine measured is the one this process runs: compiled by mypyc (setup.py) or its pure
+Python (PBEM_ENGINE_PURE=1, or no build); the first line says which. --both measures the pure
+Python too, in a second process, after the compiled engine.
 
 Figures (each the median of --rounds rounds; in each round every figure and its reference are
 measured one after the other; all times are this process's CPU time, so the other processes of
@@ -22,14 +26,18 @@ the replay <= 0.3 ms (OpenSpiel: 0.077 ms on this machine when it was quiet).
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
 from pbem.dealing import create_game, deal, shuffled_deck
 from pbem.engine import (
+    COMPILED,
     ChooseMoon,
     Event,
     GameState,
@@ -201,7 +209,10 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=600, help="hands per figure per round")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--both", action="store_true",
+                        help="then the pure Python engine too (PBEM_ENGINE_PURE=1)")
     args = parser.parse_args()
+    print(f"Engine: {'compiled by mypyc' if COMPILED else 'pure Python'}.")
     rng = random.Random(args.seed)
     game = load_openspiel()
     log = ten_hand_log(args.seed)
@@ -212,6 +223,11 @@ def main() -> None:
         for name, measure in _measures(args.hands, rng, log, game, os_games).items():
             figures.setdefault(name, []).append(measure())
     _report({name: statistics.median(values) for name, values in figures.items()}, game, log)
+    if args.both and COMPILED:
+        print(flush=True)
+        argv = [a for a in sys.argv[1:] if a != "--both"]
+        subprocess.run([sys.executable, __file__, *argv], check=True,
+                       env={**os.environ, "PBEM_ENGINE_PURE": "1"})
 
 
 def _measures(hands: int, rng: random.Random, log: list[Event], game: Any | None,

@@ -3,6 +3,7 @@
 No I/O and no randomness: the service records chance (the deal) as events. See docs/engine.md.
 """
 
+from pbem.engine import table
 from pbem.engine.asked import (
     Ask,
     Asked,
@@ -101,6 +102,9 @@ from pbem.engine.variants.cancellation import cancelled_in_trick, nobody_could_w
 from pbem.engine.views import SeatView, seat_view
 
 ENGINE_VERSION = "1"
+# Whether the modules compiled by mypyc run (see setup.py and pbem/__init__.py) or the pure
+# Python: the same rules either way.
+COMPILED: bool = table.__file__ is not None and not table.__file__.endswith(".py")
 
 __all__ = [
     "ALL_CARDS", "ENGINE_VERSION", "PRESETS", "BonusCard", "Card", "CardPlayed", "CardsPassed",
@@ -127,4 +131,6 @@ __all__ = [
     "ClaimFailed", "EndVoted", "VoteEnd", "acting_seat",
     # searches (the strong robot): a mutable working copy of a state
     "Table", "thaw",
+    # whether the engine runs compiled by mypyc (see setup.py)
+    "COMPILED",
 ]

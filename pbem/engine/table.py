@@ -97,7 +97,11 @@ class Table:
         "penalty", "simulating",
     )
 
-    def __init__(self, created: GameCreated) -> None:
+    def __init__(self, created: GameCreated | None = None) -> None:
+        """A new game's table; without `created`, an empty one for `thaw` and `clone` to load
+        (compiled by mypyc, a table can't be made without calling its `__init__`)."""
+        if created is None:
+            return
         n = created.seats
         self.rules: Rules = created.rules
         self.seats = n
@@ -127,16 +131,16 @@ class Table:
     # --- freezing and thawing ------------------------------------------------------------
     @classmethod
     def thaw(cls, state: GameState) -> Self:
-        table = cls.__new__(cls)
+        table = cls()
+        table.penalty = penalty_mask(state.rules)  # before `load`, which a variant may set it in
+        table.simulating = False
         table.load(state)
         if not table.turns:  # a state built by hand, not by the fold
             table.turns = [0] * state.seats
-        table.penalty = penalty_mask(state.rules)
-        table.simulating = False
         return table
 
     def clone(self) -> Self:
-        copy = type(self).__new__(type(self))
+        copy = type(self)()
         copy.load(self)
         copy.penalty, copy.simulating = self.penalty, self.simulating
         return copy

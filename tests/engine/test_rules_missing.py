@@ -162,7 +162,7 @@ def _moon_table(rules, totals):  # type: ignore[no-untyped-def]
     everything = mask_of(c for c in ALL_CARDS if c not in rules.removed)
     table.won = [everything & penalty_mask(rules)] + [0] * (rules.players - 1)
     table.won[1] = everything & ~table.won[0]
-    table.totals = list(totals)
+    table.totals = tuple(totals)
     return table
 
 

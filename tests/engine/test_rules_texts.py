@@ -101,7 +101,7 @@ def test_club_game_ends_at_100_even_with_a_tie_for_lowest_seed_003() -> None:
 def _table_at(rules: Rules, totals: list[int]) -> Table:
     state = start(create_game(rules, random.Random(1)))
     table = thaw(apply(state, deal(rules, random.Random(2))))
-    table.totals = [t + (1 if s == 0 else 0) for s, t in enumerate(totals)]
+    table.totals = tuple(t + (1 if s == 0 else 0) for s, t in enumerate(totals))
     return table
 
 
@@ -135,9 +135,9 @@ def _dealt(rules: Rules, seed: int = 7) -> GameState:
 def _probe_table(rules: Rules, leader_card: str, hand: str, first: bool) -> tuple[Table, int]:
     """A table in play where the leader led `leader_card` and the next seat holds `hand`."""
     table = thaw(_dealt(rules))
-    table.phase, table.trick, table.tricks = Phase.PLAY, [], []
+    table.phase, table.trick, table.tricks = Phase.PLAY, [], ()
     if not first:
-        table.tricks = list(replay_one_trick(rules).tricks)
+        table.tricks = replay_one_trick(rules).tricks
     if rules.variant is Variant.DOMINO:
         table.stock = []  # type: ignore[attr-defined]  # a void player may discard
     lead = parse_cards(leader_card)[0]
@@ -164,7 +164,7 @@ def _first_trick_queen_legal(rules: Rules) -> bool:
 def _heart_lead_legal_unbroken(rules: Rules) -> bool:
     table = thaw(_dealt(rules))
     table.phase, table.trick, table.hearts_broken = Phase.PLAY, [], False
-    table.tricks = list(replay_one_trick(rules).tricks) or table.tricks
+    table.tricks = replay_one_trick(rules).tricks or table.tricks
     table.leader = table.turn = 0
     table.hands[0] = mask_of(parse_cards("5H 5D"))
     return bool(table.legal_mask(0) & parse_cards("5H")[0].bit)
@@ -201,7 +201,7 @@ def _queen_only_when_void(rules: Rules) -> bool:
     """Void in the suit led (clubs), holding the QS and a diamond, after the first trick: must
     the QS be discarded?"""
     table, seat = _probe_table(rules, "5C", "QS 5D", first=True)
-    table.tricks = [Trick(0, (), 0)]  # no longer the first trick
+    table.tricks = (Trick(0, (), 0),)  # no longer the first trick
     return table.legal_mask(seat) == parse_cards("QS")[0].bit
 
 
@@ -209,7 +209,7 @@ def _queen_led_breaks_hearts(rules: Rules) -> bool:
     """After the first trick, the leader leads the QS: are hearts broken by it?"""
     table = thaw(_dealt(rules))
     table.phase, table.hearts_broken = Phase.PLAY, False
-    table.tricks = [Trick(0, (), 0)]  # no longer the first trick
+    table.tricks = (Trick(0, (), 0),)  # no longer the first trick
     table.trick, table.leader = [], 0
     table.turn = 0
     table.hands[0] = mask_of(parse_cards("QS 5D"))

@@ -12,6 +12,7 @@ from sqlalchemy import inspect
 from pbem.app import create_app, db_engine
 from pbem.cli import cli
 from pbem.config import ConfigError
+from pbem.engine import COMPILED
 from pbem.store.models import metadata
 
 
@@ -73,7 +74,8 @@ def test_production_refuses_to_start_without_a_secret_key(
 def test_healthz_reports_a_reachable_database(client: FlaskClient) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json == {"status": "ok", "database": "ok"}
+    assert response.json == {"status": "ok", "database": "ok",
+                             "engine": "compiled" if COMPILED else "pure"}
 
 
 def test_db_upgrade_creates_the_schema(tmp_path: Path) -> None:

@@ -30,28 +30,24 @@ class AuctionTable(Table):
     bids: list[int]
     chips: list[int]
 
-    def __init__(self, created: GameCreated) -> None:
+    def __init__(self, created: GameCreated | None = None) -> None:
         super().__init__(created)
+        if created is None:  # an empty table for `thaw` and `clone` to load
+            return
         self.bids = [-1] * self.seats
         self.bidder = self.avoid = -1
         self.pot = 0
         self.chips = [0] * self.seats
         self.penalty = 0
 
-    @classmethod
-    def thaw(cls, state: GameState) -> AuctionTable:
-        table = super().thaw(state)
-        table.penalty = SUIT_MASKS[state.avoid] if state.avoid >= 0 else 0
-        if not table.chips:
-            table.chips = [0] * table.seats
-        if not table.bids:
-            table.bids = [-1] * table.seats
-        return table
-
     def load(self, source: GameState | Self) -> None:
+        """(A state built by hand may have no bids or chips yet; the penalty cards are the
+        named suit's.)"""
         super().load(source)
-        self.bids, self.bidder, self.avoid = list(source.bids), source.bidder, source.avoid
-        self.pot, self.chips = source.pot, list(source.chips)
+        self.bids = list(source.bids) or [-1] * self.seats
+        self.bidder, self.avoid, self.pot = source.bidder, source.avoid, source.pot
+        self.chips = list(source.chips) or [0] * self.seats
+        self.penalty = SUIT_MASKS[source.avoid] if source.avoid >= 0 else 0
 
     def variant_fields(self) -> dict[str, object]:
         return {"bids": tuple(self.bids), "bidder": self.bidder, "avoid": self.avoid,

@@ -21,8 +21,10 @@ from pbem.engine.table import Table, trick_plays
 class CancellationTable(Table):
     __slots__ = ("carry",)
 
-    def __init__(self, created: GameCreated) -> None:
+    def __init__(self, created: GameCreated | None = None) -> None:
         super().__init__(created)
+        if created is None:  # an empty table for `thaw` and `clone` to load
+            return
         self.carry = 0
 
     def load(self, source: GameState | Self) -> None:

@@ -30,8 +30,10 @@ class DominoTable(Table):
     stock: list[int]
     drawn: list[tuple[int, int, int]]  # this hand's draws: (seat, count, cards played before)
 
-    def __init__(self, created: GameCreated) -> None:
+    def __init__(self, created: GameCreated | None = None) -> None:
         super().__init__(created)
+        if created is None:  # an empty table for `thaw` and `clone` to load
+            return
         self.stock = []
         self.drawn = []
 
