@@ -23,6 +23,7 @@ from pbem.store.db import (
     after_sync,
     defer_write,
     deferred,
+    execute_now,
     execute_write,
     is_planning,
     planned_engine,
@@ -116,7 +117,7 @@ def append_event_dicts(
 
         after_sync(writing, check)
         try:  # one executemany on the session's connection: no ORM objects for the rows
-            writing.connection().execute(_INSERT_EVENTS, rows)
+            execute_now(writing, _INSERT_EVENTS, rows)
         except IntegrityError as exc:
             raise ConcurrencyConflict(game_id, expected_seq) from exc
 

@@ -115,7 +115,7 @@ def queue_job(session: Session, job: Job) -> None:
     execute_write(session, _INSERT, {
         "game_id": job.game_id, "seq_before": job.seq_before, "seq_after": job.seq_after,
         "actor": job.actor, "echo": job.echo, "deadline": job.deadline,
-        "made_at": job.made_at, "fresh": job.fresh})
+        "made_at": job.made_at, "fresh": job.fresh, "attempts": job.attempts})
 
 
 def pending_jobs(connection: Connection, *, now: datetime | None = None,
