@@ -14,10 +14,14 @@ from pbem.config import database_url
 bind = os.environ.get("PBEM_BIND", "0.0.0.0:8000")
 # SQLite (PBEM_DATABASE_URL unset, or sqlite:///...) has one writer at a time for the whole
 # file, so one worker with threads serves it: more processes only queue on its writer lock.
-# PostgreSQL: 2 per core + 1, at most 8. PBEM_WEB_WORKERS, when set, is used as it is.
+# PostgreSQL: one per core (at least 2, at most 8), each with threads for the database waits:
+# a request is mostly CPU under the GIL, so processes beyond the cores only take turns on
+# them. On 2 cores, benchmarks/http_moves.py at 8 clients (load ~10): 2 workers 4.2-5.1 ms
+# of web CPU a move, 94-126 moves/s; 3 workers 6.1 ms, 82/s; 5 (2 per core + 1, gunicorn's
+# rule for sync workers) 5.9-6.6 ms, 79-80/s. PBEM_WEB_WORKERS, when set, is used as it is.
 ON_SQLITE = database_url(os.environ).startswith("sqlite")
 workers = int(os.environ.get("PBEM_WEB_WORKERS",
-                             1 if ON_SQLITE else min(2 * multiprocessing.cpu_count() + 1, 8)))
+                             1 if ON_SQLITE else min(max(multiprocessing.cpu_count(), 2), 8)))
 threads = int(os.environ.get("PBEM_WEB_THREADS", "2"))
 worker_class = "gthread"
 timeout = 30

@@ -1,5 +1,5 @@
 """deploy/gunicorn.conf.py serves SQLite with one web worker (one writer at a time for the whole
-file: more processes only queue on its writer lock), PostgreSQL with 2 per core + 1 (at most 8),
+file: more processes only queue on its writer lock), PostgreSQL with one per core (2 to 8),
 and says which when it is ready; PBEM_WEB_WORKERS wins over both."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def _workers(**settings: str) -> int:
     ({"PBEM_DATABASE_URL": "sqlite:////var/lib/pbem/pbem.sqlite3"}, 1),
     ({"PBEM_INSTANCE_PATH": "/var/lib/pbem"}, 1),  # no URL: the instance folder's SQLite file
     ({"PBEM_DATABASE_URL": "postgresql+psycopg://pbem@127.0.0.1/pbem"},
-     min(2 * multiprocessing.cpu_count() + 1, 8)),
+     min(max(multiprocessing.cpu_count(), 2), 8)),
     ({"PBEM_DATABASE_URL": "sqlite:////var/lib/pbem/pbem.sqlite3", "PBEM_WEB_WORKERS": "3"}, 3),
     ({"PBEM_DATABASE_URL": "postgresql://pbem@db/pbem", "PBEM_WEB_WORKERS": "2"}, 2),
 ])
