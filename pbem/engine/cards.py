@@ -6,9 +6,10 @@ import re
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
 from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 from pbem.engine.errors import UnreadableInput
+from pbem.engine.values import python_class
 
 
 class Suit(IntEnum):
@@ -41,11 +42,12 @@ RANK_WORDS = (
     "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     "jack", "queen", "king", "ace",
 )
-CARDS_PER_SUIT = 13
-DECK_SIZE = 52
-DOUBLE_DECK_SIZE = 104  # Cancellation Hearts: the second copy of a card has index + 52
+CARDS_PER_SUIT: Final = 13
+DECK_SIZE: Final = 52
+DOUBLE_DECK_SIZE: Final = 104  # Cancellation Hearts: the second copy of a card has index + 52
 
 
+@python_class  # interned, made with object.__setattr__
 class Card:
     """One card of a standard deck. Interned: `Card(rank, suit)` always returns the same object.
 
@@ -107,7 +109,7 @@ class Card:
         raise AttributeError("Card is immutable")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Card.from_index, (self.index,))
+        return (card_at, (self.index,))  # (a module function: it pickles compiled too)
 
     @property
     def rank_letter(self) -> str:
@@ -146,17 +148,17 @@ class Card:
         return self.order >= other.order
 
 
-_BY_INDEX: tuple[Card, ...] = tuple(Card._make(i) for i in range(DOUBLE_DECK_SIZE))
-ALL_CARDS: tuple[Card, ...] = _BY_INDEX[:DECK_SIZE]
-DOUBLE_DECK: tuple[Card, ...] = _BY_INDEX  # both copies: indices 0..103
-BY_CODE: dict[str, Card] = {c.code: c for c in _BY_INDEX}
+_BY_INDEX: Final[tuple[Card, ...]] = tuple(Card._make(i) for i in range(DOUBLE_DECK_SIZE))
+ALL_CARDS: Final[tuple[Card, ...]] = _BY_INDEX[:DECK_SIZE]
+DOUBLE_DECK: Final[tuple[Card, ...]] = _BY_INDEX  # both copies: indices 0..103
+BY_CODE: Final[dict[str, Card]] = {c.code: c for c in _BY_INDEX}
 BIT_OF: dict[Card, int] = {c: 1 << c.index for c in _BY_INDEX}  # `card.bit`, by lookup
-BIT_AT: tuple[int, ...] = tuple(1 << i for i in range(DOUBLE_DECK_SIZE))  # 1 << index, made once
-FULL_DECK_MASK = (1 << DECK_SIZE) - 1
-DOUBLE_DECK_MASK = (1 << DOUBLE_DECK_SIZE) - 1
-_SUIT_BITS = (1 << CARDS_PER_SUIT) - 1
-SUIT_MASKS: tuple[int, ...] = tuple(_SUIT_BITS << (s * CARDS_PER_SUIT) for s in Suit)
-HEARTS_MASK = SUIT_MASKS[Suit.HEARTS]
+BIT_AT: Final[tuple[int, ...]] = tuple(1 << i for i in range(DOUBLE_DECK_SIZE))  # 1 << index
+FULL_DECK_MASK: Final = (1 << DECK_SIZE) - 1
+DOUBLE_DECK_MASK: Final = (1 << DOUBLE_DECK_SIZE) - 1
+_SUIT_BITS: Final = (1 << CARDS_PER_SUIT) - 1
+SUIT_MASKS: Final[tuple[int, ...]] = tuple(_SUIT_BITS << (s * CARDS_PER_SUIT) for s in Suit)
+HEARTS_MASK: Final = SUIT_MASKS[Suit.HEARTS]
 QUEEN_OF_SPADES = Card(12, Suit.SPADES)
 JACK_OF_DIAMONDS = Card(11, Suit.DIAMONDS)
 TEN_OF_DIAMONDS = Card(10, Suit.DIAMONDS)
@@ -165,15 +167,20 @@ TWO_OF_CLUBS = Card(2, Suit.CLUBS)
 
 # For each byte k of a one-deck mask (card indices 8k..8k+7) and each value of that byte: its
 # card indices and its cards, lowest first (seven bytes hold the 52 cards).
-_INDICES_IN_BYTE: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+_INDICES_IN_BYTE: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(8 * k + b for b in range(8) if value >> b & 1 and 8 * k + b < DECK_SIZE)
           for value in range(256))
     for k in range(7))
-_CARDS_IN_BYTE: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+_CARDS_IN_BYTE: Final[tuple[tuple[tuple[Card, ...], ...], ...]] = tuple(
     tuple(tuple(_BY_INDEX[i] for i in found) for found in byte) for byte in _INDICES_IN_BYTE)
 
 
 _ORDER = attrgetter("order")
+
+
+def card_at(index: int) -> Card:
+    """`Card.from_index`, as a module function (what a pickled card is rebuilt with)."""
+    return _BY_INDEX[index]
 
 
 def mask_of(cards: Iterable[Card]) -> int:

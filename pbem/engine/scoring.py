@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from pbem.engine.cards import (
     DECK_SIZE,
     HEARTS_MASK,
@@ -11,11 +13,11 @@ from pbem.engine.cards import (
 )
 from pbem.engine.rules import BonusCard, MoonRule, Rules
 
-QS_BIT = QUEEN_OF_SPADES.bit
-BONUS_POINTS = -10
+QS_BIT: Final = QUEEN_OF_SPADES.bit
+BONUS_POINTS: Final = -10
 # Both decks of Cancellation Hearts (the second copy of a card is its index + 52).
-ALL_HEARTS = HEARTS_MASK | HEARTS_MASK << DECK_SIZE
-ALL_QS = QS_BIT | QS_BIT << DECK_SIZE
+ALL_HEARTS: Final = HEARTS_MASK | HEARTS_MASK << DECK_SIZE
+ALL_QS: Final = QS_BIT | QS_BIT << DECK_SIZE
 
 
 def penalty_mask(rules: Rules) -> int:

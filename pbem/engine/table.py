@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from operator import add
-from typing import Self
+from typing import Final, Self
 
 from pbem.engine.cards import (
     BIT_AT,
@@ -76,15 +76,15 @@ from pbem.engine.state import (
 )
 
 # The events that record a seat's own decision (a draw is the engine's, not the seat's).
-DECISION_EVENTS = (CardPlayed, CardsPassed, BidMade, SuitNamed, MoonChosen, ClaimAccepted)
-_DECISION_KINDS = frozenset(DECISION_EVENTS)
-CLUBS_MASK = SUIT_MASKS[Suit.CLUBS]
+DECISION_EVENTS: Final = (CardPlayed, CardsPassed, BidMade, SuitNamed, MoonChosen, ClaimAccepted)
+_DECISION_KINDS: Final = frozenset(DECISION_EVENTS)
+CLUBS_MASK: Final = SUIT_MASKS[Suit.CLUBS]
 # Suit masks by `index // 13`: entries 4..7 serve the second deck of Cancellation Hearts, and
 # every entry holds both copies of its suit.
-FOLLOW_MASKS: tuple[int, ...] = tuple(SUIT_MASKS[k % 4] | SUIT_MASKS[k % 4] << DECK_SIZE
+FOLLOW_MASKS: Final[tuple[int, ...]] = tuple(SUIT_MASKS[k % 4] | SUIT_MASKS[k % 4] << DECK_SIZE
                                       for k in range(8))
-SPADES = int(Suit.SPADES)
-QS_INDEX = QS_BIT.bit_length() - 1
+SPADES: Final = int(Suit.SPADES)
+QS_INDEX: Final = QS_BIT.bit_length() - 1
 
 
 class Table:
@@ -560,9 +560,9 @@ def trick_winner(plays: list[tuple[int, int]]) -> tuple[int, int, int]:
 
 # (seat, card index) and (seat, Card) for every seat and card index: a trick on the table and
 # a finished trick's plays are made of these.
-_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+_PAIRS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
     tuple((seat, i) for i in range(DOUBLE_DECK_SIZE)) for seat in range(MAX_PLAYERS))
-_PLAYS: tuple[tuple[tuple[int, Card], ...], ...] = tuple(
+_PLAYS: Final[tuple[tuple[tuple[int, Card], ...], ...]] = tuple(
     tuple((seat, Card.from_index(i)) for i in range(DOUBLE_DECK_SIZE))
     for seat in range(MAX_PLAYERS))
 

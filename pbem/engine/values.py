@@ -18,6 +18,13 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
+def python_class(cls: type[T]) -> type[T]:
+    """Keeps `cls` a Python class when its module is compiled by mypyc (a class decorator mypyc
+    does not know makes the class non-native): for values built the ways only Python classes
+    allow (`object.__setattr__`, a new `__class__`, slots filled on first read)."""
+    return cls
+
+
 def fast_constructor(cls: type[T]) -> Callable[..., T]:
     """A constructor taking the arguments of `cls(...)` (a frozen dataclass with slots)."""
     twin = _unfrozen_twin(cls)
