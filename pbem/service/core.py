@@ -60,9 +60,10 @@ from pbem.store.db import (
     deferred,
     execute_write,
     is_planning,
-    pipelined,
+    pipelined_transaction,
     planning,
     run_writes,
+    sync,
     transaction,
 )
 from pbem.store.events import (
@@ -312,7 +313,7 @@ def _run_planned(
         writes = list(collected_writes(session))
     if outcome.duplicate and not back and not writes:
         return outcome
-    with transaction(ctx.engine) as session:
+    with pipelined_transaction(ctx.engine, all_plain(writes)) as session:
         _write_planned(session, game_id, seen, writes, actor if back else None)
         if not outcome.duplicate and ctx.on_applied is not None:
             ctx.on_applied(session, outcome)
@@ -326,18 +327,18 @@ def _run_planned(
 def _write_planned(session: Session, game_id: int, seen: tuple[int, str, SeatsSeen],
                    writes: list[Write], seat_back: int | None) -> None:
     """Check the game is as `seen` (its row locked on PostgreSQL) and run the planned
-    writes: on PostgreSQL all sent in one round trip (`pipelined`), the check's rows read
-    after them (if the game changed, ConcurrencyConflict rolls them all back)."""
+    writes: on PostgreSQL all sent in one round trip (`pipelined_transaction`), the check's
+    rows read after them (if the game changed, ConcurrencyConflict rolls them all back)."""
     try:
-        with pipelined(session, all_plain(writes)):
-            as_read = deferred(session, _AS_READ, {"game_id": game_id})
-            if seat_back is not None:
-                session.connection().execute(_SEAT_BACK, {"the_game": game_id,
-                                                          "the_seat": seat_back})
-            after_sync(session, lambda: _check_as_read(as_read.rows(), game_id, seen))
-            run_writes(session, writes)
-    except IntegrityError as exc:  # pipelined: someone appended the same seq first
-        raise ConcurrencyConflict(game_id, seen[0]) from exc
+        as_read = deferred(session, _AS_READ, {"game_id": game_id})
+        if seat_back is not None:
+            session.connection().execute(_SEAT_BACK, {"the_game": game_id,
+                                                      "the_seat": seat_back})
+        after_sync(session, lambda: _check_as_read(as_read.rows(), game_id, seen))
+        run_writes(session, writes)
+        sync(session)
+    except IntegrityError as exc:  # pipelined, someone appended the same seq first: psycopg
+        raise ConcurrencyConflict(game_id, seen[0]) from exc  # raises it at a later statement
 
 
 def _check_as_read(rows: list[tuple[Any, ...]], game_id: int,

@@ -263,7 +263,7 @@ def defer_write(session: Session, write: Write) -> None:
 
 class PlainWrite:
     """A collected write that only sends statements whose results it reads through
-    `deferred` and `after_sync` (or not at all): safe to run inside `pipelined`."""
+    `deferred` and `after_sync` (or not at all): safe in a `pipelined_transaction`."""
 
     def __init__(self, write: Write) -> None:
         self.write = write
@@ -275,8 +275,7 @@ class PlainWrite:
 def execute_write(session: Session, statement: Executable, params: Any = None) -> None:
     """Execute one writing statement (a Core INSERT/UPDATE) in the session's transaction, or
     collect it in a planning session (see `planning`). Nothing is read back (an INSERT is
-    sent without RETURNING its key), so it may run inside `pipelined`."""
-    statement = _inline(statement)
+    sent without RETURNING its key), so it may run in a `pipelined_transaction`."""
     defer_write(session, PlainWrite(lambda writing: _execute(writing, statement, params)))
 
 
@@ -309,6 +308,7 @@ def execute_now(session: Session, statement: Executable,
     through SQLAlchemy when the statement needs more (column defaults to fill in, RETURNING,
     expanding parameters)."""
     rows = params if isinstance(params, list) else [params]
+    statement = _inline(statement)  # an INSERT's key is not read back either
     connection = session.connection()
     form = _driver_form(statement, connection.dialect, rows[0]) if rows else None
     if form is None:
@@ -376,46 +376,74 @@ def run_writes(session: Session, writes: list[Write]) -> None:
 
 
 def all_plain(writes: list[Write]) -> bool:
-    """May these writes run inside `pipelined`?"""
+    """May these writes run in a `pipelined_transaction`?"""
     return all(isinstance(write, PlainWrite) for write in writes)
 
 
 # --- several statements in one round trip (PostgreSQL) -------------------------------------
 
-_AFTER_SYNC = "pbem_after_sync"  # Session.info key: checks to run when `pipelined` ends
+_AFTER_SYNC = "pbem_after_sync"  # Session.info key: checks to run at `sync`
+_PIPELINE = "pbem_pipeline"  # Session.info key: the open pipeline of `pipelined_transaction`
+# The isolation the move's check is reasoned for (docs/moves.md), said in the BEGIN sent.
+_BEGIN = "BEGIN ISOLATION LEVEL READ COMMITTED"
 
 
 @contextmanager
-def pipelined(session: Session, wanted: bool = True) -> Iterator[None]:
-    """On PostgreSQL (and `wanted`), the statements run in the block go to the server
-    together, in psycopg's pipeline mode: one round trip for all of them, where each would
-    take its own. In the block a statement executed through SQLAlchemy gives no result
-    (not even its rowcount): read results through `deferred`, after the block, and check
-    them with `after_sync`. The statements run in order, in the session's transaction; a
-    database error of one of them is raised at the end of the block (as SQLAlchemy's error,
-    e.g. IntegrityError), the later ones having done nothing; then the transaction can only
-    be rolled back. Elsewhere (SQLite) the block runs as it is, one statement at a time."""
-    connection = session.connection()
-    if not wanted or connection.dialect.name != "postgresql":
-        yield
+def pipelined_transaction(engine: Engine, wanted: bool = True) -> Iterator[Session]:
+    """`transaction(engine)`, whose statements up to `sync(session)` (or the block's end) go
+    to the server together on PostgreSQL (and `wanted`), in psycopg's pipeline mode, the
+    BEGIN with them: one round trip for all, where each would take its own (and psycopg
+    sends a BEGIN alone and waits for it). Until `sync` a statement executed through
+    SQLAlchemy gives no result (not even its rowcount): read results through `deferred`,
+    and check them with `after_sync`, which runs the check at `sync`. The statements run in
+    order, in the transaction; a database error of one of them is raised by `sync` (as
+    SQLAlchemy's error, e.g. IntegrityError), the later ones having done nothing, and the
+    transaction is rolled back. Elsewhere (SQLite) it is `transaction(engine)`: each
+    statement runs at once, and so does each check."""
+    if not wanted or engine.dialect.name != "postgresql":
+        with transaction(engine) as session:
+            yield session
         return
-    checks: list[Callable[[], None]] = []
-    session.info[_AFTER_SYNC] = checks
-    dbapi = connection.dialect.loaded_dbapi
+    # psycopg in autocommit mode begins no transaction of its own: the BEGIN below, the
+    # first statement sent, begins it; COMMIT and ROLLBACK go as usual (psycopg sends them
+    # whenever the server is in a transaction).
+    bind = _with_options(engine, "pipelined", {"isolation_level": "AUTOCOMMIT"})
+    with Session(bind, expire_on_commit=False) as session, session.begin():
+        connection = session.connection()
+        pipeline = connection.connection.driver_connection.pipeline()  # type: ignore[union-attr]
+        pipeline.__enter__()
+        session.info[_PIPELINE], session.info[_AFTER_SYNC] = pipeline, []
+        try:
+            connection.connection.cursor().execute(_BEGIN)
+            yield session
+            sync(session)
+        except BaseException as exc:
+            if session.info.pop(_PIPELINE, None) is not None:
+                session.info.pop(_AFTER_SYNC, None)
+                pipeline.__exit__(type(exc), exc, exc.__traceback__)
+            raise
+
+
+def sync(session: Session) -> None:
+    """The statements sent so far in a `pipelined_transaction` have run: raise the first
+    database error among them, then run the checks `after_sync` kept (nothing to do in any
+    other transaction)."""
+    pipeline = session.info.pop(_PIPELINE, None)
+    if pipeline is None:
+        return
+    checks: list[Callable[[], None]] = session.info.pop(_AFTER_SYNC)
+    dbapi = session.connection().dialect.loaded_dbapi
     try:
-        with connection.connection.driver_connection.pipeline():  # type: ignore[union-attr]
-            yield
+        pipeline.__exit__(None, None, None)
     except dbapi.Error as exc:
         raise DBAPIError.instance("(pipelined statements)", None, exc, dbapi.Error) from exc
-    finally:
-        del session.info[_AFTER_SYNC]
     for check in checks:
         check()
 
 
 def after_sync(session: Session, check: Callable[[], None]) -> None:
     """Run `check` (which reads `deferred` results) once the statements before it have run:
-    at once, or at the end of the `pipelined` block."""
+    at once, or at `sync` in a `pipelined_transaction`."""
     checks: list[Callable[[], None]] | None = session.info.get(_AFTER_SYNC)
     if checks is None:
         check()
@@ -424,7 +452,7 @@ def after_sync(session: Session, check: Callable[[], None]) -> None:
 
 
 class Deferred:
-    """A statement's result, read when its statement has run (see `pipelined`)."""
+    """A statement's result, read when its statement has run (see `pipelined_transaction`)."""
 
     def __init__(self, cursor: Any) -> None:
         self.cursor = cursor
@@ -443,14 +471,18 @@ class Deferred:
 
 def deferred(session: Session, statement: ClauseElement, params: dict[str, Any]) -> Deferred:
     """Execute `statement` on the session's connection, straight through the driver (its
-    SQL compiled once): its rows and rowcount are read later, also inside `pipelined`. Only
+    SQL compiled once): its rows and rowcount are read later (after `sync`). Only
     for parameters the driver takes as they are (numbers, strings, booleans) and result
     columns of such types: no SQLAlchemy type processing is done either way (SQLite gives
     booleans back as 0 and 1)."""
     connection = session.connection()
     sql, names = _raw_sql(statement, connection.dialect)
     cursor = connection.connection.cursor()
-    cursor.execute(sql, params if names is None else tuple(params[name] for name in names))
+    dbapi = connection.dialect.loaded_dbapi
+    try:  # (in a pipeline an earlier statement's error may surface here)
+        cursor.execute(sql, params if names is None else tuple(params[name] for name in names))
+    except dbapi.Error as exc:  # as SQLAlchemy raises it (IntegrityError...)
+        raise DBAPIError.instance(sql, None, exc, dbapi.Error) from exc
     return Deferred(cursor)
 
 

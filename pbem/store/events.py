@@ -42,7 +42,7 @@ _GAMES = Game.__table__  # type: ignore[attr-defined]
 _MOVE_SEQ = (update(_GAMES)
              .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.last_seq == bindparam("seq"))
              .values(last_seq=bindparam("new_seq")))
-_INSERT_EVENTS = insert(_EVENTS).inline()  # no RETURNING of the keys: see db.pipelined
+_INSERT_EVENTS = insert(_EVENTS).inline()  # no RETURNING of the keys: see db.pipelined_transaction
 _INSERT_SNAPSHOT = insert(_SNAPSHOTS)
 _SET_STATUS = (update(_GAMES).where(_GAMES.c.id == bindparam("game_id"))
                .values(status=bindparam("new_status")))
@@ -107,7 +107,7 @@ def append_event_dicts(
 
     def write(writing: Session) -> None:
         # Compare-and-set on game.last_seq; the unique (game_id, seq) key is the backstop.
-        # (Inside `pipelined` the count is checked, and a duplicate key raised, at its end.)
+        # (In a `pipelined_transaction` the count is checked, a duplicate key raised, at `sync`.)
         moved = deferred(writing, _MOVE_SEQ,
                          {"game_id": game_id, "seq": expected_seq, "new_seq": new_seq})
 
