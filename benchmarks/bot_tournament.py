@@ -112,14 +112,16 @@ def play_hand(job: Job, robot: str, seat: int, times: list[tuple[float, float]])
     deck_rng = random.Random(f"{job.seed}/{job.deal_no}/deck")
     state = start(GameCreated(rules, n, job.deal_no % n))
     state = apply(state, deal(rules, deck_rng))
-    rng = random.Random(f"{job.seed}/{job.deal_no}/{seat}/players")
     chips = state.chips[seat] if rules.variant is Variant.AUCTION else 0
+    decisions = [0] * n  # per player: its decisions so far this hand
     while state.phase not in (Phase.DEAL, Phase.GAME_OVER):
         forced = forced_events(state)
         if forced:
             state = apply(state, forced[0])
             continue
         mover = state.to_move[0]
+        decisions[mover] += 1
+        rng = decision_rng(job, seat, mover, decisions[mover])
         if mover == seat:
             started, cpu = time.perf_counter(), time.process_time()
             player = strong_player(job.budget) if robot == "strong" else heuristic_player
@@ -132,6 +134,14 @@ def play_hand(job: Job, robot: str, seat: int, times: list[tuple[float, float]])
     if rules.variant is Variant.AUCTION:
         return float(chips - state.chips[seat])
     return float(state.sheet[-1].points[seat])
+
+
+def decision_rng(job: Job, seat: int, mover: int, decision: int) -> random.Random:
+    """The random draws of one decision: its own seed (the deal, the seat under test, the player,
+    how many decisions that player has made this hand), so two runs that differ in one robot's
+    choices still give every other decision the same draws until its choices differ: paired
+    runs (--against) keep the luck in common as long as the play allows."""
+    return random.Random(f"{job.seed}/{job.deal_no}/{seat}/{mover}/{decision}")
 
 
 Times = list[tuple[float, float]]  # per decision: (wall, CPU) seconds
@@ -204,8 +214,8 @@ def compare(args: argparse.Namespace, per_deal: list[float]) -> None:
         raise SystemExit(f"{args.against} was played with seed {saved['seed']}, not {args.seed}")
     pairs = list(zip(per_deal, saved["strong"], strict=False))
     diff, half = interval([mine - theirs for mine, theirs in pairs])
-    print(f"  budget x{args.budget:g} - budget x{saved['budget']:g} over the same {len(pairs)} "
-          f"deals: {diff:+.2f} ± {half:.2f} a hand (95% CI, paired)")
+    print(f"  this run (budget x{args.budget:g}) - {args.against} (budget x{saved['budget']:g}) "
+          f"over the same {len(pairs)} deals: {diff:+.2f} ± {half:.2f} a hand (95% CI, paired)")
 
 
 def report(args: argparse.Namespace, rules: Rules, results: list[tuple[dict[str, float], Times]],

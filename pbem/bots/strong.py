@@ -28,6 +28,7 @@ from pbem.bots.rollout import cost, indices, pass_ranking, play_out
 from pbem.bots.worlds import Knowledge, Seen, knowledge, mask, sample_world, world_table
 from pbem.engine import (
     BidMade,
+    BonusCard,
     Card,
     CardPlayed,
     CardsPassed,
@@ -56,6 +57,8 @@ class Budget:
 
 DEFAULT_BUDGET = Budget()
 BID_RAISES = (1, 2, 3)  # the bids tried above the high bid (besides passing)
+HEARTS = ((1 << 13) - 1) << (13 * Suit.HEARTS.value)
+QUEEN_OF_SPADES = 1 << Card(12, Suit.SPADES).index
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +78,7 @@ def choose(seen: Seen, seed: int, budget: Budget = DEFAULT_BUDGET) -> Event:
     if me not in view.to_move:
         raise WrongPhase("It isn't this seat's move.")
     if view.phase is Phase.PLAY:
-        return CardPlayed(me, Card.from_index(_best(seen, seed, budget, play_options(seen))))
+        return CardPlayed(me, Card.from_index(_best(seen, seed, budget, distinct_plays(seen))))
     if view.phase is Phase.MOON_CHOICE:
         return MoonChosen(me, moon_down_is_better(seen.rules, view.totals, me))
     if view.phase is Phase.BID:
@@ -102,6 +105,38 @@ class Options(Generic[Option]):
 def play_options(seen: Seen) -> Options[int]:
     legal = tuple(c.index for c in seen.view.legal)
     return Options(legal, lambda t, me, index: t.play(me, index))
+
+
+def distinct_plays(seen: Seen) -> Options[int]:
+    """The legal cards with equivalent ones merged, so the search spends its worlds on real
+    choices: two cards of a suit are equivalent when every card ranked between them has been
+    played or is in this hand, and they score alike (both hearts, or neither a penalty card).
+    Whichever the seat plays, every trick goes the same way. Only in the standard game with
+    one deck and no bonus card (elsewhere twins, cancels and bonus cards make ranks special)."""
+    options = play_options(seen)
+    rules = seen.rules
+    if rules.variant is not Variant.STANDARD or rules.decks != 1 \
+            or rules.bonus_card is not BonusCard.NONE:
+        return options
+    view = seen.view
+    played = mask(c for t in (*view.tricks, view.current_trick) for c in t.cards)
+    gone = played | mask(view.hand)
+    penalty = HEARTS | (QUEEN_OF_SPADES if rules.queen_scores else 0)
+    kept: list[int] = []
+    for index in sorted(options.choices):  # within a suit, low to high
+        previous = kept[-1] if kept else -1
+        if previous >= 0 and _same_run(previous, index, gone, penalty):
+            continue
+        kept.append(index)
+    return Options(tuple(kept), options.act)
+
+
+def _same_run(low: int, high: int, gone: int, penalty: int) -> bool:
+    """Are cards `low` < `high` of one suit equivalent (see `distinct_plays`)?"""
+    if low // 13 != high // 13 or (penalty >> low & 1) != (penalty >> high & 1):
+        return False
+    between = ((1 << high) - 1) & ~((1 << (low + 1)) - 1)
+    return between & ~gone == 0
 
 
 def pass_options(seen: Seen) -> Options[int]:
@@ -167,7 +202,7 @@ def evaluate(seen: Seen, seed: int, budget: Budget, options: Options[Option],
         for i in alive:
             table = base.clone()
             options.act(table, me, choices[i])
-            play_out(table, wild, random.Random(chance))
+            play_out(table, wild, random.Random(chance), own=me)
             totals[i] += cost(table, me, chips)
         spent += len(alive) * max(plays_left, 1)
         worlds += 1

@@ -12,8 +12,9 @@ from itertools import combinations
 import pytest
 
 from pbem.bots import choose_event
-from pbem.bots.strong import Budget, choose
-from pbem.bots.worlds import Draw, Seen, knowledge, sample_world, seen_by
+from pbem.bots.rollout import own_policy, play_policy
+from pbem.bots.strong import Budget, choose, distinct_plays, play_options
+from pbem.bots.worlds import Draw, Seen, knowledge, public_state, sample_world, seen_by
 from pbem.dealing import create_game, deal
 from pbem.engine import (
     ALL_PRESETS,
@@ -21,6 +22,8 @@ from pbem.engine import (
     CardsDrawn,
     GameState,
     Phase,
+    Suit,
+    Table,
     apply,
     forced_events,
     preset,
@@ -29,6 +32,7 @@ from pbem.engine import (
     start,
 )
 
+QUEEN_OF_SPADES = Card(12, Suit.SPADES)
 SMALL = Budget(plays=400, min_worlds=2, max_worlds=3, pass_plays=400)
 
 
@@ -86,6 +90,67 @@ def test_the_same_seed_gives_the_same_decision() -> None:
     first = [choose(seen_by(state, me), seed=s, budget=SMALL) for s in range(5)]
     again = [choose(seen_by(state, me), seed=s, budget=SMALL) for s in range(5)]
     assert first == again
+
+
+def heuristic_views(name: str, games: int) -> list[Seen]:
+    """Every play decision with a choice of a few whole hands of the heuristic robot."""
+    views = []
+    for seed in range(games):
+        state = dealt_state(name, seed)
+        while state.phase is not Phase.DEAL and not state.game_over:
+            forced = forced_events(state)
+            mover = state.to_move[0] if not forced else -1
+            if mover >= 0 and state.phase is Phase.PLAY and len(state.hand(mover)) > 1:
+                views.append(seen_by(state, mover))
+            state = apply(state, forced[0] if forced else choose_event(state, mover))
+    return views
+
+
+def test_the_search_merges_only_cards_that_play_alike() -> None:
+    """Two legal cards count as one choice only when they are of one suit, both hearts or both
+    not penalty cards, and every card between them was played or is in the hand."""
+    merged = 0
+    for seen in heuristic_views("standard", 6):
+        legal = play_options(seen).choices
+        kept = distinct_plays(seen).choices
+        assert set(kept) <= set(legal) and kept
+        played = {c.index for t in (*seen.view.tricks, seen.view.current_trick) for c in t.cards}
+        known = played | {c.index for c in seen.view.hand}
+        for index in set(legal) - set(kept):
+            merged += 1
+            twin = max(k for k in kept if k < index)
+            assert twin // 13 == index // 13
+            assert (twin // 13 == 2) or (index != 49 and twin != 49)  # hearts, or no queen
+            assert all(i in known for i in range(twin + 1, index))
+    assert merged > 50
+
+
+def test_cards_are_not_merged_where_ranks_are_special() -> None:
+    for name in ("cancellation", "omnibus-jd"):
+        for seen in heuristic_views(name, 1):
+            assert distinct_plays(seen).choices == play_options(seen).choices, name
+
+
+def test_the_robot_plays_itself_in_rollouts_leading_low_spades_to_drop_the_queen() -> None:
+    """In a rollout the searching seat leads its lowest spade while the queen of spades is out
+    and it holds no spade above the jack; otherwise it plays the heuristic's card."""
+    flushed = 0
+    for seen in heuristic_views("standard", 10):
+        view = seen.view
+        if view.current_trick.plays:
+            continue
+        table = Table.thaw(public_state(seen))
+        me = seen.seat
+        played = {c for t in view.tricks for c in t.cards}
+        spades = [c for c in view.legal if c.suit is Suit.SPADES]
+        queen_out = QUEEN_OF_SPADES not in played and QUEEN_OF_SPADES not in view.hand
+        high = any(c.suit is Suit.SPADES and c.rank >= 12 for c in view.hand)
+        if queen_out and spades and not high:
+            flushed += 1
+            assert own_policy(table, me) == min(spades, key=lambda c: c.rank).index
+        else:
+            assert own_policy(table, me) == play_policy(table, me)
+    assert flushed > 10
 
 
 def test_worlds_respect_shown_voids_and_the_cards_passed() -> None:
