@@ -339,6 +339,17 @@ class _DriverForm:
             if process is not None:
                 processors[name] = process
         self.processors = processors
+        self._result_processors: list[tuple[int, Any]] | None = None
+
+    def result_processors(self, statement: Any, dialect: Any) -> list[tuple[int, Any]]:
+        """SQLAlchemy's result processor of each of a SELECT's columns that has one (its
+        position, the processor), made once."""
+        if self._result_processors is None:
+            found = [(n, column.type.dialect_impl(dialect).result_processor(dialect, None))
+                     for n, column in enumerate(statement.selected_columns)]
+            self._result_processors = [(n, process) for n, process in found
+                                       if process is not None]
+        return self._result_processors
 
     def values(self, row: dict[str, Any]) -> Any:
         bound = self.compiled.construct_params(row)
@@ -367,6 +378,37 @@ def _driver_form(statement: Executable, dialect: Any,
         if len(_DRIVER_FORMS) < _KEPT_STATEMENTS:
             _DRIVER_FORMS[key] = known
     return known[1]
+
+
+def read_now(connection: Connection, statement: Executable,
+             params: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """The rows of a SELECT (Core, its columns typed), run straight through the driver as
+    `execute_now` runs a write: SQLAlchemy's SQL and parameter processing (made once per
+    statement), then its result processor of each column applied to each value that is not
+    NULL (a NULL stays None, as every processor here maps it), without its result machinery
+    (no Row objects; the driver's cursor description is not read: on psycopg it is built
+    anew at every read)."""
+    dialect = connection.dialect
+    form = _driver_form(statement, dialect, params)
+    assert form is not None, "a SELECT without prefetch or expanding parameters"
+    cursor = connection.connection.cursor()
+    dbapi = dialect.loaded_dbapi
+    try:
+        cursor.execute(form.sql, form.values(params))
+        fetched = cursor.fetchall()
+    except dbapi.Error as exc:  # as SQLAlchemy raises it
+        raise DBAPIError.instance(form.sql, None, exc, dbapi.Error) from exc
+    finally:
+        cursor.close()
+    processors = form.result_processors(statement, dialect)
+    rows: list[tuple[Any, ...]] = []
+    for row in fetched:
+        values = list(row)
+        for n, process in processors:
+            if values[n] is not None:
+                values[n] = process(values[n])
+        rows.append(tuple(values))
+    return rows
 
 
 def run_writes(session: Session, writes: list[Write]) -> None:

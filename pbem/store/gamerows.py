@@ -16,6 +16,7 @@ from sqlalchemy import Connection, bindparam, cast, exists, null, select, union_
 from sqlalchemy.orm import class_mapper
 from sqlmodel import SQLModel
 
+from pbem.store.db import read_now
 from pbem.store.models import Away, Deadline, Game, Player, Seat
 
 Model = TypeVar("Model", bound=SQLModel)
@@ -93,10 +94,10 @@ def read_game(connection: Connection, game_id: int, *,
     no such game (every game has seats). `deadlines`: its pending deadline rows too, in the
     same statement."""
     if not deadlines:
-        rows = connection.execute(_GAME_ROWS, {"game_id": game_id}).all()
+        rows = read_now(connection, _GAME_ROWS, {"game_id": game_id})
         return _game_rows(rows[0], rows) if rows else None
     game_row, seat_rows, pending = None, [], []
-    for row in connection.execute(_GAME_AND_DEADLINES, {"game_id": game_id}):
+    for row in read_now(connection, _GAME_AND_DEADLINES, {"game_id": game_id}):
         if row[0] is not None:
             game_row = row
         elif row[_SEAT_ID] is not None:

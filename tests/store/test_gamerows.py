@@ -17,7 +17,9 @@ from pbem.store.types import utcnow
 
 
 def _columns(row: object) -> dict[str, object]:
-    return {c.key: getattr(row, c.key) for c in type(row).__table__.c}  # type: ignore[attr-defined]
+    """Each column's value and its type (a boolean read as 0 would equal False)."""
+    values = {c.key: getattr(row, c.key) for c in type(row).__table__.c}  # type: ignore[attr-defined]
+    return {key: (value, type(value)) for key, value in values.items()}
 
 
 def _table(engine: Engine) -> int:
