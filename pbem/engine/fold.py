@@ -14,12 +14,11 @@ from pbem.engine.state import (
     HandResult,
     Phase,
     Trick,
-    kept_state,
     new_result,
     new_state,
     new_trick,
 )
-from pbem.engine.table import Table
+from pbem.engine.table import Table, kept_state
 from pbem.engine.variants import freeze_keeping, new_table, reader, thaw
 
 SNAPSHOT_VERSION = 2  # 2: with the per-seat decision counts (older ones are replayed)

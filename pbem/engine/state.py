@@ -11,9 +11,6 @@ from pbem.engine.events import CardPlayed
 from pbem.engine.rules import Rules
 from pbem.engine.values import fast_constructor
 
-if TYPE_CHECKING:
-    from pbem.engine.table import Table
-
 
 class Phase(StrEnum):
     DEAL = "deal"                # waiting for the next HandDealt (the service deals)
@@ -232,22 +229,37 @@ new_result = fast_constructor(HandResult)
 # --- states that fill their sequence fields on first read ------------------------------------
 
 class _KeptTwin:
-    """GameState's slots without the frozen `__setattr__`: `kept_state` builds here and then
-    gives the value GameState as its class (the same layout, see values.py)."""
+    """GameState's slots without the frozen `__setattr__`: `new_kept_state` builds here and
+    then gives the value GameState as its class (the same layout, see values.py)."""
 
     __slots__ = GameState.__slots__
 
-    def __init__(self, table: Table) -> None:
-        self.rules, self.seats, self.first_dealer = table.rules, table.seats, table.first_dealer
-        self.hand_number, self.dealer, self.phase = table.hand_number, table.dealer, table.phase
-        self.leader, self.turn, self.hearts_broken = table.leader, table.turn, table.hearts_broken
-        self.kitty, self.in_play, self.moon_shooter = table.kitty, table.in_play, table.moon_shooter
-        self.winners, self.claimed_by, self.end_votes = (table.winners, table.claimed_by,
-                                                          table.end_votes)
-        self._table, self._decided = table, None
+
+def new_kept_state(  # noqa: PLR0913 - one per field set at once (SET_AT_ONCE)
+        rules: Rules, seats: int, first_dealer: int, hand_number: int, dealer: int,
+        phase: Phase, leader: int, turn: int, hearts_broken: bool, kitty: int, in_play: int,
+        moon_shooter: int, winners: tuple[int, ...], claimed_by: int, end_votes: int,
+        table: object) -> GameState:
+    """A state whose sequence fields its `table` fills on first read (`kept_state` in
+    table.py, compiled, reads the table's fields and calls this). Python, not compiled: a
+    store to a slot here is specialized by the interpreter, where compiled code makes a
+    generic attribute store that costs several times more."""
+    state: Any = _new_object(_KeptTwin)
+    state.rules, state.seats, state.first_dealer = rules, seats, first_dealer
+    state.hand_number, state.dealer, state.phase = hand_number, dealer, phase
+    state.leader, state.turn, state.hearts_broken = leader, turn, hearts_broken
+    state.kitty, state.in_play, state.moon_shooter = kitty, in_play, moon_shooter
+    state.winners, state.claimed_by, state.end_votes = winners, claimed_by, end_votes
+    state._table, state._decided = table, None
+    state.__class__ = GameState
+    kept: GameState = state
+    return kept
 
 
-# What `_KeptTwin` sets at once: the fields that are not sequences (cheap to share).
+_new_object = object.__new__
+
+
+# What `kept_state` sets at once: the fields that are not sequences (cheap to share).
 SET_AT_ONCE = ("rules", "seats", "first_dealer", "hand_number", "dealer", "phase", "leader",
                "turn", "hearts_broken", "kitty", "in_play", "moon_shooter", "winners",
                "claimed_by", "end_votes", "_table", "_decided")
@@ -258,11 +270,3 @@ _FILLED_LATER: dict[str, Any] = {
     f.name: (f.default if f.default is not MISSING else _REQUIRED) for f in fields(GameState)
     if f.name not in SET_AT_ONCE}
 
-
-def kept_state(table: Table) -> GameState:
-    """The state of `table`, keeping it: the same value as `table.freeze()`, made in a fraction
-    of the time. Its scalar fields are set now and each sequence field (hands, tricks...) is
-    copied from the table on its first read, so the caller must never change `table` again."""
-    state = _KeptTwin(table)
-    state.__class__ = GameState  # type: ignore[assignment]
-    return state  # type: ignore[return-value]

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pbem.engine.cards import ALL_CARDS, DOUBLE_DECK, Card
 from pbem.engine.events import GameCreated
 from pbem.engine.rules import Rules, Variant
-from pbem.engine.state import GameState, kept_state
-from pbem.engine.table import Table
+from pbem.engine.state import GameState
+from pbem.engine.table import Table, kept_state
 from pbem.engine.variants.auction import AuctionTable
 from pbem.engine.variants.cancellation import CancellationTable
 from pbem.engine.variants.domino import DominoTable
