@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem.engine.cards import SUIT_MASKS, Card, Suit, cards_of
 from pbem.engine.events import CardPlayed
@@ -109,19 +109,6 @@ class GameState:
     # The card play `decide` last returned for this state, checked against it: `apply` plays
     # that very event without checking it again. A cache, never part of the value.
     _decided: CardPlayed | None = field(default=None, init=False, repr=False, compare=False)
-
-    if not TYPE_CHECKING:  # (so that mypy still refuses a field name it does not know)
-        def __getattr__(self, name: str) -> Any:
-            """Called only for a slot never set: a state frozen by `kept_state` fills each of
-            its sequence fields from its table on the first read (see `kept_state`)."""
-            if name not in _FILLED_LATER:
-                raise AttributeError(name)
-            table, default = object.__getattribute__(self, "_table"), _FILLED_LATER[name]
-            value = getattr(table, name) if default is _REQUIRED else getattr(table, name, default)
-            if type(value) is list:
-                value = tuple(value)
-            object.__setattr__(self, name, value)
-            return value
 
     # --- questions ---------------------------------------------------------------------
     @property
@@ -270,3 +257,41 @@ _FILLED_LATER: dict[str, Any] = {
     f.name: (f.default if f.default is not MISSING else _REQUIRED) for f in fields(GameState)
     if f.name not in SET_AT_ONCE}
 
+
+
+class _FilledLater:
+    """A sequence field of GameState (in place of its slot's descriptor, which it wraps): a
+    kept state's slot is filled from its table on the first read. A descriptor per field, not
+    a `__getattr__` on the class: with that hook every read of every field, the scalar ones
+    read at each card included, went through it."""
+
+    __slots__ = ("_default", "_name", "_slot")
+
+    def __init__(self, slot: Any, name: str, default: Any) -> None:
+        self._slot, self._name, self._default = slot, name, default
+
+    def __get__(self, state: GameState | None, owner: type | None = None) -> Any:
+        if state is None:
+            return self._slot
+        try:
+            return self._slot.__get__(state, owner)
+        except AttributeError:
+            return self._fill(state)
+
+    def _fill(self, state: GameState) -> Any:
+        table, name, default = state._table, self._name, self._default
+        value = getattr(table, name) if default is _REQUIRED else getattr(table, name, default)
+        if type(value) is list:
+            value = tuple(value)
+        self._slot.__set__(state, value)
+        return value
+
+    def __set__(self, state: GameState, value: Any) -> None:
+        self._slot.__set__(state, value)
+
+    def __delete__(self, state: GameState) -> None:
+        self._slot.__delete__(state)
+
+
+for _name, _default in _FILLED_LATER.items():
+    setattr(GameState, _name, _FilledLater(GameState.__dict__[_name], _name, _default))
