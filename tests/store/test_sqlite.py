@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import UTC, datetime, timedelta, timezone
 
+import pytest
 from sqlalchemy import text
+from sqlalchemy.exc import StatementError
+from sqlmodel import select
 
 from pbem.store.db import make_engine, transaction
 from pbem.store.models import Player
@@ -62,4 +66,23 @@ def test_readers_do_not_wait_for_a_writer(sqlite_url: str) -> None:
         with transaction(engine, read_only=True) as reader:
             assert reader.execute(text("SELECT count(*) FROM player")).scalar() == 0
         assert time.monotonic() - started < 1
+    engine.dispose()
+
+
+def test_a_utc_column_stores_the_text_sqlalchemy_stores_and_refuses_naive_times(
+        sqlite_url: str) -> None:
+    """UTCDateTime formats a value itself on SQLite: the same text (UTC, six digits of
+    microseconds, whatever the offset given) that SQLAlchemy's DateTime stores and reads."""
+    engine = make_engine(sqlite_url)
+    paris = timezone(timedelta(hours=1))
+    with transaction(engine) as s:
+        s.add(Player(email="a@x.org", name="A",
+                     created_at=datetime(2030, 1, 2, 4, 5, 6, tzinfo=paris)))
+    with transaction(engine) as s:
+        assert s.execute(text("SELECT created_at FROM player")).scalar() == \
+            "2030-01-02 03:05:06.000000"
+        player = s.exec(select(Player)).one()
+        assert player.created_at == datetime(2030, 1, 2, 3, 5, 6, tzinfo=UTC)
+    with pytest.raises(StatementError, match="naive datetime"), transaction(engine) as s:
+        s.add(Player(email="b@x.org", name="B", created_at=datetime(2030, 1, 2)))
     engine.dispose()
