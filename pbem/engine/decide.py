@@ -143,7 +143,7 @@ def _decide_play(state: GameState, command: PlayCard,
     kept = state._table
     if (type(kept) is Table and state.phase is PLAY and seat == state.turn
             and kept._legal(kept.hands[seat]) >> card.index & 1):
-        return (_checked_play(state, seat, card),)  # most plays: legal, a standard game
+        return (_checked_play(kept, seat, card),)  # most plays: legal, a standard game
     if state.phase is not PLAY:
         _require_phase(state, seat, PLAY, _Namer(names))
     if seat != state.turn:
@@ -159,13 +159,14 @@ def _decide_play(state: GameState, command: PlayCard,
     if not legal & bit:
         reason = _why_illegal(table, seat, card, legal)
         raise IllegalMove(f"{reason} You can play {_cards_text(cards_of(legal))}.")
-    return (_checked_play(state, seat, card),)
+    return (_checked_play(table, seat, card),)
 
 
-def _checked_play(state: GameState, seat: int, card: Card) -> CardPlayed:
-    """The event of a play just checked against `state`, which remembers it for `apply`."""
+def _checked_play(table: Table, seat: int, card: Card) -> CardPlayed:
+    """The event of a play just checked against the state `table` is kept by (`reader`), which
+    remembers it for `apply` (`Table.decided`)."""
     event = new_card_played(seat, card)
-    object.__setattr__(state, "_decided", event)  # a cache: never part of the value
+    table.decided = event
     return event
 
 

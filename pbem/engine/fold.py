@@ -47,11 +47,13 @@ def _check_draw(created: GameCreated) -> None:
 
 def apply(state: GameState, event: Event) -> GameState:
     """The state after one more event. Never changes `state`; raises an EngineError if illegal."""
-    decided = state._decided
-    if event is decided and decided is not None:  # `decide` checked it against `state`
-        table = reader(state).clone()
-        table.play_trusted(decided.seat, decided.card.index)
-        return kept_state(table)
+    kept = state._table
+    if isinstance(kept, Table) and event is kept.decided:  # `decide` checked it on `state`
+        decided = kept.decided
+        if decided is not None:
+            table = kept.clone()
+            table.play_trusted(decided.seat, decided.card.index)
+            return kept_state(table)
     table = thaw(state)
     table.apply(event)
     return freeze_keeping(table)

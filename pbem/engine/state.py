@@ -7,7 +7,6 @@ from enum import StrEnum
 from typing import Any
 
 from pbem.engine.cards import SUIT_MASKS, Card, Suit, cards_of
-from pbem.engine.events import CardPlayed
 from pbem.engine.rules import Rules
 from pbem.engine.values import fast_constructor
 
@@ -105,10 +104,9 @@ class GameState:
     end_votes: int = 0
     # The fold's working table this state was frozen from, kept for questions (legality) so
     # they need not thaw the state again; never part of the value (see variants.reader).
+    # (The card play `decide` last checked against this state is kept on that table too:
+    # `Table.decided`.)
     _table: object = field(default=None, init=False, repr=False, compare=False)
-    # The card play `decide` last returned for this state, checked against it: `apply` plays
-    # that very event without checking it again. A cache, never part of the value.
-    _decided: CardPlayed | None = field(default=None, init=False, repr=False, compare=False)
 
     # --- questions ---------------------------------------------------------------------
     @property
@@ -237,7 +235,7 @@ def new_kept_state(  # noqa: PLR0913 - one per field set at once (SET_AT_ONCE)
     state.leader, state.turn, state.hearts_broken = leader, turn, hearts_broken
     state.kitty, state.in_play, state.moon_shooter = kitty, in_play, moon_shooter
     state.winners, state.claimed_by, state.end_votes = winners, claimed_by, end_votes
-    state._table, state._decided = table, None
+    state._table = table
     state.__class__ = GameState
     kept: GameState = state
     return kept
@@ -249,7 +247,7 @@ _new_object = object.__new__
 # What `kept_state` sets at once: the fields that are not sequences (cheap to share).
 SET_AT_ONCE = ("rules", "seats", "first_dealer", "hand_number", "dealer", "phase", "leader",
                "turn", "hearts_broken", "kitty", "in_play", "moon_shooter", "winners",
-               "claimed_by", "end_votes", "_table", "_decided")
+               "claimed_by", "end_votes", "_table")
 _REQUIRED = object()
 # The fields a kept state fills on first read, with the value when its table has no such field
 # (a variant's field at a standard table; _REQUIRED: every table has it).

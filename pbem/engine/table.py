@@ -95,12 +95,16 @@ class Table:
         "rules", "seats", "first_dealer", "hand_number", "dealer", "phase", "hands", "passed",
         "trick", "leader", "turn", "tricks", "won", "hearts_broken", "kitty", "in_play",
         "totals", "sheet", "moon_shooter", "winners", "claimed_by", "turns", "end_votes",
-        "penalty", "simulating",
+        "penalty", "simulating", "decided",
     )
 
     def __init__(self, created: GameCreated | None = None) -> None:
         """A new game's table; without `created`, an empty one for `thaw` and `clone` to load
         (compiled by mypyc, a table can't be made without calling its `__init__`)."""
+        # The card play `decide` last checked against the state this table was frozen into
+        # (kept for its questions): `apply` plays that very event without checking it again.
+        # A cache, never part of the value; a clone starts without one.
+        self.decided: CardPlayed | None = None
         if created is None:
             return
         n = created.seats
