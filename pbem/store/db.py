@@ -315,14 +315,22 @@ def execute_now(session: Session, statement: Executable,
         connection.execute(statement, params)
         return
     cursor = connection.connection.cursor()
-    dbapi = connection.dialect.loaded_dbapi
+    if len(rows) == 1:
+        _on_driver(connection.dialect, form.sql,
+                   lambda: cursor.execute(form.sql, form.values(rows[0])))
+    else:
+        _on_driver(connection.dialect, form.sql,
+                   lambda: cursor.executemany(form.sql, [form.values(row) for row in rows]))
+
+
+def _on_driver(dialect: Any, sql: str, call: Callable[[], Any]) -> Any:
+    """`call()` (a statement run on the driver's cursor), its database error raised as
+    SQLAlchemy raises it (IntegrityError...)."""
+    dbapi = dialect.loaded_dbapi
     try:
-        if len(rows) == 1:
-            cursor.execute(form.sql, form.values(rows[0]))
-        else:
-            cursor.executemany(form.sql, [form.values(row) for row in rows])
-    except dbapi.Error as exc:  # as SQLAlchemy raises it (IntegrityError...)
-        raise DBAPIError.instance(form.sql, None, exc, dbapi.Error) from exc
+        return call()
+    except dbapi.Error as exc:
+        raise DBAPIError.instance(sql, None, exc, dbapi.Error) from exc
 
 
 class _DriverForm:
@@ -392,12 +400,9 @@ def read_now(connection: Connection, statement: Executable,
     form = _driver_form(statement, dialect, params)
     assert form is not None, "a SELECT without prefetch or expanding parameters"
     cursor = connection.connection.cursor()
-    dbapi = dialect.loaded_dbapi
     try:
-        cursor.execute(form.sql, form.values(params))
-        fetched = cursor.fetchall()
-    except dbapi.Error as exc:  # as SQLAlchemy raises it
-        raise DBAPIError.instance(form.sql, None, exc, dbapi.Error) from exc
+        _on_driver(dialect, form.sql, lambda: cursor.execute(form.sql, form.values(params)))
+        fetched = _on_driver(dialect, form.sql, cursor.fetchall)
     finally:
         cursor.close()
     processors = form.result_processors(statement, dialect)
@@ -511,34 +516,16 @@ class Deferred:
         return count
 
 
-def deferred(session: Session, statement: ClauseElement, params: dict[str, Any]) -> Deferred:
-    """Execute `statement` on the session's connection, straight through the driver (its
-    SQL compiled once): its rows and rowcount are read later (after `sync`). Only
-    for parameters the driver takes as they are (numbers, strings, booleans) and result
-    columns of such types: no SQLAlchemy type processing is done either way (SQLite gives
-    booleans back as 0 and 1)."""
+def deferred(session: Session, statement: Executable, params: dict[str, Any]) -> Deferred:
+    """Execute `statement` on the session's connection, straight through the driver as
+    `execute_now` does (SQLAlchemy's SQL and parameter processing, made once): its rows and
+    rowcount are read later (after `sync`), as the driver gives them (no result processing:
+    SQLite gives booleans back as 0 and 1)."""
     connection = session.connection()
-    sql, names = _raw_sql(statement, connection.dialect)
+    form = _driver_form(statement, connection.dialect, params)
+    assert form is not None, "a statement without prefetch or expanding parameters"
     cursor = connection.connection.cursor()
-    dbapi = connection.dialect.loaded_dbapi
-    try:  # (in a pipeline an earlier statement's error may surface here)
-        cursor.execute(sql, params if names is None else tuple(params[name] for name in names))
-    except dbapi.Error as exc:  # as SQLAlchemy raises it (IntegrityError...)
-        raise DBAPIError.instance(sql, None, exc, dbapi.Error) from exc
+    # (in a pipeline an earlier statement's error may surface here)
+    _on_driver(connection.dialect, form.sql, lambda: cursor.execute(form.sql, form.values(params)))
     return Deferred(cursor)
 
-
-# The SQL of statements run by `deferred`, and the order of their parameters if positional.
-_RAW_SQL: dict[tuple[int, str], tuple[ClauseElement, str, tuple[str, ...] | None]] = {}
-
-
-def _raw_sql(statement: ClauseElement, dialect: Any) -> tuple[str, tuple[str, ...] | None]:
-    key = (id(statement), dialect.name)
-    known = _RAW_SQL.get(key)
-    if known is None or known[0] is not statement:
-        compiled = cast(SQLCompiler, statement.compile(dialect=dialect))
-        names = tuple(compiled.positiontup or ()) if compiled.positional else None
-        known = (statement, compiled.string, names)
-        if len(_RAW_SQL) < _KEPT_STATEMENTS:
-            _RAW_SQL[key] = known
-    return known[1], known[2]
