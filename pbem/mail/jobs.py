@@ -26,11 +26,12 @@ import threading
 import traceback
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from datetime import datetime, timedelta
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Engine, bindparam, select
+from sqlalchemy import Engine
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
@@ -48,7 +49,7 @@ from pbem.store.db import (
     run_writes,
     transaction,
 )
-from pbem.store.events import LoadedState, payloads_between, state_at
+from pbem.store.events import LoadedState, payloads_after, payloads_between, state_at
 from pbem.store.gamerows import GameRows, plain, read_game
 from pbem.store.mailjobs import (
     Job,
@@ -59,11 +60,10 @@ from pbem.store.mailjobs import (
     pending_jobs,
     requeue_jobs,
 )
-from pbem.store.models import Event, Game, OutboxEmail
+from pbem.store.models import Game, OutboxEmail
 from pbem.store.types import utcnow
 
 log = logging.getLogger(__name__)
-_EVENTS = Event.__table__  # type: ignore[attr-defined]
 
 
 def fan_out(session: Session, job: Job, *, game: Game | None = None,
@@ -110,26 +110,18 @@ def _game_at(session: Session, job: Job,
     return game, roster, moved_on
 
 
-_LATER_PAYLOADS = (select(_EVENTS.c.payload)
-                   .where(_EVENTS.c.game_id == bindparam("game_id"),
-                          _EVENTS.c.seq > bindparam("seq"))
-                   .order_by(_EVENTS.c.seq))
-
-
 def _acted_since(session: Session, job: Job, seats: int) -> frozenset[int]:
     """The seats that acted after the job's command. Read in order and only until every seat
     has: a worker that lags behind a busy game (hundreds of moves since) must not decode them
     all for each of its jobs, which made each job cost as much as its backlog."""
     acted: set[int] = set()
-    rows = session.connection().execute(_LATER_PAYLOADS,
-                                        {"game_id": job.game_id, "seq": job.seq_after})
-    for (payload,) in rows:
-        seat = acting_seat(decode_event(payload))
-        if seat is not None:
-            acted.add(seat)
-            if len(acted) >= seats:
-                break
-    rows.close()
+    with closing(payloads_after(session, job.game_id, job.seq_after)) as payloads:
+        for payload in payloads:
+            seat = acting_seat(decode_event(payload))
+            if seat is not None:
+                acted.add(seat)
+                if len(acted) >= seats:
+                    break
     return frozenset(acted)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
@@ -145,6 +145,19 @@ def load_payloads(session: Session, game_id: int, after_seq: int = 0) -> list[tu
         session.flush()
     rows = session.connection().execute(_PAYLOADS, {"game_id": game_id, "seq": after_seq})
     return [(seq, payload) for seq, payload in rows]
+
+
+def payloads_after(session: Session, game_id: int,
+                   after_seq: int) -> Generator[Any, None, None]:
+    """The payloads of the game's events after `after_seq`, in order, one at a time: a
+    caller that has what it needs stops early and decodes no more (closing the generator
+    closes the read). No flush first (for planning sessions and plain reads)."""
+    rows = session.connection().execute(_PAYLOADS, {"game_id": game_id, "seq": after_seq})
+    try:
+        for _seq, payload in rows:
+            yield payload
+    finally:
+        rows.close()
 
 
 def append_events(
