@@ -42,8 +42,10 @@ from pbem.roster import Roster, roster_of
 from pbem.service.core import notify_hook
 from pbem.store.db import (
     Write,
+    all_plain,
     collected_writes,
     is_planning,
+    pipelined_transaction,
     planned_engine,
     planning,
     run_writes,
@@ -53,6 +55,7 @@ from pbem.store.events import LoadedState, payloads_after, payloads_between, sta
 from pbem.store.gamerows import GameRows, plain, read_game
 from pbem.store.mailjobs import (
     Job,
+    JobGone,
     Rebuilt,
     count_failure,
     finish_job,
@@ -275,19 +278,33 @@ def _plan(engine: Engine, jobs: list[Job],
 
 
 def _write(engine: Engine, planned: Planned) -> tuple[list[int], bool]:
-    """The planned jobs' rows, each with its job's deletion, in one transaction; it stops at
-    a job another worker has done or that waits for an earlier one (False)."""
-    done: list[int] = []
-    if not planned:
-        return done, True
-    with transaction(engine) as session:
+    """The planned jobs' rows, each with its job's deletion, in one transaction: on
+    PostgreSQL its BEGIN, deletions and rows sent in one round trip, then the COMMIT
+    (pbem.store.db.pipelined_transaction). If a job's deletion finds it gone (another worker
+    did it) or held (an earlier job of its game waits), nothing is kept, and the jobs before
+    it are written again without it (False: the group stops there)."""
+    complete = True
+    while planned:
+        try:
+            _write_jobs(engine, planned)
+        except JobGone as gone:
+            planned, complete = planned[:[job for job, _ in planned].index(gone.job)], False
+            continue
+        return [_job_id(job) for job, _writes in planned], complete
+    return [], complete
+
+
+def _write_jobs(engine: Engine, planned: Planned) -> None:
+    every = [write for _job, writes in planned for write in writes]
+    with pipelined_transaction(engine, all_plain(every)) as session:
         for job, writes in planned:
-            if not finish_job(session.connection(), job):
-                return done, False
+            finish_job(session, job)
             run_writes(session, writes)
-            assert job.id is not None
-            done.append(job.id)
-    return done, True
+
+
+def _job_id(job: Job) -> int:
+    assert job.id is not None
+    return job.id
 
 
 def _one_by_one(engine: Engine, jobs: list[Job], settings: MailSettings | None,
@@ -298,8 +315,7 @@ def _one_by_one(engine: Engine, jobs: list[Job], settings: MailSettings | None,
             continue
         try:
             if fan_out_one(engine, job, settings):
-                assert job.id is not None
-                done.append(job.id)
+                done.append(_job_id(job))
         except Exception as exc:  # one broken game must not stop the others' mail
             if not job_failed(engine, job, exc, now):
                 held.add(job.game_id)
@@ -360,11 +376,8 @@ def fan_out_one(engine: Engine, job: Job, settings: MailSettings | None = None) 
     with planning(engine) as session:
         fan_out(session, job, settings=settings)
         writes = list(collected_writes(session))
-    with transaction(engine) as session:
-        if not finish_job(session.connection(), job):
-            return False
-        run_writes(session, writes)
-    return True
+    written, _complete = _write(engine, [(job, writes)])
+    return bool(written)
 
 
 def jobs_waiting(engine: Engine, game_ids: Sequence[int] | None = None) -> int:

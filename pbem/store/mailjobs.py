@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import (
@@ -29,7 +30,7 @@ from sqlalchemy import (
 )
 from sqlmodel import Session
 
-from pbem.store.db import execute_write
+from pbem.store.db import Deferred, after_sync, deferred, execute_write
 from pbem.store.models import MailJob
 from pbem.store.types import utcnow
 
@@ -130,12 +131,29 @@ def pending_jobs(connection: Connection, *, now: datetime | None = None,
     return [_job(row._mapping) for row in rows]
 
 
-def finish_job(connection: Connection, job: Job) -> bool:
-    """Delete the job in the transaction that writes its outbox rows: False if it is gone
-    already (fanned out by another worker) or an earlier job of its game still waits."""
-    done = connection.execute(_FINISH, {"job_id": job.id, "game_id": job.game_id,
-                                        "seq_after": job.seq_after})
-    return done.rowcount == 1
+class JobGone(Exception):
+    """A job's deletion found nothing: another worker fanned it out already, or an earlier
+    job of its game still waits. Raised before the COMMIT: nothing of the transaction is
+    kept (the outbox rows written with the deletion go with it)."""
+
+    def __init__(self, job: Job) -> None:
+        super().__init__(f"mail job {job.id} of game {job.game_id} is done or held")
+        self.job = job
+
+
+def finish_job(session: Session, job: Job) -> None:
+    """Delete the job in the transaction that writes its outbox rows; JobGone (the
+    transaction rolled back) if it is gone already or an earlier job of its game still
+    waits. In a `pipelined_transaction` (pbem.store.db) the DELETE goes to PostgreSQL with
+    the rows and its count is checked at `sync`, before the COMMIT; elsewhere at once."""
+    done = deferred(session, _FINISH, {"job_id": job.id, "game_id": job.game_id,
+                                       "seq_after": job.seq_after})
+    after_sync(session, partial(_deleted, done, job))
+
+
+def _deleted(done: Deferred, job: Job) -> None:
+    if done.rowcount() != 1:
+        raise JobGone(job)
 
 
 def count_failure(connection: Connection, job: Job, *, error: str,

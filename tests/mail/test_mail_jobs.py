@@ -12,18 +12,19 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import Engine, func
+from sqlalchemy import Engine, func, update
 from sqlmodel import Session, col, select
 
 from pbem.app import db_engine
 from pbem.engine import GameState, PassCards, Phase, PlayCard, legal_cards
+from pbem.mail import jobs as mail_jobs
 from pbem.mail.jobs import fan_out_all, fan_out_one, fan_out_pending, jobs_waiting, retry_delay
 from pbem.scheduler.worker import MAIL_JOBS_INTERVAL_SECONDS, build_scheduler, fan_out_mail
 from pbem.service import Context, Invitee, create_game, make_rng, move
 from pbem.service import core as service_core
 from pbem.store.db import defer_write, make_engine, transaction
-from pbem.store.mailjobs import pending_jobs
-from pbem.store.models import OutboxEmail, Token
+from pbem.store.mailjobs import listed_jobs, pending_jobs
+from pbem.store.models import MailJob, OutboxEmail, Token
 from pbem.store.types import utcnow
 
 PLAYERS = [Invitee(f"p{n}@example.org", f"P{n}", accepted=True) for n in range(4)]
@@ -221,6 +222,65 @@ def test_two_workers_racing_send_each_email_exactly_once(engine: Engine) -> None
     rows = outbox(engine)
     for game_id, ref_id in zip(games, alone, strict=True):
         assert what([r for r in rows if r.game_id == game_id]) == what(outbox(engine, ref_id))
+
+
+def _meanwhile(monkeypatch: pytest.MonkeyPatch, other: Callable[[], object]) -> None:
+    """Run `other` (another worker, an operator) once, after this worker has worked its jobs
+    out and before it writes them (pbem.mail.jobs._write: on PostgreSQL pipelined)."""
+    real, ran = mail_jobs._write, []
+
+    def write(engine: Engine, planned: Any) -> Any:
+        if not ran:  # (the other worker's own write is the real one)
+            ran.append(True)
+            other()
+        return real(engine, planned)
+
+    monkeypatch.setattr(mail_jobs, "_write", write)
+
+
+def test_a_job_fanned_out_by_another_worker_between_plan_and_write_is_written_once(
+        engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """This worker's write (its deletion sent with the rows, checked before the COMMIT) finds
+    the job gone: none of its rows are kept, and the job's emails are the other's, once."""
+    game_id, _state = new_game(later(engine))
+    others: list[list[int]] = []
+    _meanwhile(monkeypatch, lambda: others.append(fan_out_pending(engine)))
+    assert fan_out_pending(engine) == []
+    assert len(others) == 1 and len(others[0]) == 1 and jobs_waiting(engine) == 0
+    assert Counter(r.kind for r in outbox(engine, game_id)) == {"game_started": 4, "pass": 4}
+    assert len(outbox(engine)) == 8
+
+
+def test_a_job_gone_mid_group_keeps_the_jobs_before_it_written_once(
+        engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three jobs of a game worked out together; meanwhile the first is set aside and another
+    worker fans out the two after it. This worker's write finds the second gone: the
+    transaction is rolled back whole and the first job written again alone. Every email of
+    the three jobs is in the outbox once, as one worker alone writes them."""
+    alone, state = new_game(later(engine, seed=5), "Gone")
+    play(later(engine, seed=5), alone, state, 2)
+    fan_out_pending(engine, game_id=alone)
+    game_id, state = new_game(later(engine, seed=5), "Gone")
+    play(later(engine, seed=5), game_id, state, 2)
+    with transaction(engine, read_only=True) as session:
+        first, second, third = pending_jobs(session.connection(), game_id=game_id)
+
+    def other_worker() -> list[int]:
+        with transaction(engine) as session:
+            session.connection().execute(update(MailJob).where(col(MailJob.id) == first.id)
+                                         .values(set_aside_at=utcnow()))
+        return fan_out_pending(engine, game_id=game_id)
+
+    _meanwhile(monkeypatch, other_worker)
+    assert fan_out_pending(engine, game_id=game_id) == [first.id]
+    with transaction(engine, read_only=True) as session:
+        assert pending_jobs(session.connection()) == [] and listed_jobs(
+            session.connection()) == []
+    assert sorted(what(outbox(engine, game_id))) == sorted(what(outbox(engine, alone)))
+    rows = outbox(engine, game_id)  # the first job's (this worker's) written last, asking
+    kinds = [r.kind for r in rows]  # only the two seats that have not passed since
+    assert Counter(kinds[-6:]) == {"game_started": 4, "pass": 2}
+    assert "game_started" not in kinds[:-6]
 
 
 def test_a_failure_mid_fan_out_loses_nothing(engine: Engine) -> None:
