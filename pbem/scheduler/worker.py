@@ -41,7 +41,7 @@ from pbem.scheduler.digest import send_digests
 from pbem.service import (
     Context,
     PlayerMistake,
-    games_left_to_robots,
+    games_to_play,
     play_robot_turns,
     timeout_move,
 )
@@ -314,10 +314,12 @@ def carry_on_robot_games(ctx: Context, stop: Callable[[], bool] = lambda: False)
     """Play on the games no human is waited for, one bounded chunk of robot moves per game and
     transaction (pbem.service.robotturns), taking the games in turns until none has a move
     left or `stop()`; the ids of the games played, once per chunk. Safe beside another worker
-    or a player's command: a chunk is written only on the game as it was read."""
+    or a player's command: a chunk is written only on the game as it was read. A game found
+    with nothing to play is left out until its seq or seats change (`games_to_play`): an idle
+    pass is one query."""
     played: list[int] = []
     while not stop():
-        moved = [game_id for game_id in games_left_to_robots(ctx)
+        moved = [game_id for game_id in games_to_play(ctx)
                  if not stop() and _robot_chunk(ctx, game_id)]
         if not moved:
             break
@@ -337,7 +339,9 @@ def _robot_chunk(ctx: Context, game_id: int) -> bool:
 
 def play_robot_games(app: Flask, stopping: threading.Event | None = None) -> list[int]:
     """Every second: carry on the games left to robots (not behind the lease: each chunk is
-    checked against the game as read, so two workers never play one twice)."""
+    checked against the game as read, so two workers never play one twice; a game a worker
+    found with nothing to play is left out only while its seq and seats are as found, when
+    any worker would find the same)."""
     with app.app_context():
         played = carry_on_robot_games(Context(engine=db_engine(app)),
                                       stopping.is_set if stopping else lambda: False)

@@ -48,7 +48,7 @@ from pbem.service.moves import (
     pass_cards,
     play_card,
 )
-from pbem.service.robotturns import games_left_to_robots, play_robot_turns
+from pbem.service.robotturns import games_left_to_robots, games_to_play, play_robot_turns
 from pbem.service.time import away_dates, clear_away, nudge, resume_game, set_away
 from pbem.service.timeouts import timeout_move
 
@@ -59,6 +59,6 @@ __all__ = [
     "claim", "create_game", "decline_invite", "make_rng", "make_rules", "name_suit", "notify_hook",
     "pass_cards", "play_card", "replace_seat", "resign",
     "away_dates", "clear_away", "nudge", "resume_game", "set_away", "take_seat_back",
-    "timeout_move", "games_left_to_robots", "play_robot_turns",
+    "timeout_move", "games_left_to_robots", "games_to_play", "play_robot_turns",
     "move", "Stale", "PLAYER", "TIMEOUT", "HOLDING", "ROBOT", "FORCED",
 ]

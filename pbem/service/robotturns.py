@@ -13,9 +13,12 @@ it as any move does (status, ratings, the summary emails)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
+from weakref import WeakKeyDictionary
 
-from sqlalchemy import exists
+from sqlalchemy import Engine, exists
+from sqlalchemy import select as sql_select
 from sqlmodel import col, select
 
 from pbem.engine import Event
@@ -26,16 +29,27 @@ from pbem.service.core import (
     Duplicate,
     Loaded,
     Outcome,
+    SeatsSeen,
     robots_have_moves,
     run,
 )
-from pbem.store.db import transaction
-from pbem.store.models import Deadline, Game
+from pbem.store.db import planning, transaction
+from pbem.store.models import Deadline, Game, Seat
 
 _PENDING_DEADLINE = exists().where(col(Deadline.game_id) == col(Game.id),
                                    col(Deadline.status) == "pending")
 _NOBODY_WAITED_FOR = (select(Game.id).where(col(Game.status) == "active", ~_PENDING_DEADLINE)
                       .order_by(col(Game.id)))
+# The same games, each with what decides whether the robots have a move in it (its seq and
+# its seats: who holds each), one row per seat.
+_G, _S = Game.__table__, Seat.__table__  # type: ignore[attr-defined]
+_WITH_SEATS = (sql_select(_G.c.id, _G.c.last_seq, _S.c.seat_no, _S.c.player_id, _S.c.is_bot,
+                          _S.c.bot_holding)
+               .join_from(_G, _S, _S.c.game_id == _G.c.id)
+               .where(_G.c.status == "active", ~_PENDING_DEADLINE)
+               .order_by(_G.c.id, _S.c.seat_no))
+
+Seen = tuple[int, SeatsSeen]  # a game's last seq and its seats (seat_no, player, robot, held)
 
 
 def games_left_to_robots(ctx: Context) -> list[int]:
@@ -45,12 +59,58 @@ def games_left_to_robots(ctx: Context) -> list[int]:
         return [game_id for game_id in session.exec(_NOBODY_WAITED_FOR).all() if game_id]
 
 
+def games_to_play(ctx: Context) -> list[int]:
+    """The games left to robots (as `games_left_to_robots`) less those this process found
+    with nothing to play and that are still as found (same seq, same seats): such a game
+    waits for something else, and planning it again every second would find the same. One
+    query (a planning read: on PostgreSQL no BEGIN). Oldest first."""
+    with planning(ctx.engine) as session:
+        rows = session.connection().execute(_WITH_SEATS).all()
+    now: dict[int, Seen] = {}
+    for game_id, seq, *seat in rows:
+        _seq, seats = now.get(game_id, (seq, ()))
+        now[game_id] = (seq, (*seats, _seat(*seat)))
+    with _IDLE_LOCK:
+        idle = _IDLE.setdefault(ctx.engine, {})
+        for game_id in [game_id for game_id, seen in idle.items() if now.get(game_id) != seen]:
+            del idle[game_id]  # moved on, or no longer left to robots: forgotten
+        return [game_id for game_id in now if game_id not in idle]
+
+
+# The games each process (per engine) found with nothing for the robots to play, and what it
+# found them as. Whether the robots have a move is decided by the state at the game's seq
+# and by who holds each seat, with no deadline pending (pbem.service.core
+# `robots_have_moves`, `_asked_without_deadline`): while those stay the same, so does the
+# answer, whoever asks; so a second worker is never misled by the first's finding, nor the
+# other way round, and any move, seat change or new deadline makes the game planned again.
+_IDLE: WeakKeyDictionary[Engine, dict[int, Seen]] = WeakKeyDictionary()
+_IDLE_LOCK = threading.Lock()
+
+
+def _seat(seat_no: int, player_id: int | None, is_bot: bool,
+          bot_holding: bool) -> tuple[int, int | None, bool, bool]:
+    return int(seat_no), player_id, bool(is_bot), bool(bot_holding)
+
+
+def _found_idle(engine: Engine, g: Loaded) -> None:
+    """Remember that the robots have nothing to play in `g` as read (only when no deadline
+    is pending: else a human is waited for, and the game is not left to robots)."""
+    if g.pending_deadlines:
+        return
+    seats = tuple(sorted(_seat(s.seat_no, s.player_id, s.is_bot, s.bot_holding)
+                         for s in g.seats))
+    with _IDLE_LOCK:
+        _IDLE.setdefault(engine, {})[g.game_id] = (g.game.last_seq, seats)
+
+
 def play_robot_turns(ctx: Context, game_id: int) -> Outcome:
     """Play one bounded chunk of the robots' moves in `game_id` (as `advance` plays after any
-    command); a duplicate Outcome, writing nothing, when there is nothing to play."""
+    command); a duplicate Outcome, writing nothing, when there is nothing to play (then
+    `games_to_play` leaves the game out until its seq or its seats change)."""
 
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
         if not robots_have_moves(g.state, g.seats) and not _asked_without_deadline(g):
+            _found_idle(ctx.engine, g)
             return Duplicate("The robots have nothing to play in this game.")
         return []  # `commit` lets the table move on (the robots' chunk), and opens deadlines
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from apscheduler.schedulers.background import BackgroundScheduler
 from flask import Flask
-from sqlalchemy import Engine
+from sqlalchemy import Engine, update
 from sqlmodel import col, select
 
 from pbem.engine import Phase, legal_cards, replay
@@ -25,18 +26,20 @@ from pbem.service import (
     PlayerMistake,
     create_game,
     games_left_to_robots,
+    games_to_play,
     make_rng,
     pass_cards,
     play_card,
     play_robot_turns,
     resign,
+    robotturns,
     take_seat_back,
     timeout_move,
 )
 from pbem.service.core import robot_budget
-from pbem.store.db import transaction
+from pbem.store.db import make_engine, transaction
 from pbem.store.events import load_events, load_state
-from pbem.store.models import Deadline, Game, OutboxEmail
+from pbem.store.models import Deadline, Game, OutboxEmail, Seat
 from pbem.store.models import Event as EventRow
 from tests.helpers import state_of
 
@@ -217,3 +220,123 @@ def test_a_worker_and_a_player_taking_his_seat_back_race_without_harm(engine: En
     if not state.game_over:  # Bob came back before the end: the game waits for him, timed
         assert state.to_move == (1,) or 1 in state.to_move
         assert pending_seats(engine, game_id) == [1] and games_left_to_robots(ctx) == []
+
+
+# --- an idle game: left to robots, with nothing for them to play -----------------------------
+
+def idle_game(engine: Engine) -> int:
+    """Ann and three robots, at Ann's turn; then her seat is left empty (nobody holds it, as
+    an open seat waiting for a newcomer) and her deadline closed: the game is active, no
+    deadline is pending, and the robots have nothing to play: it waits for something else."""
+    ctx = Context(engine=engine, rng=make_rng(seed=4), clock=Clock())
+    game_id = create_game(ctx, name="Idle", players=[ANN], bot_seats=(1, 2, 3),
+                          robot_strength="easy").game_id
+    assert state_of(engine, game_id).to_move == (0,)
+    with transaction(engine) as s:
+        s.execute(update(Seat).where(col(Seat.game_id) == game_id, col(Seat.seat_no) == 0)
+                  .values(player_id=None))
+        s.execute(update(Deadline).where(col(Deadline.game_id) == game_id)
+                  .values(status="cancelled"))
+    return game_id
+
+
+def a_robot_takes_the_empty_seat(engine: Engine, game_id: int) -> None:
+    """As the lobby's top-up does for an open seat: a robot takes it (no event appended)."""
+    with transaction(engine) as s:
+        s.execute(update(Seat).where(col(Seat.game_id) == game_id, col(Seat.seat_no) == 0)
+                  .values(is_bot=True))
+
+
+def count_plans(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Engine, int]]:
+    """Each planning of a robots' chunk (pbem.service.robotturns `run`): (engine, game)."""
+    plans: list[tuple[Engine, int]] = []
+    real = robotturns.run
+
+    def counted(ctx: Context, game_id: int, *args: Any, **kwargs: Any) -> Any:
+        plans.append((ctx.engine, game_id))
+        return real(ctx, game_id, *args, **kwargs)
+
+    monkeypatch.setattr(robotturns, "run", counted)
+    return plans
+
+
+def test_an_idle_game_is_planned_once_not_every_pass_and_again_once_a_robot_can_move(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game_id = idle_game(engine)
+    plans = count_plans(monkeypatch)
+    ctx = Context(engine=engine, rng=make_rng(seed=6))
+    for _pass in range(5):  # five seconds of the worker's passes
+        assert carry_on_robot_games(ctx) == []
+    assert plans == [(engine, game_id)]  # planned once: found idle, then left out
+    assert games_left_to_robots(ctx) == [game_id] and games_to_play(ctx) == []
+    seq = state_of_seq(engine, game_id)
+    a_robot_takes_the_empty_seat(engine, game_id)
+    assert games_to_play(ctx) == [game_id]  # the very next pass (within a second) plays it
+    played = carry_on_robot_games(ctx)
+    assert played and set(played) == {game_id} and state_of_seq(engine, game_id) > seq
+    assert status_of(engine, game_id) == "finished"  # four robots: played to its end
+
+
+def test_an_idle_game_that_moves_on_is_planned_again(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its seq changes (here a robot's chunk written by another worker, after the seat was
+    taken): the game is no longer as found, and is planned again."""
+    game_id = idle_game(engine)
+    ctx = Context(engine=engine, rng=make_rng(seed=6))
+    assert carry_on_robot_games(ctx) == [] and games_to_play(ctx) == []
+    other = make_engine(str(engine.url.render_as_string(hide_password=False)))
+    try:
+        a_robot_takes_the_empty_seat(engine, game_id)
+        assert not play_robot_turns(Context(engine=other, rng=make_rng(seed=1)),
+                                    game_id).duplicate
+    finally:
+        other.dispose()
+    plans = count_plans(monkeypatch)
+    assert game_id in carry_on_robot_games(ctx)
+    assert plans[0] == (engine, game_id)
+
+
+def test_two_workers_each_remember_idle_games_and_play_them_once_when_they_move(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two workers (two processes: each its own engine and memory) beside each other, not
+    behind the lease: each plans the idle game once, then neither again; once a robot can
+    move, both race on it and every move is played once."""
+    game_id = idle_game(engine)
+    plans = count_plans(monkeypatch)
+    other = make_engine(str(engine.url.render_as_string(hide_password=False)))
+    workers = [Context(engine=engine, rng=make_rng(seed=1)), Context(engine=other,
+                                                                     rng=make_rng(seed=2))]
+    try:
+        for _pass in range(3):
+            assert [carry_on_robot_games(ctx) for ctx in workers] == [[], []]
+        assert plans == [(engine, game_id), (other, game_id)]
+        a_robot_takes_the_empty_seat(engine, game_id)
+        start = threading.Barrier(2)
+        played: list[list[int]] = [[], []]
+
+        def worker(n: int) -> None:
+            start.wait()
+            played[n] = carry_on_robot_games(workers[n])
+
+        threads = [threading.Thread(target=worker, args=(n,)) for n in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        other.dispose()
+    with transaction(engine, read_only=True) as s:
+        seqs = s.exec(select(EventRow.seq).where(EventRow.game_id == game_id)
+                      .order_by(col(EventRow.seq))).all()
+        state = replay(list(load_events(s, game_id)))
+    assert list(seqs) == list(range(seqs[0], seqs[0] + len(seqs)))  # nothing written twice
+    assert state.game_over and status_of(engine, game_id) == "finished"
+    assert played[0] or played[1]
+
+
+def state_of_seq(engine: Engine, game_id: int) -> int:
+    with transaction(engine, read_only=True) as s:
+        return load_state(s, game_id).seq
