@@ -44,33 +44,41 @@ from pbem.engine.state import (
     Phase,
 )
 from pbem.engine.table import FOLLOW_MASKS, Table
+from pbem.engine.values import constructed_fast
 from pbem.engine.variants import reader
 from pbem.engine.variants.domino import DominoTable
 
 
+# The commands are built by `constructed_fast` (values.py): `PlayCard(seat, card)` at every
+# move costs a fraction of the frozen dataclass's own `__init__`.
+@constructed_fast
 @dataclass(frozen=True, slots=True)
 class PassCards:
     seat: int
     cards: tuple[Card, ...]
 
 
+@constructed_fast
 @dataclass(frozen=True, slots=True)
 class PlayCard:
     seat: int
     card: Card
 
 
+@constructed_fast
 @dataclass(frozen=True, slots=True)
 class Claim:
     seat: int
 
 
+@constructed_fast
 @dataclass(frozen=True, slots=True)
 class ChooseMoon:
     seat: int
     down: bool
 
 
+@constructed_fast
 @dataclass(frozen=True, slots=True)
 class Bid:
     """Auction Hearts: bid `chips` for naming the suit to avoid, or pass (None)."""
@@ -79,6 +87,7 @@ class Bid:
     chips: int | None
 
 
+@constructed_fast
 @dataclass(frozen=True, slots=True)
 class NameSuit:
     """Auction Hearts: the winning bidder names the suit to avoid."""
@@ -87,6 +96,7 @@ class NameSuit:
     suit: Suit
 
 
+@constructed_fast
 @dataclass(frozen=True, slots=True)
 class VoteEnd:
     """Seed 003's end by agreement: `agree` votes to end the game now with the current scores

@@ -8,7 +8,7 @@ from typing import Any
 
 from pbem.engine.cards import SUIT_MASKS, Card, Suit, cards_of
 from pbem.engine.rules import Rules
-from pbem.engine.values import fast_constructor
+from pbem.engine.values import fast_constructor, settable_twin
 
 
 class Phase(StrEnum):
@@ -213,11 +213,9 @@ new_result = fast_constructor(HandResult)
 
 # --- states that fill their sequence fields on first read ------------------------------------
 
-class _KeptTwin:
-    """GameState's slots without the frozen `__setattr__`: `new_kept_state` builds here and
-    then gives the value GameState as its class (the same layout, see values.py)."""
-
-    __slots__ = GameState.__slots__
+# GameState's settable twin (values.py): `new_kept_state` builds here, then gives the value
+# GameState as its class.
+_KeptTwin = settable_twin(GameState)
 
 
 def new_kept_state(  # noqa: PLR0913 - one per field set at once (SET_AT_ONCE)
@@ -229,7 +227,7 @@ def new_kept_state(  # noqa: PLR0913 - one per field set at once (SET_AT_ONCE)
     table.py, compiled, reads the table's fields and calls this). Python, not compiled: a
     store to a slot here is specialized by the interpreter, where compiled code makes a
     generic attribute store that costs several times more."""
-    state: Any = _new_object(_KeptTwin)
+    state: Any = _KeptTwin()
     state.rules, state.seats, state.first_dealer = rules, seats, first_dealer
     state.hand_number, state.dealer, state.phase = hand_number, dealer, phase
     state.leader, state.turn, state.hearts_broken = leader, turn, hearts_broken
@@ -240,8 +238,6 @@ def new_kept_state(  # noqa: PLR0913 - one per field set at once (SET_AT_ONCE)
     kept: GameState = state
     return kept
 
-
-_new_object = object.__new__
 
 
 # What `kept_state` sets at once: the fields that are not sequences (cheap to share).

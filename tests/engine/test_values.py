@@ -3,12 +3,25 @@ and the working table a state keeps for its questions never leaks into its value
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import pickle
 
 import pytest
 
-from pbem.engine import Card, GameState, Trick, apply, legal_cards, preset, replay, snapshot
+from pbem.engine import (
+    Card,
+    GameState,
+    PassCards,
+    PlayCard,
+    Trick,
+    VoteEnd,
+    apply,
+    legal_cards,
+    preset,
+    replay,
+    snapshot,
+)
 from pbem.engine.state import new_state, new_trick
 from pbem.engine.values import fast_constructor
 from pbem.playout import random_game
@@ -92,3 +105,41 @@ def test_every_field_is_either_set_at_once_or_filled_later() -> None:
     names = {f.name for f in dataclasses.fields(GameState)}
     assert names == set(SET_AT_ONCE) | set(_FILLED_LATER)
     assert not set(SET_AT_ONCE) & set(_FILLED_LATER)
+
+
+# --- commands built through their class's own fast constructor (`constructed_fast`) ----------
+
+def test_a_command_is_built_by_its_class_as_the_dataclass_would_build_it() -> None:
+    card = Card.parse("QS")
+    command = PlayCard(1, card)
+    assert type(command) is PlayCard and command.seat == 1 and command.card is card
+    assert command == PlayCard(seat=1, card=card) == PlayCard(1, card=card)
+    assert hash(command) == hash(PlayCard(1, card)) and command != PlayCard(2, card)
+    assert repr(command) == "PlayCard(seat=1, card=Card('QS'))"
+    assert VoteEnd(2) == VoteEnd(2, True) and VoteEnd(seat=2, agree=False).agree is False
+
+
+def test_a_fast_command_is_frozen_pickles_copies_and_matches() -> None:
+    command = PassCards(3, (Card.parse("2C"), Card.parse("AH"), Card.parse("QS")))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        command.seat = 0  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(command)) == command == copy.deepcopy(command)
+    assert dataclasses.replace(command, seat=1) == PassCards(1, command.cards)
+    match PlayCard(0, Card.parse("2C")):
+        case PlayCard(seat, card):
+            assert (seat, str(card)) == (0, "2C")
+
+
+def test_a_fast_commands_arguments_are_checked_as_the_dataclasss() -> None:
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'card'"):
+        PlayCard(1)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'suit'"):
+        PlayCard(1, Card.parse("2C"), suit=0)  # type: ignore[call-arg]
+
+
+def test_a_subclass_of_a_fast_command_is_still_built_with_its_fields() -> None:
+    class Louder(PlayCard):
+        pass
+
+    louder = Louder(2, Card.parse("AS"))
+    assert type(louder) is Louder and (louder.seat, str(louder.card)) == (2, "AS")
