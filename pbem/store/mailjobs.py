@@ -60,16 +60,20 @@ _PENDING = (select(*_COLUMNS).where(_DUE).order_by(_J.c.game_id, _J.c.seq_after)
             .limit(bindparam("most")))
 _PENDING_OF_GAME = (select(*_COLUMNS).where(_J.c.game_id == bindparam("game_id"), _DUE)
                     .order_by(_J.c.seq_after))
+# A job as read, by its id and what it is for: SQLite gives a new row the largest id plus one
+# (1 again in an empty table), so once a job is done its id may soon be another's.
+_THE_JOB = and_(_J.c.id == bindparam("job_id"), _J.c.game_id == bindparam("job_game"),
+                _J.c.seq_after == bindparam("job_seq"))
 # Done: the row goes, if it is still there (else another worker fanned it out) and no earlier
 # job of its game waits (each game's emails go out in seq order; a set-aside one does not).
 _FINISH = delete(_J).where(
-    _J.c.id == bindparam("job_id"),
+    _THE_JOB,
     ~exists().where(_EARLIER.c.game_id == bindparam("game_id"),
                     _EARLIER.c.seq_after < bindparam("seq_after"),
                     _EARLIER.c.set_aside_at.is_(None)))
 # A failed attempt counts once: only if nobody counted it (or fanned the job out) meanwhile.
-_FAILED = (update(_J).where(_J.c.id == bindparam("job_id"),
-                            _J.c.attempts == bindparam("seen"), _J.c.set_aside_at.is_(None))
+_FAILED = (update(_J).where(_THE_JOB, _J.c.attempts == bindparam("seen"),
+                            _J.c.set_aside_at.is_(None))
            .values(attempts=bindparam("attempts"), last_error=bindparam("error"),
                    next_attempt_at=bindparam("next_at"), set_aside_at=bindparam("aside_at")))
 _LISTED = select(*_COLUMNS).order_by(_J.c.game_id, _J.c.seq_after)
@@ -146,7 +150,8 @@ def finish_job(session: Session, job: Job) -> None:
     transaction rolled back) if it is gone already or an earlier job of its game still
     waits. In a `pipelined_transaction` (pbem.store.db) the DELETE goes to PostgreSQL with
     the rows and its count is checked at `sync`, before the COMMIT; elsewhere at once."""
-    done = deferred(session, _FINISH, {"job_id": job.id, "game_id": job.game_id,
+    done = deferred(session, _FINISH, {"job_id": job.id, "job_game": job.game_id,
+                                       "job_seq": job.seq_after, "game_id": job.game_id,
                                        "seq_after": job.seq_after})
     after_sync(session, partial(_deleted, done, job))
 
@@ -161,7 +166,8 @@ def count_failure(connection: Connection, job: Job, *, error: str,
     """Record a failed attempt at `job` (as read: its `attempts`) with when to try again, or
     that it is set aside. False: another worker counted this attempt or fanned the job out."""
     counted = connection.execute(_FAILED, {
-        "job_id": job.id, "seen": job.attempts, "attempts": job.attempts + 1, "error": error,
+        "job_id": job.id, "job_game": job.game_id, "job_seq": job.seq_after,
+        "seen": job.attempts, "attempts": job.attempts + 1, "error": error,
         "next_at": next_attempt_at, "aside_at": set_aside_at})
     return counted.rowcount == 1
 

@@ -251,6 +251,35 @@ def test_a_job_fanned_out_by_another_worker_between_plan_and_write_is_written_on
     assert len(outbox(engine)) == 8
 
 
+def test_a_job_whose_id_was_reused_meanwhile_is_not_taken_for_it(
+        engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between this worker's plan and write, another worker fans the job out, and a move in
+    another game queues a job that takes the same id (SQLite gives a new row the largest id
+    plus one: in an empty table, 1 again). This worker's write must not delete that job as
+    if it were its own (and write its own emails a second time): the new game's job stays,
+    and is fanned out once, by the next pass."""
+    first_game, _state = new_game(later(engine, seed=1), "First")
+    other_game: list[int] = []
+
+    def other_worker_then_a_new_game() -> None:
+        assert len(fan_out_pending(engine)) == 1
+        other_game.append(new_game(later(engine, seed=2), "Second")[0])
+
+    _meanwhile(monkeypatch, other_worker_then_a_new_game)
+    with transaction(engine, read_only=True) as session:
+        (mine,) = pending_jobs(session.connection())
+    assert fan_out_pending(engine) == []  # (its own pass: the first game's job is gone)
+    with transaction(engine, read_only=True) as session:
+        (waiting,) = pending_jobs(session.connection())
+    assert waiting.game_id == other_game[0]
+    if engine.dialect.name == "sqlite":
+        assert waiting.id == mine.id  # the id was reused: the case this test is about
+    assert len(outbox(engine, first_game)) == 8  # once
+    monkeypatch.undo()
+    assert fan_out_pending(engine) == [waiting.id]
+    assert len(outbox(engine, other_game[0])) == 8 and len(outbox(engine, first_game)) == 8
+
+
 def test_a_job_gone_mid_group_keeps_the_jobs_before_it_written_once(
         engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     """Three jobs of a game worked out together; meanwhile the first is set aside and another
