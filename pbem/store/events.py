@@ -27,6 +27,7 @@ from pbem.store.db import (
     execute_write,
     is_planning,
     planned_engine,
+    read_now,
 )
 from pbem.store.models import Event, Game, Snapshot
 from pbem.store.types import utcnow
@@ -281,9 +282,10 @@ def _fold_stored(base: GameState | None, rows: list[tuple[int, Any]]) -> GameSta
 
 def payloads_between(session: Session, game_id: int, after_seq: int,
                      upto_seq: int) -> list[tuple[int, Any]]:
-    """(seq, payload) of the game's events after `after_seq` up to `upto_seq`, in order."""
-    rows = session.connection().execute(
-        _PAYLOADS_UPTO, {"game_id": game_id, "seq": after_seq, "upto": upto_seq})
+    """(seq, payload) of the game's events after `after_seq` up to `upto_seq`, in order
+    (straight through the driver: `read_now`)."""
+    rows = read_now(session.connection(), _PAYLOADS_UPTO,
+                    {"game_id": game_id, "seq": after_seq, "upto": upto_seq})
     return [(seq, payload) for seq, payload in rows]
 
 

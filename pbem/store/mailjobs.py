@@ -30,7 +30,7 @@ from sqlalchemy import (
 )
 from sqlmodel import Session
 
-from pbem.store.db import Deferred, after_sync, deferred, execute_write
+from pbem.store.db import Deferred, after_sync, deferred, execute_write, read_now
 from pbem.store.models import MailJob
 from pbem.store.types import utcnow
 
@@ -43,6 +43,7 @@ _INSERT = insert(_J)
 _COLUMNS = [_J.c.id, _J.c.game_id, _J.c.seq_before, _J.c.seq_after, _J.c.actor, _J.c.echo,
             _J.c.deadline, _J.c.made_at, _J.c.fresh, _J.c.attempts, _J.c.last_error,
             _J.c.next_attempt_at, _J.c.set_aside_at]
+_KEYS = tuple(column.key for column in _COLUMNS)
 
 
 def _holds_back(job: Any) -> ColumnElement[bool]:
@@ -128,11 +129,11 @@ def pending_jobs(connection: Connection, *, now: datetime | None = None,
     """The jobs due at `now`, each game's in seq order (`game_id`: only that game's): not
     set aside, and no job of their game before them (or they) waiting out a back-off."""
     now = now or utcnow()
-    if game_id is not None:
-        rows = connection.execute(_PENDING_OF_GAME, {"game_id": game_id, "now": now})
+    if game_id is not None:  # (straight through the driver: the worker reads it every second)
+        rows = read_now(connection, _PENDING_OF_GAME, {"game_id": game_id, "now": now})
     else:
-        rows = connection.execute(_PENDING, {"most": most, "now": now})
-    return [_job(row._mapping) for row in rows]
+        rows = read_now(connection, _PENDING, {"most": most, "now": now})
+    return [Job(**dict(zip(_KEYS, row, strict=True))) for row in rows]
 
 
 class JobGone(Exception):
