@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from pbem.engine.cards import (
     SUIT_MASKS,
@@ -107,6 +108,10 @@ class VoteEnd:
     agree: bool = True
 
 
+# Read from statics by the compiled code (see table.py).
+_NEW_CARD_PLAYED: Final = new_card_played
+_PLAY: Final = PLAY
+
 Command = PassCards | PlayCard | Claim | ChooseMoon | Bid | NameSuit | VoteEnd
 
 
@@ -151,7 +156,7 @@ def _decide_play(state: GameState, command: PlayCard,
                  names: Sequence[str]) -> tuple[Event, ...]:
     seat, card = command.seat, command.card
     kept = state._table
-    if (type(kept) is Table and state.phase is PLAY and seat == state.turn
+    if (type(kept) is Table and state.phase is _PLAY and seat == state.turn
             and kept._legal(kept.hands[seat]) >> card.index & 1):
         return (_checked_play(kept, seat, card),)  # most plays: legal, a standard game
     if state.phase is not PLAY:
@@ -175,7 +180,7 @@ def _decide_play(state: GameState, command: PlayCard,
 def _checked_play(table: Table, seat: int, card: Card) -> CardPlayed:
     """The event of a play just checked against the state `table` is kept by (`reader`), which
     remembers it for `apply` (`Table.decided`)."""
-    event = new_card_played(seat, card)
+    event = _NEW_CARD_PLAYED(seat, card)
     table.decided = event
     return event
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from operator import add
-from typing import Final, Self
+from typing import Final, Self, cast
 
 from pbem.engine.cards import (
     BIT_AT,
@@ -85,6 +85,11 @@ CLUBS_MASK: Final = SUIT_MASKS[Suit.CLUBS]
 FOLLOW_MASKS: Final[tuple[int, ...]] = tuple(SUIT_MASKS[k % 4] | SUIT_MASKS[k % 4] << DECK_SIZE
                                       for k in range(8))
 SPADES: Final = int(Suit.SPADES)
+# The Python constructors called at every card, as `Final`: compiled code reads them from a
+# static, where a name imported from a Python module is looked up in the globals at each call.
+_NEW_KEPT_STATE: Final = new_kept_state
+_NEW_TRICK: Final = new_trick
+_PLAY: Final = PLAY  # (the same for the phase asked at every card)
 QS_INDEX: Final = QS_BIT.bit_length() - 1
 
 
@@ -145,7 +150,8 @@ class Table:
         return table
 
     def clone(self) -> Self:
-        copy = type(self)()
+        # A standard table is made by a native call, not through its type object.
+        copy = cast(Self, Table()) if type(self) is Table else type(self)()
         copy.load(self)
         copy.penalty, copy.simulating = self.penalty, self.simulating
         return copy
@@ -241,7 +247,7 @@ class Table:
         the checks, the seat's turn moved on as `apply` does."""
         bit = BIT_AT[index]
         self.hands[seat] ^= bit
-        self.trick.append((seat, index))
+        self.trick.append(_PAIRS[seat][index])
         self.turns[seat] += 1
         if not self.hearts_broken and bit & self._heart_breakers() and self._breaks_hearts(bit):
             self.hearts_broken = True
@@ -313,7 +319,7 @@ class Table:
 
     def _lay(self, seat: int, index: int) -> None:
         """Check and put one card on the trick (every variant's play starts here)."""
-        if self.phase is not PLAY:
+        if self.phase is not _PLAY:
             raise WrongPhase("It isn't time to play a card.")
         if seat != self.turn:
             raise NotYourTurn("It's not your turn to play.")
@@ -321,7 +327,7 @@ class Table:
         if not self._legal(hand) & bit:
             raise IllegalMove(f"{Card.from_index(index)} can't be played now.")
         self.hands[seat] = hand ^ bit
-        self.trick.append((seat, index))
+        self.trick.append(_PAIRS[seat][index])
         if not self.hearts_broken and self._breaks_hearts(bit):
             self.hearts_broken = True
 
@@ -353,7 +359,7 @@ class Table:
             mask |= self.kitty
             self.kitty = 0
         self.won[winner] |= mask
-        self.tricks += (new_trick(self.leader, tuple(plays), winner),)
+        self.tricks += (_NEW_TRICK(self.leader, tuple(plays), winner),)
         self.trick = []
         self.leader = self.turn = winner
         if not self.hands[winner]:
@@ -478,7 +484,7 @@ class Table:
 
     # --- the one legality check ----------------------------------------------------------
     def legal_mask(self, seat: int) -> int:
-        if self.phase is not PLAY or seat != self.turn:
+        if self.phase is not _PLAY or seat != self.turn:
             return 0
         return self._legal(self.hands[seat])
 
@@ -583,7 +589,7 @@ def kept_state(table: Table) -> GameState:
     field (hands, tricks...) is copied from the table on its first read, so the caller must
     never change `table` again. The fields are read here, compiled (Python would look each one
     up on the native class), and stored by `new_kept_state`, Python."""
-    return new_kept_state(
+    return _NEW_KEPT_STATE(
         table.rules, table.seats, table.first_dealer, table.hand_number, table.dealer,
         table.phase, table.leader, table.turn, table.hearts_broken, table.kitty, table.in_play,
         table.moon_shooter, table.winners, table.claimed_by, table.end_votes, table)
