@@ -47,7 +47,6 @@ from pbem.engine.rules import (
 )
 from pbem.engine.scoring import (
     ALL_HEARTS,
-    ALL_QS,
     QS_BIT,
     automatic_moon_down,
     bonus_points,
@@ -84,6 +83,10 @@ CLUBS_MASK: Final = SUIT_MASKS[Suit.CLUBS]
 # every entry holds both copies of its suit.
 FOLLOW_MASKS: Final[tuple[int, ...]] = tuple(SUIT_MASKS[k % 4] | SUIT_MASKS[k % 4] << DECK_SIZE
                                       for k in range(8))
+# The same for one deck (every table but Cancellation's, whose methods return both decks'):
+# a mask of both decks is past 63 bits, a long int, and every `&` with one makes another.
+ONE_DECK_FOLLOW: Final[tuple[int, ...]] = tuple(SUIT_MASKS[k % 4] for k in range(8))
+ONE_DECK_HEARTS: Final = ALL_HEARTS & FULL_DECK_MASK
 SPADES: Final = int(Suit.SPADES)
 # The Python constructors called at every card, as `Final`: compiled code reads them from a
 # static, where a name imported from a Python module is looked up in the globals at each call.
@@ -333,19 +336,31 @@ class Table:
 
     def _breaks_hearts(self, bit: int) -> bool:
         """Called with the card already on the trick."""
-        breaker = bit & ALL_HEARTS or (bit & ALL_QS and self.rules.queen_breaks_hearts)
+        breaker = bit & self._hearts() or (bit & self._queens() and self.rules.queen_breaks_hearts)
         if not breaker or not self.rules.hearts_break_on_discard:
             return bool(breaker)
         # Seed 001: only a discard breaks them; a heart led (its player held nothing else)
         # shows hearts are open too. The QS led or on a spade lead is not a discard.
         if len(self.trick) == 1:
-            return bool(bit & ALL_HEARTS)
+            return bool(bit & self._hearts())
         led = self.trick[0][1] % DECK_SIZE // 13
         return (bit.bit_length() - 1) % DECK_SIZE // 13 != led
 
     def _heart_breakers(self) -> int:
         """The cards that may break hearts (`_breaks_hearts` is False for every other)."""
-        return ALL_HEARTS | ALL_QS
+        return self._hearts() | self._queens()
+
+    def _hearts(self) -> int:
+        """Every heart of the deck (of both decks at Cancellation's table)."""
+        return ONE_DECK_HEARTS
+
+    def _queens(self) -> int:
+        """The queen of spades (both at Cancellation's table)."""
+        return QS_BIT
+
+    def _follow_masks(self) -> tuple[int, ...]:
+        """The cards of each suit by `index // 13` (both decks' at Cancellation's table)."""
+        return ONE_DECK_FOLLOW
 
     def _finish_trick(self) -> None:
         winner, best = self.trick[0]
@@ -456,7 +471,8 @@ class Table:
         if self.rules.sinkhole_99:
             totals = tuple([0 if t == 99 else t for t in totals])
         self.totals = totals
-        hearts = tuple([(m & ALL_HEARTS).bit_count() for m in self.won])
+        every_heart = self._hearts()
+        hearts = tuple([(m & every_heart).bit_count() for m in self.won])
         claimed = self.claimed_by if self.claimed_by >= 0 else None
         self.sheet += (new_result(self.hand_number, self.dealer, tuple(points), totals,
                                   moon, down, slam, hearts, claimed, false_claim),)
@@ -492,7 +508,7 @@ class Table:
         """The legal cards of `hand`, the hand of the seat to play."""
         trick = self.trick
         if trick:  # most plays follow suit: answered here, before any other question
-            follow = hand & FOLLOW_MASKS[trick[0][1] // 13]
+            follow = hand & self._follow_masks()[trick[0][1] // 13]
             if follow and not self.rules.forced_queen:
                 return follow
             return self._follow_mask(hand, not self.tricks)
@@ -505,8 +521,8 @@ class Table:
             return clubs & -clubs if rules.opening_lead is OpeningLead.LOWEST_CLUB else clubs
         mask = self._no_points(hand) if first and not rules.points_on_first_trick else hand
         if rules.hearts_must_be_broken and not self.hearts_broken:
-            others = mask & ~ALL_HEARTS
-            if others and not others & ~ALL_QS and (rules.only_hearts_and_queen_lead
+            others = mask & ~self._hearts()
+            if others and not others & ~self._queens() and (rules.only_hearts_and_queen_lead
                                                     is OnlyHeartsAndQueenLead.MAY_LEAD_HEART):
                 return mask
             if others:
@@ -515,7 +531,7 @@ class Table:
 
     def _follow_mask(self, hand: int, first: bool) -> int:
         led = self.trick[0][1] // 13
-        follow = hand & FOLLOW_MASKS[led]
+        follow = hand & self._follow_masks()[led]
         if follow:
             if (self.rules.forced_queen and follow & QS_BIT and led == SPADES
                     and self._winning_index() > QS_INDEX):
@@ -531,8 +547,8 @@ class Table:
         if safe:
             return safe
         fallback = self.rules.first_trick_fallback
-        if fallback is FirstTrickFallback.HEART_NOT_QUEEN and hand & ALL_HEARTS:
-            return hand & ALL_HEARTS
+        if fallback is FirstTrickFallback.HEART_NOT_QUEEN and hand & self._hearts():
+            return hand & self._hearts()
         return hand
 
     def _winning_index(self) -> int:

@@ -14,8 +14,9 @@ from pbem.engine.cards import DECK_SIZE, Card
 from pbem.engine.errors import IllegalMove
 from pbem.engine.events import GameCreated
 from pbem.engine.rules import Cancels, Rules, Variant
+from pbem.engine.scoring import ALL_HEARTS, ALL_QS
 from pbem.engine.state import GameState, Trick, new_trick
-from pbem.engine.table import Table, trick_plays
+from pbem.engine.table import FOLLOW_MASKS, Table, trick_plays
 
 
 class CancellationTable(Table):
@@ -40,6 +41,16 @@ class CancellationTable(Table):
 
     def claim(self, seat: int) -> None:
         raise IllegalMove("Claims aren't part of Cancellation Hearts: play on.")
+
+    # --- both decks: every mask holds both copies of its cards ------------------------------
+    def _hearts(self) -> int:
+        return ALL_HEARTS
+
+    def _queens(self) -> int:
+        return ALL_QS
+
+    def _follow_masks(self) -> tuple[int, ...]:
+        return FOLLOW_MASKS
 
     def _finish_trick(self) -> None:
         plays = self.trick
