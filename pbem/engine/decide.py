@@ -50,8 +50,8 @@ from pbem.engine.variants import reader
 from pbem.engine.variants.domino import DominoTable
 
 
-# The commands are built by `constructed_fast` (values.py): `PlayCard(seat, card)` at every
-# move costs a fraction of the frozen dataclass's own `__init__`.
+# The commands but PlayCard are built by `constructed_fast` (values.py): a fraction of the cost
+# of the frozen dataclass's own `__init__`.
 @constructed_fast
 @dataclass(frozen=True, slots=True)
 class PassCards:
@@ -59,11 +59,21 @@ class PassCards:
     cards: tuple[Card, ...]
 
 
-@constructed_fast
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PlayCard:
+    """The command of every card: a native class where mypyc compiles this module (built and
+    read natively: its `object.__setattr__` compile to plain stores), the frozen dataclass
+    its decorator makes of it either way."""
+
     seat: int
     card: Card
+
+    def __init__(self, seat: int, card: Card) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "card", card)
+
+    def __reduce__(self) -> tuple[type[PlayCard], tuple[int, Card]]:
+        return PlayCard, (self.seat, self.card)  # (a frozen native value has no setstate)
 
 
 @constructed_fast
