@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
@@ -34,7 +35,7 @@ from sqlmodel import col, select
 
 from pbem.mail.asks import send_reminder
 from pbem.mail.compose import MailSettings
-from pbem.mail.jobs import fan_out_all
+from pbem.mail.jobs import fan_out_all, retry_delay
 from pbem.mail.outbox import DrainResult, SmtpSettings, drain_all, hand_back, purge_sent
 from pbem.mail.reviews import review_mails
 from pbem.scheduler.digest import send_digests
@@ -316,25 +317,67 @@ def carry_on_robot_games(ctx: Context, stop: Callable[[], bool] = lambda: False)
     left or `stop()`; the ids of the games played, once per chunk. Safe beside another worker
     or a player's command: a chunk is written only on the game as it was read. A game found
     with nothing to play is left out until its seq or seats change (`games_to_play`): an idle
-    pass is one query."""
+    pass is one query. A game whose chunk raised is tried again after a growing back-off (5 s
+    doubling, at most 10 min, as a failing mail job: `retry_delay`), not at every pass."""
     played: list[int] = []
+    failing = _failing(ctx.engine)
     while not stop():
         moved = [game_id for game_id in games_to_play(ctx)
-                 if not stop() and _robot_chunk(ctx, game_id)]
+                 if not stop() and failing.due(game_id, ctx.clock())
+                 and _robot_chunk(ctx, game_id, failing)]
         if not moved:
             break
         played += moved
     return played
 
 
-def _robot_chunk(ctx: Context, game_id: int) -> bool:
+@dataclass
+class FailingRobotGames:
+    """The games whose robots' chunk raised in this process: how often in a row, and when to
+    try again. A chunk that plays (or finds nothing to play) forgets its game."""
+
+    tries: dict[int, tuple[int, datetime]] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def due(self, game_id: int, now: datetime) -> bool:
+        with self.lock:
+            failed = self.tries.get(game_id)
+        return failed is None or now >= failed[1]
+
+    def failed(self, game_id: int, now: datetime) -> tuple[int, timedelta]:
+        """Count a failure of `game_id`'s chunk at `now`: its failures in a row, and the wait."""
+        with self.lock:
+            attempts = self.tries.get(game_id, (0, now))[0] + 1
+            wait = retry_delay(attempts)
+            self.tries[game_id] = (attempts, now + wait)
+        return attempts, wait
+
+    def succeeded(self, game_id: int) -> None:
+        with self.lock:
+            self.tries.pop(game_id, None)
+
+
+_FAILING: WeakKeyDictionary[Engine, FailingRobotGames] = WeakKeyDictionary()
+_FAILING_LOCK = threading.Lock()
+
+
+def _failing(engine: Engine) -> FailingRobotGames:
+    with _FAILING_LOCK:
+        return _FAILING.setdefault(engine, FailingRobotGames())
+
+
+def _robot_chunk(ctx: Context, game_id: int, failing: FailingRobotGames) -> bool:
     try:
-        return not play_robot_turns(ctx, game_id).duplicate
+        played = not play_robot_turns(ctx, game_id).duplicate
     except PlayerMistake:  # it ended, paused or someone moved first: the next pass sees
+        played = False
+    except Exception:  # one broken game must not stop the others, nor flood the log
+        attempts, wait = failing.failed(game_id, ctx.clock())
+        log.exception("the robots' moves in game %d failed (%d in a row); next try in %d s",
+                      game_id, attempts, wait.total_seconds())
         return False
-    except Exception:  # one broken game must not stop the others
-        log.exception("the robots' moves in game %d failed", game_id)
-        return False
+    failing.succeeded(game_id)
+    return played
 
 
 def play_robot_games(app: Flask, stopping: threading.Event | None = None) -> list[int]:

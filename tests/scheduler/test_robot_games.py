@@ -340,3 +340,57 @@ def test_two_workers_each_remember_idle_games_and_play_them_once_when_they_move(
 def state_of_seq(engine: Engine, game_id: int) -> int:
     with transaction(engine, read_only=True) as s:
         return load_state(s, game_id).seq
+
+
+# --- a game whose robots' chunk keeps failing: tried again after a growing back-off ---------
+
+class RobotBug(Exception):
+    pass
+
+
+def chunks_failing_in(monkeypatch: pytest.MonkeyPatch, broken: set[int]) -> list[int]:
+    """Each game a robots' chunk was tried in; in the games in `broken` it raises (a bug)."""
+    tried: list[int] = []
+    real = robotturns.run
+
+    def failing(ctx: Context, game_id: int, *args: Any, **kwargs: Any) -> Any:
+        tried.append(game_id)
+        if game_id in broken:
+            raise RobotBug(f"no move in game {game_id}")
+        return real(ctx, game_id, *args, **kwargs)
+
+    monkeypatch.setattr(robotturns, "run", failing)
+    return tried
+
+
+def test_a_game_whose_robots_keep_failing_is_tried_again_after_a_growing_back_off(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Not every pass (every second, forever, a traceback each time): after 5 s, then 10 s,
+    20 s... (as a failing mail job, at most 10 min); the other games play on meanwhile, and
+    once the bug is gone the game plays to its end."""
+    ctx, broken_game = left_to_robots(engine)
+    resign(ctx, broken_game, 0)
+    other_ctx, healthy_game = left_to_robots(engine)
+    resign(other_ctx, healthy_game, 0)
+    broken = {broken_game}
+    tried = chunks_failing_in(monkeypatch, broken)
+    clock = Clock()
+    worker = Context(engine=engine, rng=make_rng(seed=7), clock=clock)
+
+    def tries_after(seconds: float) -> int:
+        clock.now += timedelta(seconds=seconds)
+        carry_on_robot_games(worker)
+        return tried.count(broken_game)
+
+    assert healthy_game in carry_on_robot_games(worker)  # played on to its end
+    assert status_of(engine, healthy_game) == "finished"
+    assert tried.count(broken_game) == 1  # once in that pass, though the pass went round again
+    assert "failed (1 in a row); next try in 5 s" in caplog.text
+    assert [tries_after(s) for s in (4, 1, 9, 1, 19, 1)] == [1, 2, 2, 3, 3, 4]
+    assert "failed (3 in a row); next try in 20 s" in caplog.text
+    broken.clear()  # the bug is fixed (a new release): the next try plays the game on
+    assert tries_after(39) == 4 and status_of(engine, broken_game) == "active"  # 40 s' wait
+    assert tries_after(1) > 4  # tried, and played on, chunk after chunk, in that pass
+    assert status_of(engine, broken_game) == "finished"
+    assert summaries(engine, broken_game) == [BOB.email]
