@@ -22,14 +22,16 @@ from setuptools.command.build_ext import build_ext
 DATA_DIRS = {"pbem.templates": "templates", "pbem.migrations": "migrations"}
 ENGINE = Path("pbem", "engine")
 # One mypyc group (one shared library, pbem/engine/_native__mypyc.*.so): the fold, its working
-# table, the decisions and the card masks (the Card class itself stays a Python class, see
-# `python_class` in values.py). The frozen values (state.py, events.py, values.py, rules.py)
-# stay Python: they build states by class assignment and fill fields lazily, which native
-# classes cannot. claims.py stays Python too (its test counts calls through a patched helper).
-# Module constants read at every card are `Final`, which mypyc reads without a dict lookup.
+# table, the decisions, the events and the card masks (the Card class itself stays a Python
+# class, see `python_class` in values.py; the events but CardPlayed, and the commands but
+# PlayCard, are frozen slotted dataclasses, which stay Python classes in a compiled module). The
+# frozen values (state.py, values.py, rules.py) stay Python: they build states by class
+# assignment and fill fields lazily, which native classes cannot. claims.py stays Python too
+# (its test counts calls through a patched helper). Module constants read at every card are
+# `Final`, which mypyc reads without a dict lookup.
 COMPILED_MODULES = [
-    "cards.py", "table.py", "fold.py", "decide.py", "asked.py", "scoring.py", "settlement.py",
-    "variants/__init__.py", "variants/auction.py", "variants/cancellation.py",
+    "cards.py", "events.py", "table.py", "fold.py", "decide.py", "asked.py", "scoring.py",
+    "settlement.py", "variants/__init__.py", "variants/auction.py", "variants/cancellation.py",
     "variants/domino.py",
 ]
 GROUP = "pbem.engine._native"

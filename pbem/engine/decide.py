@@ -28,7 +28,6 @@ from pbem.engine.events import (
     Event,
     MoonChosen,
     SuitNamed,
-    new_card_played,
 )
 from pbem.engine.rules import OpeningLead, Variant, describe_offset
 from pbem.engine.scoring import ALL_HEARTS, QS_BIT
@@ -119,7 +118,6 @@ class VoteEnd:
 
 
 # Read from statics by the compiled code (see table.py).
-_NEW_CARD_PLAYED: Final = new_card_played
 _PLAY: Final = PLAY
 
 Command = PassCards | PlayCard | Claim | ChooseMoon | Bid | NameSuit | VoteEnd
@@ -190,7 +188,7 @@ def _decide_play(state: GameState, command: PlayCard,
 def _checked_play(table: Table, seat: int, card: Card) -> CardPlayed:
     """The event of a play just checked against the state `table` is kept by (`reader`), which
     remembers it for `apply` (`Table.decided`)."""
-    event = _NEW_CARD_PLAYED(seat, card)
+    event = CardPlayed(seat, card)
     table.decided = event
     return event
 

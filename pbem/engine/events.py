@@ -9,7 +9,6 @@ from typing import Any
 from pbem.engine.cards import BY_CODE, Card, Suit
 from pbem.engine.errors import EventDecodeError, UnreadableInput
 from pbem.engine.rules import Rules
-from pbem.engine.values import fast_constructor
 
 EVENT_VERSION = 1
 
@@ -36,10 +35,20 @@ class CardsPassed:
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CardPlayed:
+    """The event of every card: a native class where mypyc compiles this module, as PlayCard
+    (decide.py) is, the frozen dataclass its decorator makes of it either way."""
+
     seat: int
     card: Card
+
+    def __init__(self, seat: int, card: Card) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "card", card)
+
+    def __reduce__(self) -> tuple[type[CardPlayed], tuple[int, Card]]:
+        return CardPlayed, (self.seat, self.card)  # (a frozen native value has no setstate)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +108,6 @@ class EndVoted:
 Event = (GameCreated | HandDealt | CardsPassed | CardPlayed | MoonChosen | ClaimAccepted
          | CardsDrawn | BidMade | SuitNamed | ClaimFailed | EndVoted)
 
-new_card_played = fast_constructor(CardPlayed)  # every move: see values.py
 
 EVENT_TYPES: dict[type[Any], str] = {
     GameCreated: "game_created", HandDealt: "hand_dealt", CardsPassed: "cards_passed",
@@ -176,7 +184,7 @@ def _card_played(data: Any) -> CardPlayed | None:
     card = BY_CODE.get(code)
     if card is None or seat < 0 or version != EVENT_VERSION:
         return None
-    return new_card_played(seat, card)
+    return CardPlayed(seat, card)
 
 
 _OPTIONAL = {"dealer_draw"}
