@@ -30,6 +30,7 @@ from pbem.engine import (
 from pbem.playout import random_event
 from pbem.store.db import transaction
 from pbem.store.events import load_state
+from pbem.store.models import Game
 
 # --- the engine: a fold over decided events ---------------------------------------------
 
@@ -110,3 +111,13 @@ def play_first_legal(ctx: service.Context, game_id: int) -> GameState:
     seat = state.to_move[0]
     service.play_card(ctx, game_id, seat, str(legal_cards(state, seat)[0]))
     return state_of(ctx.engine, game_id)
+
+
+def game_row(engine: Engine, name: str = "test") -> int:
+    """A bare game row (no events, no seats), for tests of the store's own statements."""
+    with transaction(engine) as s:
+        game = Game(name=name, preset="standard", engine_version="1")
+        s.add(game)
+        s.flush()
+        assert game.id is not None
+        return game.id

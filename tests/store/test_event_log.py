@@ -15,15 +15,7 @@ from pbem.store.events import (
     load_event_rows,
 )
 from pbem.store.models import AppendOnlyViolation, Event, Game
-
-
-def new_game(engine: Engine) -> int:
-    with transaction(engine) as s:
-        game = Game(name="test", preset="standard", engine_version="1")
-        s.add(game)
-        s.flush()
-        assert game.id is not None
-        return game.id
+from tests.helpers import game_row
 
 
 def ev(n: int) -> dict[str, object]:
@@ -31,7 +23,7 @@ def ev(n: int) -> dict[str, object]:
 
 
 def test_appended_events_load_in_order_with_consecutive_seqs(engine: Engine) -> None:
-    game_id = new_game(engine)
+    game_id = game_row(engine)
     with transaction(engine) as s:
         assert append_event_dicts(s, game_id, 0, [ev(1), ev(2)]) == 2
     with transaction(engine) as s:
@@ -46,7 +38,7 @@ def test_appended_events_load_in_order_with_consecutive_seqs(engine: Engine) -> 
 
 
 def test_games_have_separate_sequences(engine: Engine) -> None:
-    a, b = new_game(engine), new_game(engine)
+    a, b = game_row(engine), game_row(engine)
     with transaction(engine) as s:
         append_event_dicts(s, a, 0, [ev(1)])
         append_event_dicts(s, b, 0, [ev(1), ev(2)])
@@ -55,7 +47,7 @@ def test_games_have_separate_sequences(engine: Engine) -> None:
 
 
 def test_append_with_stale_seq_conflicts_and_changes_nothing(engine: Engine) -> None:
-    game_id = new_game(engine)
+    game_id = game_row(engine)
     with transaction(engine) as s:
         append_event_dicts(s, game_id, 0, [ev(1)])
     with pytest.raises(ConcurrencyConflict), transaction(engine) as s:
@@ -66,14 +58,14 @@ def test_append_with_stale_seq_conflicts_and_changes_nothing(engine: Engine) -> 
 
 
 def test_seq_ahead_of_the_log_conflicts(engine: Engine) -> None:
-    game_id = new_game(engine)
+    game_id = game_row(engine)
     with pytest.raises(ConcurrencyConflict), transaction(engine) as s:
         append_event_dicts(s, game_id, 5, [ev(6)])
 
 
 def test_unique_game_seq_is_the_backstop(engine: Engine) -> None:
     """A row written without moving game.last_seq still makes a second seq 1 fail cleanly."""
-    game_id = new_game(engine)
+    game_id = game_row(engine)
     with transaction(engine) as s:
         s.add(Event(game_id=game_id, seq=1, type="Test", payload=ev(1)))
     with pytest.raises(ConcurrencyConflict), transaction(engine) as s:
@@ -81,7 +73,7 @@ def test_unique_game_seq_is_the_backstop(engine: Engine) -> None:
 
 
 def test_loaded_game_sees_the_new_last_seq(engine: Engine) -> None:
-    game_id = new_game(engine)
+    game_id = game_row(engine)
     with transaction(engine) as s:
         game = s.get(Game, game_id)
         assert game is not None
@@ -91,7 +83,7 @@ def test_loaded_game_sees_the_new_last_seq(engine: Engine) -> None:
 
 
 def test_empty_append_is_a_no_op(engine: Engine) -> None:
-    game_id = new_game(engine)
+    game_id = game_row(engine)
     with transaction(engine) as s:
         assert append_event_dicts(s, game_id, 0, []) == 0
 
@@ -102,7 +94,7 @@ def test_unknown_game_is_reported(engine: Engine) -> None:
 
 
 def test_events_cannot_be_updated(engine: Engine) -> None:
-    game_id = new_game(engine)
+    game_id = game_row(engine)
     with transaction(engine) as s:
         append_event_dicts(s, game_id, 0, [ev(1)])
     with pytest.raises(AppendOnlyViolation), transaction(engine) as s:
@@ -114,7 +106,7 @@ def test_events_cannot_be_updated(engine: Engine) -> None:
 
 
 def test_events_cannot_be_deleted(engine: Engine) -> None:
-    game_id = new_game(engine)
+    game_id = game_row(engine)
     with transaction(engine) as s:
         append_event_dicts(s, game_id, 0, [ev(1)])
     with pytest.raises(AppendOnlyViolation), transaction(engine) as s:
@@ -124,7 +116,7 @@ def test_events_cannot_be_deleted(engine: Engine) -> None:
 
 
 def test_bulk_delete_of_events_is_refused(engine: Engine) -> None:
-    game_id = new_game(engine)
+    game_id = game_row(engine)
     with transaction(engine) as s:
         append_event_dicts(s, game_id, 0, [ev(1)])
     with pytest.raises(AppendOnlyViolation), transaction(engine) as s:

@@ -12,19 +12,12 @@ from sqlalchemy import Engine, insert, text
 from sqlalchemy.exc import IntegrityError
 
 from pbem.store.db import execute_now, transaction
-from pbem.store.models import Event, Game, MailJob
+from pbem.store.models import Event, MailJob
+from tests.helpers import game_row
 
 _JOBS = MailJob.__table__  # type: ignore[attr-defined]
 _EVENTS = Event.__table__  # type: ignore[attr-defined]
 
-
-def _game(engine: Engine) -> int:
-    with transaction(engine) as s:
-        game = Game(name="Now", preset="standard", engine_version="1")
-        s.add(game)
-        s.flush()
-        assert game.id is not None
-        return game.id
 
 
 def _job(game_id: int, seq: int, deadline: datetime | None) -> dict[str, Any]:
@@ -36,7 +29,7 @@ def _job(game_id: int, seq: int, deadline: datetime | None) -> dict[str, Any]:
 
 def test_rows_written_through_the_driver_are_stored_as_sqlalchemy_stores_them(
         engine: Engine) -> None:
-    game_id = _game(engine)
+    game_id = game_row(engine, "Now")
     due = datetime(2026, 11, 24, 8, 0, tzinfo=UTC) + timedelta(microseconds=7)
     paris = due.astimezone(__import__("zoneinfo").ZoneInfo("Europe/Paris"))
     rows = [_job(game_id, 1, due), _job(game_id, 3, None), _job(game_id, 5, paris)]
@@ -60,7 +53,7 @@ def test_rows_written_through_the_driver_are_stored_as_sqlalchemy_stores_them(
 
 def test_a_duplicate_key_through_the_driver_is_sqlalchemys_integrity_error(
         engine: Engine) -> None:
-    game_id = _game(engine)
+    game_id = game_row(engine, "Now")
     row = {"game_id": game_id, "seq": 1, "type": "x", "payload": {}, "created_at":
            datetime.now(UTC)}
     with pytest.raises(IntegrityError), transaction(engine) as s:

@@ -16,9 +16,9 @@ from pbem.store.db import (
     execute_now,
     pipelined_transaction,
     sync,
-    transaction,
 )
 from pbem.store.models import Event, Game
+from tests.helpers import game_row
 
 _EVENTS = Event.__table__  # type: ignore[attr-defined]
 _GAMES = Game.__table__  # type: ignore[attr-defined]
@@ -28,14 +28,6 @@ _NAME = select(_GAMES.c.id, _GAMES.c.name).where(_GAMES.c.id == bindparam("game_
 class CheckFailed(Exception):
     pass
 
-
-def _game(engine: Engine) -> int:
-    with transaction(engine) as s:
-        game = Game(name="Pipe", preset="standard", engine_version="1")
-        s.add(game)
-        s.flush()
-        assert game.id is not None
-        return game.id
 
 
 def _event(game_id: int, seq: int) -> dict[str, object]:
@@ -50,7 +42,7 @@ def _events(engine: Engine, game_id: int) -> int:
 
 
 def test_statements_and_their_checks_commit_together(engine: Engine) -> None:
-    game_id = _game(engine)
+    game_id = game_row(engine, "Pipe")
     with pipelined_transaction(engine) as s:
         read = deferred(s, _NAME, {"game_id": game_id})
         execute_now(s, insert(_EVENTS), [_event(game_id, 1), _event(game_id, 2)])
@@ -63,7 +55,7 @@ def test_statements_and_their_checks_commit_together(engine: Engine) -> None:
 
 
 def test_a_failed_check_leaves_nothing_behind(engine: Engine) -> None:
-    game_id = _game(engine)
+    game_id = game_row(engine, "Pipe")
 
     def check() -> None:
         raise CheckFailed
@@ -79,7 +71,7 @@ def test_a_failed_check_leaves_nothing_behind(engine: Engine) -> None:
 
 def test_a_duplicate_key_is_an_integrity_error_and_rolls_everything_back(
         engine: Engine) -> None:
-    game_id = _game(engine)
+    game_id = game_row(engine, "Pipe")
     with pytest.raises(IntegrityError), pipelined_transaction(engine) as s:
         execute_now(s, insert(_EVENTS), _event(game_id, 1))
         execute_now(s, insert(_EVENTS), _event(game_id, 2))
