@@ -120,7 +120,9 @@ def deliver(inbox: Inbox, raw: bytes, recipients: list[str] | None = None) -> St
     """Store a message (with its envelope recipients), claimed, then process it: one write
     transaction before the move's. A copy of a message already stored is processed too while
     it is still pending and unclaimed (or its claim ran out: the process that stored it died);
-    if another process holds it right now, StillProcessing."""
+    if another process holds it right now, StillProcessing. No way in calls it any more (each
+    stores, then plays afterwards; `POST /inbound` and `pbem ingest` leave that to the
+    worker): tests and benchmarks/mailin_speed.py do, to store and play a message at once."""
     raw = with_recipients(raw, recipients or [])
     stored = store_raw(inbox.engine, raw, now=inbox.clock(), claim=True)
     crash_point("stored")

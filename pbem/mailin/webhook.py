@@ -9,6 +9,13 @@ replayed later; within that window a replay is a duplicate delivery, which is a 
 Optional `X-PBEM-Recipient` headers give envelope recipients (they are signed only as far as
 the token in them is a capability anyway).
 
+The request only stores the message, as every other way in does (store_raw: a pending
+`inbound_mail` row, one INSERT; a copy with the same Message-ID and body is the row stored
+before), and answers 202 Accepted with the row's id. `pbem worker` plays it within a second
+(pbem.mailin.process.process_new, as it plays what `pbem ingest` spooled), so the move and the
+robots' answers are never worked out in the provider's request, and a provider's retry of a
+message stored once is a no-op however it races.
+
 Unauthenticated callers must not cost memory: the signature headers are checked before any of
 the body is read, the body is read in chunks up to MAX_BYTES (a chunked request has no
 Content-Length, so a check on it alone would be skipped), and the HMAC is fed as it streams.
@@ -24,8 +31,8 @@ import time
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from pbem.mailin.process import Inbox, StillProcessing, deliver
-from pbem.mailin.receive import MAX_MESSAGE_BYTES
+from pbem.mailin.receive import MAX_MESSAGE_BYTES, store_raw, with_recipients
+from pbem.store.app_engine import db_engine
 
 bp = Blueprint("inbound", __name__)
 MAX_SKEW_SECONDS = 300
@@ -83,11 +90,5 @@ def inbound() -> tuple[Response, int]:
     if not body.strip():
         return _refuse(400, "empty message")
     recipients = request.headers.getlist("X-PBEM-Recipient")
-    try:
-        stored = deliver(Inbox.from_app(current_app._get_current_object()),  # type: ignore[attr-defined]
-                         body, recipients)
-    except StillProcessing as exc:  # the provider retries later
-        response, status = _refuse(503, str(exc))
-        response.headers["Retry-After"] = "120"
-        return response, status
+    stored = store_raw(db_engine(), with_recipients(body, recipients))  # the worker plays it
     return jsonify(id=stored.id, duplicate=not stored.created), 202

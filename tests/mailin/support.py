@@ -4,6 +4,7 @@ replies as mail clients write them."""
 from __future__ import annotations
 
 import re
+import time
 import uuid
 from email.message import EmailMessage
 from email.policy import SMTP
@@ -12,11 +13,13 @@ from pathlib import Path
 from flask import Flask
 from sqlalchemy import Engine
 from sqlmodel import col, select
+from werkzeug.test import TestResponse
 
 from pbem import service
-from pbem.engine import Card, GameState, Phase, legal_cards
+from pbem.engine import Card, CardPlayed, GameState, Phase, legal_cards
 from pbem.mail.compose import MailSettings
 from pbem.mailin.process import Inbox
+from pbem.mailin.webhook import sign
 from pbem.scheduler.worker import play_new_inbound_mail
 from pbem.store.db import transaction
 from pbem.store.events import load_state
@@ -26,6 +29,7 @@ ANN = service.Invitee(email="ann@example.org", name="Ann", accepted=True)
 BOB = service.Invitee(email="bob@example.org", name="Bob", accepted=True)
 SETTINGS = MailSettings(domain="pbem.test", base_url="http://pbem.test")
 _REPLY_TO = re.compile(r"play\+([a-z0-9]+)@", re.IGNORECASE)
+WEBHOOK_SECRET = "webhook-secret"  # the apps' PBEM_INBOUND_SECRET in webhook tests
 
 
 def inbox(engine: Engine) -> Inbox:
@@ -40,6 +44,15 @@ def ingest_and_work(app: Flask, raw: bytes, recipients: list[str]) -> None:
     result = app.test_cli_runner().invoke(args=args, input=raw)
     assert result.exit_code == 0 and result.output.startswith("spooled "), result.output
     play_new_inbound_mail(app)
+
+
+def post_to_webhook(app: Flask, raw: bytes, rcpt: str) -> TestResponse:
+    """A mail provider's `POST /inbound` of `raw` for `rcpt`, signed with WEBHOOK_SECRET
+    (the app's PBEM_INBOUND_SECRET)."""
+    stamp = str(int(time.time()))
+    return app.test_client().post("/inbound", data=raw, headers={
+        "X-PBEM-Timestamp": stamp, "X-PBEM-Signature": sign(WEBHOOK_SECRET, stamp, raw),
+        "X-PBEM-Recipient": rcpt, "Content-Type": "message/rfc822"})
 
 
 def two_human_game(engine: Engine, seed: int = 7) -> int:
@@ -70,6 +83,18 @@ def to_play(engine: Engine, game_id: int) -> tuple[int, GameState]:
     state = state_of(engine, game_id)
     assert state.phase is Phase.PLAY and state.turn in (0, 1)
     return state.turn, state
+
+
+def a_card_reply(engine: Engine) -> tuple[int, CardPlayed, bytes, str]:
+    """A two-human game waiting for a human's card, and their reply playing a legal one: the
+    game, the move it makes, the message and its envelope recipient."""
+    game = two_human_game(engine)
+    seat, state = to_play(engine, game)
+    me = ("ann@example.org", "bob@example.org")[seat]
+    token = latest_token(engine, me, "turn")
+    card = legal(state, seat)
+    return game, CardPlayed(seat, card), reply(token, str(card), sender=me), \
+        f"play+{token}@pbem.test"
 
 
 def emails(engine: Engine, to: str, kind: str | None = None) -> list[OutboxEmail]:

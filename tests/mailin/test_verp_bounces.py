@@ -26,22 +26,28 @@ from pbem.mail.outbox import SmtpSettings, drain_outbox
 from pbem.mailin.imap import poll_imap
 from pbem.mailin.process import Inbox
 from pbem.mailin.smtp_receiver import ReplyController
-from pbem.mailin.webhook import sign
+from pbem.scheduler.worker import play_new_inbound_mail
 from pbem.store.db import transaction
 from pbem.store.models import InboundMail, OutboxEmail
 from tests.mail.mailtest_support import SmtpServer, free_port
 from tests.mailin.dovecot import DOVECOT, PASSWORD, USER, Dovecot
-from tests.mailin.support import ingest_and_work, player, two_human_game
+from tests.mailin.support import (
+    WEBHOOK_SECRET,
+    ingest_and_work,
+    player,
+    post_to_webhook,
+    two_human_game,
+)
 from tests.mailin.test_imap import dovecot  # noqa: F401  (the fixture)
 
-SECRET = "webhook-secret"
 ANN, BOB = "ann@example.org", "bob@example.org"
 Send = Callable[[bytes, str], None]
 
 
 @pytest.fixture
 def app(make_app: Callable[..., Flask], db_url: str) -> Flask:
-    return make_app(DATABASE_URL=db_url, BOUNCE_LOCALPART="bounces", INBOUND_SECRET=SECRET)
+    return make_app(DATABASE_URL=db_url, BOUNCE_LOCALPART="bounces",
+                    INBOUND_SECRET=WEBHOOK_SECRET)
 
 
 @pytest.fixture
@@ -111,14 +117,9 @@ def by_ingest(app: Flask) -> Iterator[Send]:
 
 
 def by_webhook(app: Flask) -> Iterator[Send]:
-    client = app.test_client()
-
     def send(raw: bytes, rcpt: str) -> None:
-        stamp = str(int(time.time()))
-        response = client.post("/inbound", data=raw, headers={
-            "X-PBEM-Timestamp": stamp, "X-PBEM-Signature": sign(SECRET, stamp, raw),
-            "X-PBEM-Recipient": rcpt, "Content-Type": "message/rfc822"})
-        assert response.status_code == 202
+        assert post_to_webhook(app, raw, rcpt).status_code == 202  # stored
+        play_new_inbound_mail(app)  # the worker's step plays it
 
     yield send
 

@@ -1,5 +1,6 @@
 """The four ways in, end to end: the SMTP/LMTP receiver (550 for unknown tokens at RCPT
-time), the signed webhook, `pbem ingest` on standard input, and IMAP against a real Dovecot."""
+time), the signed webhook (it stores, the worker's step plays), `pbem ingest` on standard
+input, and IMAP against a real Dovecot."""
 
 from __future__ import annotations
 
@@ -15,26 +16,27 @@ from pbem.engine import CardPlayed
 from pbem.mailin.process import Inbox
 from pbem.mailin.smtp_receiver import ReplyController
 from pbem.mailin.webhook import sign
+from pbem.scheduler.worker import play_new_inbound_mail
 from pbem.store.db import transaction
 from pbem.store.events import load_events
 from tests.mail.mailtest_support import free_port
 from tests.mailin.support import (
+    WEBHOOK_SECRET,
     emails,
     ingest_and_work,
     latest_token,
     legal,
+    post_to_webhook,
     reply,
     state_of,
     to_play,
     two_human_game,
 )
 
-SECRET = "webhook-secret"
-
 
 @pytest.fixture
 def app(make_app: Callable[..., Flask], db_url: str) -> Flask:
-    return make_app(DATABASE_URL=db_url, INBOUND_SECRET=SECRET)
+    return make_app(DATABASE_URL=db_url, INBOUND_SECRET=WEBHOOK_SECRET)
 
 
 def play_by_reply(app: Flask, send: Callable[[bytes, str], None]) -> None:
@@ -90,14 +92,9 @@ def test_the_receiver_refuses_unknown_recipients_at_rcpt_time(app: Flask) -> Non
 
 
 def test_a_reply_through_the_webhook_plays_once(app: Flask) -> None:
-    client = app.test_client()
-
     def send(raw: bytes, rcpt: str) -> None:
-        stamp = str(int(time.time()))
-        response = client.post("/inbound", data=raw, headers={
-            "X-PBEM-Timestamp": stamp, "X-PBEM-Signature": sign(SECRET, stamp, raw),
-            "X-PBEM-Recipient": rcpt, "Content-Type": "message/rfc822"})
-        assert response.status_code == 202
+        assert post_to_webhook(app, raw, rcpt).status_code == 202  # stored
+        play_new_inbound_mail(app)  # the worker's step, every second, plays it
 
     play_by_reply(app, send)
 
@@ -106,7 +103,7 @@ def test_a_reply_through_the_webhook_plays_once(app: Flask) -> None:
 def test_the_webhook_refuses_unsigned_or_stale_requests(app: Flask, case: str) -> None:
     raw = reply("sometoken2345", "QS")
     stamp = str(int(time.time()) - (600 if case == "stale" else 0))
-    signature = sign("wrong" if case == "other secret" else SECRET, stamp, raw)
+    signature = sign("wrong" if case == "other secret" else WEBHOOK_SECRET, stamp, raw)
     headers = {"X-PBEM-Timestamp": stamp, "X-PBEM-Signature": signature}
     if case == "bad signature":
         headers["X-PBEM-Signature"] = "0" * 64

@@ -4,9 +4,9 @@ Each way in is a real process, killed (SIGKILL, through the PBEM_TEST_CRASH_AT h
 moment: `pbem ingest` (which only spools; the worker stores and plays what it spooled) before
 or after delivering the message into the spool; a process taking the spool in, between
 storing a message and removing its file; a process working through the stored mail after
-claiming a message; the SMTP receiver just after its 250. The MTA's redelivery of the same
-message is stored once, the worker's job plays it once, and a dead process's claim is taken
-over once it runs out, with no operator."""
+claiming a message (one the webhook stored, too); the SMTP receiver just after its 250. The
+MTA's (or the mail provider's) redelivery of the same message is stored once, the worker's job
+plays it once, and a dead process's claim is taken over once it runs out, with no operator."""
 
 from __future__ import annotations
 
@@ -32,20 +32,13 @@ from pbem.store.events import load_events
 from pbem.store.models import InboundMail
 from pbem.store.types import utcnow
 from tests.mail.mailtest_support import free_port
-from tests.mailin.support import latest_token, legal, reply, to_play, two_human_game
+from tests.mailin.support import WEBHOOK_SECRET, a_card_reply, post_to_webhook
 from tests.security.support import pbem_env, pbem_process
 
 
 def _a_reply(app: Flask) -> tuple[int, CardPlayed, bytes, str]:
     """A game waiting for a human's card, and their reply playing a legal one."""
-    engine = db_engine(app)
-    game = two_human_game(engine)
-    seat, state = to_play(engine, game)
-    me = ("ann@example.org", "bob@example.org")[seat]
-    token = latest_token(engine, me, "turn")
-    card = legal(state, seat)
-    return game, CardPlayed(seat, card), reply(token, str(card), sender=me), \
-        f"play+{token}@pbem.test"
+    return a_card_reply(db_engine(app))
 
 
 def _ingest(app: Flask, tmp_path: Path, raw: bytes, rcpt: str,
@@ -158,6 +151,26 @@ def test_a_message_claimed_by_a_killed_worker_is_finished_once_its_claim_runs_ou
     assert _statuses(app) == ["processed"] and _times_played(app, game, move) == 1
     assert _ingest(app, tmp_path, raw, rcpt)[0] == 0 and _worker_step(app) == 0
     assert _times_played(app, game, move) == 1
+
+
+def test_a_webhook_message_whose_worker_was_killed_after_claiming_it_is_played_once(
+        make_app: Callable[..., Flask], db_url: str, tmp_path: Path) -> None:
+    """`POST /inbound` stored the message and answered 202; the process working through the
+    stored mail (`pbem mail-in process`, as the worker's step) dies once it has claimed it.
+    The provider's retry is the same row, the next steps leave the fresh claim alone, and once
+    it runs out the worker plays the message, once."""
+    app = make_app(DATABASE_URL=db_url, INBOUND_SECRET=WEBHOOK_SECRET)
+    game, move, raw, rcpt = _a_reply(app)
+    assert post_to_webhook(app, raw, rcpt).status_code == 202
+    dying = pbem_process(["mail-in", "process"], _env(app, tmp_path, PBEM_TEST_CRASH_AT="claimed"))
+    dying.communicate(timeout=120)
+    assert dying.returncode == -9
+    assert _statuses(app) == ["pending"] and _times_played(app, game, move) == 0
+    assert post_to_webhook(app, raw, rcpt).get_json() == {"id": 1, "duplicate": True}
+    assert _worker_step(app) == 0 and finish_inbound_mail(app) == 0  # its claim is fresh
+    _time_passes(app, timedelta(minutes=3))  # the dead process's claim runs out
+    assert finish_inbound_mail(app) == 1
+    assert _statuses(app) == ["processed"] and _times_played(app, game, move) == 1
 
 
 def test_the_same_message_ingested_by_racing_processes_is_stored_once_and_played_once(
