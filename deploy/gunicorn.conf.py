@@ -31,6 +31,11 @@ keepalive = 5
 # Recycle workers now and then so a slow leak can't grow without bound.
 max_requests = 2000
 max_requests_jitter = 200
+# gunicorn 27 opens a control socket (for `gunicornc`) in $HOME/.gunicorn by default: nothing
+# here uses it, the hardened unit gives the service no home to write to (ProtectHome, and
+# ProtectSystem=strict outside /var/lib/pbem), and a socket that can stop or scale the workers
+# is one more thing to guard. Off.
+control_socket_disable = True
 accesslog = "-"
 errorlog = "-"
 # The access log writes each request line: private and one-time links are bearer tokens, so

@@ -1,6 +1,7 @@
 """deploy/gunicorn.conf.py serves SQLite with one web worker (one writer at a time for the whole
 file: more processes only queue on its writer lock), PostgreSQL with one per core (2 to 8),
-and says which when it is ready; PBEM_WEB_WORKERS wins over both."""
+and says which when it is ready; PBEM_WEB_WORKERS wins over both. It opens no control
+socket."""
 
 from __future__ import annotations
 
@@ -47,12 +48,15 @@ def test_the_number_of_web_workers_follows_the_database(settings: dict[str, str]
 
 
 def test_a_real_gunicorn_on_sqlite_boots_one_worker_and_says_why(tmp_path: Path) -> None:
+    """...and opens no control socket (gunicorn 27 would, in $HOME/.gunicorn)."""
     url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
     create_tables(url)
     port = free_port()
+    home = tmp_path / "home"
+    home.mkdir()
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--config", str(CONF), "pbem.wsgi:app"],
-        env=_env(PBEM_DATABASE_URL=url, PBEM_BIND=f"127.0.0.1:{port}",
+        env=_env(PBEM_DATABASE_URL=url, PBEM_BIND=f"127.0.0.1:{port}", HOME=str(home),
                  PBEM_INSTANCE_PATH=str(tmp_path / "instance")),
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
@@ -62,3 +66,4 @@ def test_a_real_gunicorn_on_sqlite_boots_one_worker_and_says_why(tmp_path: Path)
         output, _ = server.communicate(timeout=60)
     assert output.count("Booting worker") == 1, output
     assert "pbem: 1 web worker(s), 2 thread(s) each (SQLite: one writer at a time" in output
+    assert "Control socket" not in output and list(home.iterdir()) == [], output
