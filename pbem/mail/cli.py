@@ -140,7 +140,7 @@ def _last_line(error: str | None) -> str:
 
 @mail_group.command("retry-job", help="Fan out set-aside mail jobs again (the ids given, or "
                     "--all), once their cause is fixed; each sends its emails once.")
-@click.argument("ids", nargs=-1, type=int)
+@click.argument("ids", nargs=-1, type=click.IntRange(min=1, max=2**63 - 1))
 @click.option("--all", "every", is_flag=True, help="Every set-aside job.")
 @with_appcontext
 def mail_retry_job(ids: tuple[int, ...], every: bool) -> None:
@@ -152,14 +152,16 @@ def mail_retry_job(ids: tuple[int, ...], every: bool) -> None:
         raise click.UsageError("give job ids or --all (not both)")
     again, done = retry_jobs(db_engine(), list(ids) if ids else None,
                              settings=MailSettings.from_config(current_app.config))
-    missing = sorted(set(ids) - set(again))
-    if missing:
-        click.echo(f"no such job (fanned out already?): {', '.join(map(str, missing))}")
     with db_engine().connect() as conn:  # failed again, or behind a failing job of its game
         waiting = [job for job in listed_jobs(conn) if job.id in again and job.id not in done]
     for job in waiting:
         click.echo(_job_line(job))
     click.echo(f"{len(done)} fanned out, {len(waiting)} still waiting (they back off as usual)")
+    missing = sorted(set(ids) - set(again))
+    if missing:  # (an id is never reused, even on SQLite: migration 0016)
+        raise click.ClickException(
+            f"no mail job {', '.join(map(str, missing))}: fanned out already (its emails "
+            "went out) or never queued; `pbem mail jobs` lists the jobs still waiting")
 
 
 commands: list[click.Command] = [mail_group]

@@ -61,8 +61,9 @@ _PENDING = (select(*_COLUMNS).where(_DUE).order_by(_J.c.game_id, _J.c.seq_after)
             .limit(bindparam("most")))
 _PENDING_OF_GAME = (select(*_COLUMNS).where(_J.c.game_id == bindparam("game_id"), _DUE)
                     .order_by(_J.c.seq_after))
-# A job as read, by its id and what it is for: SQLite gives a new row the largest id plus one
-# (1 again in an empty table), so once a job is done its id may soon be another's.
+# A job as read, by its id and what it is for: ids are not handed out twice (on SQLite since
+# migration 0016; before it a new row took the largest id plus one, 1 again in an empty
+# table), but a sequence set back by hand must not make a done job's id another's either.
 _THE_JOB = and_(_J.c.id == bindparam("job_id"), _J.c.game_id == bindparam("job_game"),
                 _J.c.seq_after == bindparam("job_seq"))
 # Done: the row goes, if it is still there (else another worker fanned it out) and no earlier

@@ -44,6 +44,12 @@ REVIEW_STATUSES = ("done", "skipped", "failed")
 DEADLINE_STATUSES = ("pending", "done", "expired", "cancelled")
 
 
+# SQLite gives a new row the largest id plus one unless the table says AUTOINCREMENT, so a
+# deleted last row's id goes to the next row. Tables whose rows are deleted while their ids
+# live on elsewhere say it (migration 0016); PostgreSQL's sequences never reuse an id.
+NEVER_REUSED_IDS: dict[str, Any] = {"sqlite_autoincrement": True}
+
+
 def _in(column: str, values: tuple[str, ...]) -> str:
     return f"{column} IN ({', '.join(repr(v) for v in values)})"
 
@@ -197,6 +203,7 @@ class OutboxEmail(SQLModel, table=True):
     __table_args__ = (
         Index("ix_outbox_email_status_next_attempt_at", "status", "next_attempt_at"),
         CheckConstraint(_in("status", OUTBOX_STATUSES), name="status"),
+        NEVER_REUSED_IDS,  # an id is in a bounce address, and in operators' hands
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -229,6 +236,7 @@ class MailJob(SQLModel, table=True):
     __table_args__ = (
         # the pending jobs, each game's in seq order (rows are deleted once fanned out)
         Index("ix_mail_job_game_id_seq_after", "game_id", "seq_after"),
+        NEVER_REUSED_IDS,  # `pbem mail retry-job ID` must not reach a later job
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -289,8 +289,39 @@ def test_operators_list_and_retry_set_aside_jobs(engine: Engine, renderer: Rende
     fixed = runner.invoke(args=["mail", "retry-job", str(job.id)])
     assert "1 fanned out, 0 still waiting" in fixed.output and len(outbox(engine, game_id)) == 8
     gone = runner.invoke(args=["mail", "retry-job", str(job.id)])
-    assert f"no such job (fanned out already?): {job.id}" in gone.output
+    assert gone.exit_code == 1 and f"no mail job {job.id}: fanned out already" in gone.output
     assert len(outbox(engine, game_id)) == 8
+    for bad in ("0", str(2**63), "x"):  # a clear usage error, not a traceback
+        wrong = runner.invoke(args=["mail", "retry-job", bad])
+        assert wrong.exit_code == 2 and wrong.exception is not None
+        assert "Invalid value for '[IDS]...'" in wrong.output, wrong.output
+
+
+def test_a_stale_retry_job_id_leaves_the_job_made_since_alone(
+        engine: Engine, renderer: Renderer) -> None:
+    """A job is fanned out (its row deleted), then another game's first job fails once and
+    backs off. An operator's `retry-job` with the first job's id (from a log, say) says there
+    is no such job and leaves the second as it was: SQLite used to give a new row the largest
+    id plus one (1 again in an emptied table), so the stale id was the second job's, and the
+    retry reset its count and back-off and fanned it out again."""
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    done_game, _state = new_game(engine, "Done")
+    (done,) = jobs_of(engine, done_game)
+    start = utcnow()
+    assert fan_out_pending(engine, now=start) == [done.id]
+    failing_game, _state = new_game(engine, "Failing")
+    (job,) = jobs_of(engine, failing_game)
+    renderer.broken.add((failing_game, job.seq_after))
+    assert fan_out_pending(engine, now=start) == []
+    (failed,) = jobs_of(engine, failing_game)
+    assert failed.attempts == 1 and failed.next_attempt_at == start + timedelta(seconds=5)
+
+    stale = app.test_cli_runner().invoke(args=["mail", "retry-job", str(done.id)])
+    assert jobs_of(engine, failing_game) == [failed]  # its count and back-off as they were
+    assert renderer.tried.count((failing_game, job.seq_after)) == 1 and job.id != done.id
+    assert stale.exit_code == 1, stale.output
+    assert f"no mail job {done.id}: fanned out already" in stale.output
+    assert "0 fanned out, 0 still waiting" in stale.output
 
 
 def test_a_job_failing_mid_group_keeps_the_jobs_before_it_and_holds_the_ones_after(

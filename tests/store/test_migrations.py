@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import Connection, MetaData, Table, insert, inspect, text
 from sqlalchemy.pool import NullPool
 
 from pbem.store.db import make_engine
 from pbem.store.migrate import current_heads, upgrade
 from pbem.store.models import metadata
-from pbem.store.testing import create_pg_schema, drop_pg_schema
+from pbem.store.testing import create_pg_schema, create_tables, drop_pg_schema
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
@@ -73,3 +75,81 @@ def test_the_migrations_form_one_line_of_unique_revisions() -> None:
     assert len(ids) == len(set(ids)), ids
     assert [r.revision for r in reversed(list(scripts.walk_revisions()))] == ids
     assert scripts.get_heads() == [ids[-1]]
+
+
+def test_sqlite_tables_say_autoincrement_where_the_models_do(tmp_path: Path) -> None:
+    """compare_metadata does not see AUTOINCREMENT: the migrated SQLite schema must say it on
+    the same tables as `create_all` (the tables whose ids are never to be reused)."""
+    migrated, created = (f"sqlite:///{tmp_path / name}" for name in ("m.sqlite3", "c.sqlite3"))
+    upgrade(migrated)
+    create_tables(created)
+    assert _autoincrement_tables(migrated) == _autoincrement_tables(created)
+    assert _autoincrement_tables(created) >= {"mail_job", "outbox_email"}
+
+
+def _autoincrement_tables(url: str) -> set[str]:
+    engine = make_engine(url, poolclass=NullPool)
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT name, sql FROM sqlite_master WHERE type = 'table'"))
+        names = {name for name, sql in rows if "AUTOINCREMENT" in sql.upper()}
+    engine.dispose()
+    return names
+
+
+NEVER_REUSED = ("mail_job", "outbox_email")
+WHEN = datetime(2026, 11, 24, 1, 0, tzinfo=UTC)
+
+
+def test_0016_keeps_every_row_and_never_hands_a_used_id_out_again(empty_db_url: str) -> None:
+    """Rows written before migration 0016 are all there after it, ids and all, and a new
+    row's id is above every one of them, even once all were deleted: SQLite used to give
+    the largest id plus one, 1 in an emptied table (PostgreSQL: 0016 changes nothing)."""
+    upgrade(empty_db_url, "0015")
+    engine = make_engine(empty_db_url, poolclass=NullPool)
+    with engine.begin() as conn:
+        _write_rows(conn, 3)
+        before = _rows(conn)
+    upgrade(empty_db_url)
+    with engine.begin() as conn:
+        assert _rows(conn) == before
+        for name in NEVER_REUSED:
+            conn.execute(text(f"DELETE FROM {name}"))
+        _write_rows(conn, 1)
+        after = _rows(conn)
+    engine.dispose()
+    for name in NEVER_REUSED:
+        old_ids = [row[0] for row in before[name]]
+        assert len(old_ids) == 3 and [row[0] for row in after[name]] == [max(old_ids) + 1]
+
+
+def _write_rows(conn: Connection, count: int) -> None:
+    """`count` rows of each table (and a game and player for them), ids as the database
+    gives them."""
+    tables = MetaData()
+    game, player, job, email = (Table(name, tables, autoload_with=conn) for name in
+                                ("game", "player", "mail_job", "outbox_email"))
+    game_id = conn.execute(insert(game).returning(game.c.id), {
+        "name": "Kept", "preset": "standard", "rules": {}, "engine_version": "1",
+        "status": "active", "deadline_policy": {}, "created_at": WHEN, "last_seq": 4,
+        "robot_strength": "easy", "quick": False}).scalar_one()
+    player_id = conn.execute(insert(player).returning(player.c.id), {
+        "email": f"kept{game_id}@example.org", "name": "Kept", "time_zone": "UTC",
+        "notify": "each_hand", "digest": False, "email_status": "ok", "unsubscribed": False,
+        "created_at": WHEN, "review_games": True, "on_leaderboard": True}).scalar_one()
+    for n in range(count):
+        conn.execute(insert(job), {
+            "game_id": game_id, "seq_before": n, "seq_after": n + 1, "actor": n % 4,
+            "echo": n % 2 == 0, "deadline": WHEN, "made_at": WHEN, "fresh": n == 0,
+            "attempts": n, "last_error": f"error {n}", "next_attempt_at": None,
+            "set_aside_at": WHEN if n == 2 else None})
+        conn.execute(insert(email), {
+            "game_id": game_id, "player_id": player_id, "to_addr": "kept@example.org",
+            "kind": "turn", "subject": f"Your turn {n}", "body_text": "Play.",
+            "body_html": "<p>Play.</p>", "headers": {"Message-ID": f"<{n}@x>"},
+            "message_id": f"<{n}@x>", "status": "failed" if n else "pending", "attempts": n,
+            "next_attempt_at": WHEN, "last_error": None, "created_at": WHEN})
+
+
+def _rows(conn: Connection) -> dict[str, list[tuple[Any, ...]]]:
+    return {name: [tuple(row) for row in conn.execute(text(f"SELECT * FROM {name} ORDER BY id"))]
+            for name in NEVER_REUSED}
