@@ -4,6 +4,7 @@ editable, outside the checkout), it upgrades a database and serves `/`."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -72,6 +73,17 @@ def test_installed_pbem_upgrades_a_database_and_serves_the_home_page(
                   "r = create_app().test_client().get('/'); print(r.status_code)")
     assert served.returncode == 0, served.stderr
     assert served.stdout.strip() == "200"
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler: the engine stays pure")
+def test_the_wheel_built_with_a_compiler_runs_the_compiled_engine(
+    installed: Path, tmp_path: Path
+) -> None:
+    """As deploy/Dockerfile's builder stage builds it, the wheel holds the mypyc-compiled
+    engine, and, installed, runs it (the image's build checks the same flag)."""
+    compiled = _run(installed, tmp_path, "python", "-c",
+                    "import pbem.engine; print(pbem.engine.COMPILED)")
+    assert compiled.stdout.strip() == "True", compiled.stderr
 
 
 def test_version_and_python_dash_m(installed: Path, tmp_path: Path) -> None:
