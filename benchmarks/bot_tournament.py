@@ -6,7 +6,7 @@ out. With `--baseline` the same deals are also played with the heuristic ("easy"
 seat, and the paired difference is printed (the strong robot is better when it is below zero).
 
 Run: python benchmarks/bot_tournament.py [--preset standard] [--deals 500] [--opponents heuristic]
-        [--baseline] [--workers 1] [--seed 1] [--progress 25] [--budget 1]
+        [--baseline] [--workers 1] [--seed 1 [2 ...]] [--progress 25] [--budget 1]
   --deals 500 in the standard game is 2,000 hands (each deal once per seat).
   Opponents: heuristic (three copies of the easy robot) or random (random legal moves).
   --budget K multiplies the strong robot's search budget (plays, pass plays, most worlds) by K;
@@ -172,7 +172,9 @@ def main() -> None:
     parser.add_argument("--baseline", action="store_true",
                         help="also play the heuristic in the same seat; print the difference")
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, nargs="+", default=[1],
+                        help="the deals' seed; several: --deals deals of each, and the figures "
+                             "of each seed besides the pooled ones")
     parser.add_argument("--budget", type=float, default=1.0, metavar="K",
                         help="the strong robot's search budget times K (default: its own)")
     parser.add_argument("--save", metavar="FILE", help="write the strong robot's cost per deal")
@@ -185,7 +187,8 @@ def main() -> None:
     rules = preset(args.preset)
     robots = ("strong", "easy") if args.baseline else ("strong",)
     budget = scaled(DEFAULT_BUDGET, args.budget)
-    jobs = [Job(rules, args.seed, d, args.opponents, robots, budget) for d in range(args.deals)]
+    jobs = [Job(rules, seed, d, args.opponents, robots, budget)
+            for seed in args.seed for d in range(args.deals)]
     started = time.perf_counter()
     if args.workers > 1:
         with multiprocessing.Pool(args.workers) as pool:
@@ -207,10 +210,10 @@ def main() -> None:
 
 
 def compare(args: argparse.Namespace, per_deal: list[float]) -> None:
-    """This run minus a saved run of the same deals (same seed), deal by deal."""
+    """This run minus a saved run of the same deals (same seeds), deal by deal."""
     with open(args.against) as saved_file:
         saved = json.load(saved_file)
-    if saved["seed"] != args.seed:
+    if _seeds(saved["seed"]) != args.seed:
         raise SystemExit(f"{args.against} was played with seed {saved['seed']}, not {args.seed}")
     pairs = list(zip(per_deal, saved["strong"], strict=False))
     diff, half = interval([mine - theirs for mine, theirs in pairs])
@@ -231,6 +234,8 @@ def report(args: argparse.Namespace, rules: Rules, results: list[tuple[dict[str,
     target = TARGETS.get(args.opponents) if args.preset == "standard" else None
     versus = f"; target <= {target}: ratio {strong / target:.2f}" if target else ""
     print(f"  strong: {strong:.2f} ± {half:.2f} {unit} a hand (95% CI){versus}")
+    if len(args.seed) > 1 and deals == args.deals * len(args.seed):  # not a --progress line
+        print_each_seed(args.seed, results, unit)
     if args.baseline:
         easy, easy_half = interval([r["easy"] for r, _ in results])
         diff, diff_half = interval([r["strong"] - r["easy"] for r, _ in results])
@@ -246,6 +251,20 @@ def report(args: argparse.Namespace, rules: Rules, results: list[tuple[dict[str,
                   f"{p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms (target p99 <= 250 ms: ratio "
                   f"{p99 * 1000 / 250:.2f})")
     print(f"  wall time {elapsed:.0f} s with {args.workers} worker(s)", flush=True)
+
+
+def print_each_seed(seeds: list[int], results: list[tuple[dict[str, float], Times]],
+                    unit: str) -> None:
+    """The strong robot's figure on each seed's deals (the results are in seed order)."""
+    per_seed = len(results) // len(seeds)
+    for k, seed in enumerate(seeds):
+        mean, half = interval([r["strong"] for r, _ in results[k * per_seed:(k + 1) * per_seed]])
+        print(f"    seed {seed}: {mean:.2f} ± {half:.2f} {unit} a hand")
+
+
+def _seeds(saved: int | list[int]) -> list[int]:
+    """A saved run's seeds (files written before several seeds were allowed hold one int)."""
+    return [saved] if isinstance(saved, int) else saved
 
 
 if __name__ == "__main__":
