@@ -126,12 +126,11 @@ def test_a_retry_of_a_stored_message_is_answered_as_a_duplicate_and_played_once(
     assert times_played(engine, game, move) == 1
 
 
-def _race(config: dict[str, Any], raw: bytes, rcpt: str, start: Any) -> tuple[int, str]:
+def _race(app: Flask, raw: bytes, rcpt: str, start: Any) -> tuple[int, str]:
     """One racer: its own app (its own engine and connections, as a gunicorn worker has),
     posting once `start` lets every racer go."""
-    app = create_app(config)
     try:
-        start.wait()
+        start.wait(60)
         status, answer = post(app, raw, rcpt)
         return status, json.dumps(answer, sort_keys=True)
     finally:
@@ -140,7 +139,7 @@ def _race(config: dict[str, Any], raw: bytes, rcpt: str, start: Any) -> tuple[in
 
 def _race_in_process(config: dict[str, Any], raw: bytes, rcpt: str, start: Any,
                      out: Any) -> None:
-    out.put(_race(config, raw, rcpt, start))
+    out.put(_race(create_app(config), raw, rcpt, start))
 
 
 def test_the_same_message_posted_by_racing_processes_is_stored_once_and_played_once(
@@ -161,8 +160,13 @@ def test_the_same_message_posted_by_racing_processes_is_stored_once_and_played_o
     for proc in procs:
         proc.start()
     answers: list[tuple[int, str]] = []
-    threads = [threading.Thread(target=lambda: answers.append(_race(config, raw, rcpt, start)))
-               for _ in range(RACERS_IN_THREADS)]
+    # The threads' apps are built here, one after the other, as gunicorn builds its app before
+    # serving: CPython 3.11.7's compiler is not safe to run in two threads at once (werkzeug
+    # compiles each URL rule; two apps built at once failed with "AST constructor recursion
+    # depth mismatch" once in a full run).
+    racers = [create_app(config) for _ in range(RACERS_IN_THREADS)]
+    threads = [threading.Thread(target=lambda a=racer: answers.append(_race(a, raw, rcpt, start)))
+               for racer in racers]
     for thread in threads:
         thread.start()
     answers += [out.get(timeout=120) for _ in procs]
