@@ -25,6 +25,7 @@ from pbem.service.errors import (
     CommandRejected,
     NotAllowed,
     NotFound,
+    NotOrganiser,
     PlayerMistake,
     ServiceError,
     SomeoneMovedFirst,
@@ -54,8 +55,8 @@ from pbem.service.timeouts import timeout_move
 
 __all__ = [
     "BadRequest", "CommandRejected", "Context", "Invitee", "NotAllowed", "NotFound", "Outcome",
-    "PlayerMistake", "ServiceError", "SomeoneMovedFirst", "accept_invite", "advance", "bid",
-    "choose_moon",
+    "NotOrganiser", "PlayerMistake", "ServiceError", "SomeoneMovedFirst", "accept_invite",
+    "advance", "bid", "choose_moon",
     "claim", "create_game", "decline_invite", "make_rng", "make_rules", "name_suit", "notify_hook",
     "pass_cards", "play_card", "replace_seat", "resign",
     "away_dates", "clear_away", "nudge", "resume_game", "set_away", "take_seat_back",

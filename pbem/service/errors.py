@@ -33,6 +33,10 @@ class NotAllowed(PlayerMistake):
     """E.g. the game is not active, the seat is not this player's, the invite is gone."""
 
 
+class NotOrganiser(NotAllowed):
+    """Only the person who set the game up may do that."""
+
+
 class SomeoneMovedFirst(PlayerMistake):
     def __init__(self) -> None:
         super().__init__(

@@ -40,6 +40,7 @@ from pbem.store.models import (
 )
 
 OPEN = ("inviting", "active", "paused")
+ORGANISER_SEAT = 0  # the /new form and the lobby seat whoever sets a game up in seat 1
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,9 @@ class Table:
     fill_by: datetime | None = None
     quick: bool = False
     rematch_of: int | None = None
+    # Instead of `fill_by`: how long the open seats wait for people, counted from when the
+    # game is open (its organiser's confirmation, under confirm_first; else at once).
+    fill_wait_minutes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -91,7 +95,8 @@ def create_game(
     searching robot, the default) or "easy" (the heuristic).
 
     `table`: open seats anyone may join from the lobby (pbem.service.lobby), when robots take
-    those still open, a quick-play table, the game this one is a rematch of."""
+    those still open (a time, or a wait from the organiser's confirmation), a quick-play
+    table, the game this one is a rematch of."""
     rules = make_rules(preset, options)
     if robot_strength not in STRENGTHS:
         raise BadRequest("The computer players are either easy or strong.")
@@ -129,7 +134,10 @@ def _create(
     game = Game(name=name, preset=preset, rules=rules.to_dict(), engine_version=ENGINE_VERSION,
                 status="active" if everyone_in else "inviting", deadline_policy=deadline_policy,
                 robot_strength=robot_strength, fill_by=table.fill_by if table.open_seats
+                else None, fill_wait_minutes=table.fill_wait_minutes if table.open_seats
                 else None, quick=table.quick, rematch_of=table.rematch_of)
+    if not confirm_first:
+        start_the_wait(game, ctx.clock())
     session.add(game)
     session.flush()
     assert game.id is not None
@@ -202,6 +210,13 @@ def player_for(session: Session, invitee: Invitee) -> Player:
 
 # --- invitations and seats ----------------------------------------------------------------
 
+def start_the_wait(game: Game, now: datetime) -> None:
+    """The game is open (made, or confirmed by its organiser): its open seats' wait for
+    people starts now, if it has one and it has not started yet."""
+    if game.fill_by is None and game.fill_wait_minutes is not None:
+        game.fill_by = now + timedelta(minutes=game.fill_wait_minutes)
+
+
 def accept_invite(
     ctx: Context, game_id: int, seat_no: int, *, player_id: int | None = None
 ) -> Outcome:
@@ -211,6 +226,8 @@ def accept_invite(
             g.session.flush()
             mail_hook("send_invites")(g.session, g.game, guests, rules=g.state.rules,
                                       now=ctx.clock())
+        if seat_no == ORGANISER_SEAT:
+            start_the_wait(g.game, ctx.clock())
         start_if_everyone_is_in(g)
 
     return _answer_invite(ctx, game_id, seat_no, player_id, "accepted",

@@ -8,7 +8,12 @@ game starts (deals) in the same transaction when no seat is left open.
 
 Quick play ("find me a table"): join the oldest quick table of the same preset and pace with a
 seat open, or open a new one with the asker in seat 1; robots take the seats still open at the
-table's `fill_by` (the asker's chosen wait), which the worker checks (`top_up_tables`).
+table's `fill_by` (the asker's chosen wait), which the worker checks (`top_up_tables`). A game
+made on /new gets its `fill_by` when its organiser confirms it (their chosen wait, or none).
+
+The organiser may also start their game at once (`start_now`): robots take every seat nobody
+has taken yet, open or invited; in the same locked transaction as a join, so the two race
+safely for the last seat.
 """
 
 from __future__ import annotations
@@ -22,8 +27,9 @@ from sqlmodel import Session, col, select
 
 from pbem.engine import Event
 from pbem.service.core import Context, Duplicate, Loaded, Outcome, run
-from pbem.service.errors import BadRequest, NotAllowed, NotFound
+from pbem.service.errors import BadRequest, NotAllowed, NotFound, NotOrganiser
 from pbem.service.games import (
+    ORGANISER_SEAT,
     Invitee,
     Table,
     create_game,
@@ -36,7 +42,12 @@ from pbem.store.models import Game, Player, Seat
 OPEN = "open"
 PACES = (1, 4, 12, 24, 48)  # hours per move offered for quick play
 WAITS = (0, 5, 15, 60, 240, 1440)  # minutes a quick-play asker may wait for people
+# Minutes a /new game's open seats may wait for people, from the organiser's confirmation;
+# None: they wait for people however long it takes (the organiser may still start now).
+NEW_GAME_WAITS: tuple[int | None, ...] = (60, 240, 1440, 3 * 1440, None)
+NEW_GAME_WAIT = 1440
 TABLE_FULL = "This table is full: someone took the last seat just before you."
+NOT_TAKEN = (OPEN, "invited", "declined")  # the seats robots take when the organiser starts
 
 
 @dataclass(frozen=True)
@@ -90,6 +101,8 @@ def join_table(ctx: Context, game_id: int, player_id: int,
             raise NotAllowed(TABLE_FULL)
         if g.session.get(Player, player_id) is None:
             raise NotFound("There is no such player.")
+        if g.seat(ORGANISER_SEAT).invite_status != "accepted":
+            raise NotAllowed("This table isn't open yet: its organiser hasn't confirmed it.")
         seat = free[0]
         seat.player_id, seat.invite_status = player_id, "accepted"
         g.session.add(seat)
@@ -173,12 +186,29 @@ def top_up_tables(ctx: Context) -> list[int]:
     return started
 
 
-def _robots_fill(g: Loaded) -> Sequence[Event] | Duplicate:
-    free = [s for s in g.seats if s.invite_status == OPEN and not s.is_bot]
+def start_now(ctx: Context, game_id: int, player_id: int) -> Outcome:
+    """The organiser starts their game without waiting any longer: robots take the open
+    seats and those whose invitation is not accepted (unanswered or declined; the invitation
+    is then closed), and it deals. NotOrganiser for anyone else; NotAllowed once started."""
+    def step(g: Loaded) -> Sequence[Event] | Duplicate:
+        organiser = g.seat(ORGANISER_SEAT)
+        if organiser.player_id != player_id or organiser.is_bot \
+                or organiser.invite_status != "accepted":
+            raise NotOrganiser("Only the organiser of this game, once they have confirmed "
+                               "it, can start it with robots in the empty seats.")
+        return _robots_fill(g, NOT_TAKEN)
+
+    return run(ctx, game_id, step, statuses=("inviting",))
+
+
+def _robots_fill(g: Loaded, statuses: tuple[str, ...] = (OPEN,)) -> Sequence[Event] | Duplicate:
+    """Robots take the seats whose invite status is one of `statuses` (a person invited
+    there loses the seat), and the game starts if everyone is then in."""
+    free = [s for s in g.seats if s.invite_status in statuses and not s.is_bot]
     if not free:
         return Duplicate("No seat is open.")
     for seat in free:
-        seat.is_bot, seat.invite_status = True, "accepted"
+        seat.is_bot, seat.player_id, seat.invite_status = True, None, "accepted"
         g.session.add(seat)
     start_if_everyone_is_in(g)
     return []

@@ -114,6 +114,9 @@ class Game(SQLModel, table=True):
     # Open tables (pbem.service.lobby): robots take the seats still open at `fill_by`; a
     # quick-play table may be filled by anyone asking for its preset and pace.
     fill_by: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    # A game made on /new: its open seats' wait for people in minutes, counted from its
+    # organiser's confirmation, which sets `fill_by` from it. None: no robots by time.
+    fill_wait_minutes: int | None = None
     quick: bool = False
     # The finished game this one replays with the same players (one rematch per game).
     rematch_of: int | None = Field(default=None, foreign_key="game.id", unique=True)

@@ -34,23 +34,13 @@ from pbem.store.db import transaction
 from pbem.store.models import NOTIFY_CHOICES, Player, Seat
 from pbem.web.play import check_csrf
 from pbem.web.play.common import bad_request
+from pbem.web.signedin import PLAYER_KEY, signed_in_player
 from pbem.zones import deadline_text
 
 bp = Blueprint("accounts", __name__)
 bp.register_error_handler(400, bad_request)  # an expired form: the friendly page
-PLAYER_KEY = "player_id"
 LINK_TEMPLATE = "web/signin_link.html"
 LINK_CODES = {links.UNKNOWN: 404, links.USED: 410, links.EXPIRED: 410}
-
-
-def signed_in_player() -> Player | None:
-    """The signed-in player, or None (not signed in, or the player is gone)."""
-    player_id = session.get(PLAYER_KEY)
-    if not isinstance(player_id, int):
-        return None
-    with transaction(db_engine(), read_only=True) as db:
-        player = db.get(Player, player_id)
-    return None if player is None or accounts.is_former(player) else player
 
 
 def sign_in(player_id: int) -> None:

@@ -39,7 +39,7 @@ from pbem.engine import (
 from pbem.present.presenters import presenter
 from pbem.roster import load_roster
 from pbem.service import games as service_games
-from pbem.service import policy
+from pbem.service import lobby, policy
 from pbem.service.addresses import address_problem
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
@@ -59,6 +59,11 @@ ROBOT_STRENGTHS = {
     "strong": "Strong: it tries its choices against many guesses of the cards it can't see",
     "easy": "Easy: it plays by simple rules of thumb"}
 assert set(ROBOT_STRENGTHS) == set(STRENGTHS)
+# How long open seats wait for people (pbem.service.lobby.NEW_GAME_WAITS), by form value.
+NEVER = "never"
+OPEN_WAITS = {"60": "1 hour", "240": "4 hours", "1440": "1 day", "4320": "3 days",
+              NEVER: "as long as it takes: no robots unless you start the game yourself"}
+assert list(OPEN_WAITS) == [NEVER if m is None else str(m) for m in lobby.NEW_GAME_WAITS]
 # How many reminders -> when (fractions of the time per move), as pbem.service.policy reads it.
 REMINDERS = {0: [], 1: [0.75], 2: [0.5, 0.8], 3: [0.25, 0.5, 0.8]}
 
@@ -148,6 +153,7 @@ class Form:
     players: list[PlayerRow] = field(default_factory=list)
     deadline: dict[str, Any] = field(default_factory=dict)
     robot_strength: str = DEFAULT_STRENGTH
+    open_wait: str = str(lobby.NEW_GAME_WAIT)  # a key of OPEN_WAITS
     errors: dict[str, str] = field(default_factory=dict)  # field name -> sentence
     general: list[str] = field(default_factory=list)
 
@@ -196,6 +202,7 @@ def read_form(data: Mapping[str, Any]) -> tuple[Form, dict[str, Any]]:
     invitees, bots = _read_players(form, data, open_seats)
     deadline = _read_deadline(form, data)
     _read_strength(form, data)
+    wait = _read_open_wait(form, data)
     if form.errors:
         return form, {}
     try:
@@ -206,7 +213,18 @@ def read_form(data: Mapping[str, Any]) -> tuple[Form, dict[str, Any]]:
     return form, {"name": form.name, "preset": preset, "options": options,
                   "players": invitees, "bot_seats": bots, "deadline_policy": deadline,
                   "robot_strength": form.robot_strength,
-                  "table": service_games.Table(open_seats=tuple(open_seats))}
+                  "table": service_games.Table(open_seats=tuple(open_seats),
+                                               fill_wait_minutes=wait)}
+
+
+def _read_open_wait(form: Form, data: Mapping[str, Any]) -> int | None:
+    """Minutes the open seats wait for people, from the organiser's confirmation; None:
+    no robots by time."""
+    form.open_wait = str(data.get("open_wait", form.open_wait))
+    if form.open_wait not in OPEN_WAITS:
+        form.errors["open_wait"] = "Choose how long open seats wait for people."
+        form.open_wait = str(lobby.NEW_GAME_WAIT)
+    return None if form.open_wait == NEVER else int(form.open_wait)
 
 
 def _read_strength(form: Form, data: Mapping[str, Any]) -> None:
@@ -333,6 +351,7 @@ def render_form(form: Form, code: int = 200) -> ResponseReturnValue:
     return render_template("web/new.html", form=form, preset_groups=PRESET_GROUPS,
                            csrf=generate_csrf(), preset=ALL_PRESETS[form.preset],
                            on_timeout=ON_TIMEOUT, strengths=ROBOT_STRENGTHS,
+                           open_waits=OPEN_WAITS,
                            describe=form.rules.describe(),
                            fixed=presenter(form.rules).fixes_options), code
 

@@ -18,9 +18,10 @@ from pbem.service.rematch import ask_rematch
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game
-from pbem.web.accounts import signed_in_player
 from pbem.web.play import check_csrf
 from pbem.web.play.common import bad_request
+from pbem.web.play.public import game_page_with
+from pbem.web.signedin import signed_in_player
 
 bp = Blueprint("lobby", __name__)
 bp.register_error_handler(400, bad_request)  # an expired form: the friendly page
@@ -120,6 +121,25 @@ def quick() -> ResponseReturnValue:
 
 def _int(text: str | None) -> int:
     return int(text) if text and text.isdigit() and len(text) < 8 else -1
+
+
+@bp.post("/games/<int:game_id>/start-now")
+def start_now(game_id: int) -> ResponseReturnValue:
+    """The organiser, signed in, starts their game with robots in the seats not taken."""
+    check_csrf()
+    player = signed_in_player()
+    try:
+        if player is None or player.id is None:
+            raise service.NotOrganiser("Sign in as this game's organiser to start it now.")
+        lobby.start_now(service.Context(engine=db_engine()), game_id, player.id)
+    except service.NotFound:
+        abort(404)
+    except service.NotOrganiser as exc:
+        return game_page_with(game_id, str(exc), 403)
+    except service.PlayerMistake as exc:  # it started meanwhile (the last seat was taken)
+        return game_page_with(game_id, str(exc), 409)
+    flash("The game has started: robots took the seats not taken, and the cards are dealt.")
+    return redirect(url_for("play.game_page", game_id=game_id), code=303)
 
 
 @bp.get("/games/<int:game_id>/rematch")

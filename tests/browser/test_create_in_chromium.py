@@ -47,6 +47,20 @@ def only_game_id(site: LiveSite) -> int:
         return game.id
 
 
+def create_and_confirm(page: Any, site: LiveSite) -> int:
+    """Send the filled-in form, then Ann (the organiser) confirms from her email: the id."""
+    from playwright.sync_api import expect
+
+    page.get_by_role("button", name="Create the game and send the invitations").click()
+    expect(page.get_by_role("heading", name="Game created")).to_be_visible()
+    game_id = only_game_id(site)
+    frame = open_mail_to(page, site, "ann@example.com", "Confirm your game")
+    frame.get_by_role("link", name=re.compile("Confirm the game")).first.click()
+    page.get_by_role("button", name=re.compile("Accept")).click()
+    expect(page.get_by_role("status")).to_contain_text("your answer is recorded")
+    return game_id
+
+
 def test_create_accept_and_play_from_the_private_view(live_site: LiveSite,
                                                       browser_page: Any) -> None:
     from playwright.sync_api import expect
@@ -124,13 +138,39 @@ def test_create_a_whole_variant_for_two_and_confirm_it(live_site: LiveSite,
     page.get_by_label("Name of the game").fill("Dominoes")
     page.get_by_label("Your name").fill("Ann")
     page.get_by_label("Your email").fill("ann@example.com")
-    page.get_by_role("button", name="Create the game and send the invitations").click()
-    expect(page.get_by_role("heading", name="Game created")).to_be_visible()
-    game_id = only_game_id(live_site)
-
-    frame = open_mail_to(page, live_site, "ann@example.com", "Confirm your game")
-    frame.get_by_role("link", name=re.compile("Confirm the game")).first.click()
-    page.get_by_role("button", name=re.compile("Accept")).click()
-    expect(page.get_by_role("status")).to_contain_text("your answer is recorded")
+    game_id = create_and_confirm(page, live_site)
     game = state(live_site.app, game_id)
     assert game.rules.players == 2 and game.phase is not Phase.DEAL and game.stock
+
+
+def test_an_open_seat_waits_as_chosen_and_the_organiser_starts_now(live_site: LiveSite,
+                                                                  browser_page: Any) -> None:
+    """/new with seat 2 open and "as long as it takes": confirmed, the game waits for
+    people; Ann signs in, and her game's page starts it with a robot in the open seat."""
+    from playwright.sync_api import expect
+
+    page = browser_page
+    page.goto(f"{live_site.url}/new")
+    page.get_by_label("Name of the game").fill("Open game")
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_label("Your email").fill("ann@example.com")
+    page.locator("#p2_open").check()
+    page.locator("#p3_computer").check()
+    page.locator("#p4_computer").check()
+    expect(page.get_by_label("Open seats wait for people for")).to_have_value("1440")
+    page.get_by_label("Open seats wait for people for").select_option("never")
+    game_id = create_and_confirm(page, live_site)
+
+    page.goto(f"{live_site.url}/signin")
+    page.get_by_label("Your email address").fill("ann@example.com")
+    page.get_by_role("button", name="Email me a sign-in link").click()
+    frame = open_mail_to(page, live_site, "ann@example.com", "Sign in to Hearts")
+    frame.get_by_role("link", name="Sign in").click()
+    page.get_by_role("button", name="Sign me in").click()
+    page.goto(f"{live_site.url}/games/{game_id}")
+    expect(page.locator("body")).to_contain_text("No robots take the open seats by time")
+    page.get_by_role("button", name="Start now with robots in the open seats").click()
+    expect(page.get_by_role("status")).to_contain_text("The game has started")
+    with transaction(db_engine(live_site.app), read_only=True) as session:
+        game = session.get(Game, game_id)
+        assert game is not None and game.status == "active"

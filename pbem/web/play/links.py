@@ -264,6 +264,8 @@ def _named(table: Table) -> str:
 
 def _invite_status(token: Token, table: Table, since: Sequence[Event]) -> str:
     seat = next(s for s in table.seats if s.seat_no == token.seat_no)
+    if seat.player_id != token.player_id or seat.is_bot:
+        return STALE  # the seat went to someone else, or a robot (its organiser started)
     if token.used_at is not None or seat.invite_status != "invited":
         return DONE
     return READY if table.game.status == "inviting" else STALE

@@ -1,0 +1,23 @@
+"""Who is signed in (the Flask session's player), for any page: apart from the accounts pages
+(pbem.web.accounts), which import the play pages, so that those may ask it too."""
+
+from __future__ import annotations
+
+from flask import session
+
+from pbem.service import accounts
+from pbem.store.app_engine import db_engine
+from pbem.store.db import transaction
+from pbem.store.models import Player
+
+PLAYER_KEY = "player_id"
+
+
+def signed_in_player() -> Player | None:
+    """The signed-in player, or None (not signed in, or the player is gone)."""
+    player_id = session.get(PLAYER_KEY)
+    if not isinstance(player_id, int):
+        return None
+    with transaction(db_engine(), read_only=True) as db:
+        player = db.get(Player, player_id)
+    return None if player is None or accounts.is_former(player) else player

@@ -1,0 +1,114 @@
+"""/new asks how long open seats wait for people (a day unless changed; counted from the
+organiser's confirmation), and the game's page lets its organiser, signed in, start it now
+with robots in the seats not taken; anyone else is refused in words (403)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from html import unescape
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlmodel import col, select
+
+from pbem import service
+from pbem.app import db_engine
+from pbem.store.db import transaction
+from pbem.store.models import Game, Seat
+from pbem.store.types import utcnow
+from tests.web.support import csrf_of
+from tests.web.test_create import form_data
+from tests.web.test_invitations import _answer_links
+from tests.web.test_signin import sign_in
+
+OPEN_TWO = {"p2_email": "", "p2_name": "", "p2_open": "on", "p3_computer": None,
+            "p3_open": "on"}  # Ann organises, seats 2 and 3 open, seat 4 a computer
+
+
+def the_game(app: Flask) -> tuple[Game, list[Seat]]:
+    with transaction(db_engine(app), read_only=True) as session:
+        game = session.exec(select(Game).order_by(col(Game.id).desc())).first()
+        assert game is not None
+        seats = session.exec(select(Seat).where(Seat.game_id == game.id)
+                             .order_by(col(Seat.seat_no))).all()
+        return game, list(seats)
+
+
+def confirm(app: Flask, game_id: int) -> None:
+    service.accept_invite(service.Context(engine=db_engine(app)), game_id, 0)
+
+
+def page(client: FlaskClient, game_id: int) -> str:
+    return unescape(client.get(f"/games/{game_id}").get_data(as_text=True))
+
+
+def test_the_form_offers_waits_for_open_seats_a_day_by_default(app: Flask,
+                                                                client: FlaskClient) -> None:
+    html = client.get("/new").get_data(as_text=True)
+    assert '<option value="1440" selected>1 day</option>' in html
+    for value in ("60", "240", "4320", "never"):
+        assert f'<option value="{value}">' in html
+    refused = client.post("/new", data=form_data(client, **OPEN_TWO, open_wait="7"))
+    assert refused.status_code == 422
+    assert "Choose how long open seats wait for people." in refused.get_data(as_text=True)
+    never = client.post("/new", data=form_data(client, **OPEN_TWO, open_wait="never"))
+    assert never.status_code == 303
+    game, _ = the_game(app)
+    assert (game.fill_wait_minutes, game.fill_by) == (None, None)
+
+
+def test_the_wait_chosen_starts_when_the_organiser_confirms(app: Flask,
+                                                            client: FlaskClient) -> None:
+    made = client.post("/new", data=form_data(client, **OPEN_TWO, open_wait="240"))
+    assert made.status_code == 303
+    game, _ = the_game(app)
+    assert (game.fill_wait_minutes, game.fill_by) == (240, None)  # not confirmed yet
+    before = utcnow()
+    confirm(app, game.id or 0)
+    game, _ = the_game(app)
+    assert game.fill_by is not None
+    assert before + timedelta(hours=4) <= game.fill_by <= utcnow() + timedelta(hours=4)
+    html = page(client, game.id or 0)
+    assert "Robots take the seats still open on" in html
+    assert "Start now" not in html and "The organiser, signed in, can start" in html
+
+
+def test_the_organiser_starts_now_from_the_game_page_and_nobody_else_can(
+        app: Flask, client: FlaskClient) -> None:
+    client.post("/new", data=form_data(client, p2_email="", p2_name="", p2_open="on",
+                                       p3_computer=None, p3_email="cy@example.com",
+                                       p3_name="Cy", open_wait="never"))
+    game, _ = the_game(app)
+    game_id = game.id or 0
+    confirm(app, game_id)
+    assert "No robots take the open seats by time" in page(client, game_id)
+    cy_link = _answer_links(app, "cy@example.com")["accept"]
+    other = app.test_client()  # Cy, invited, has not answered: not the organiser either
+    sign_in(app, other, "cy@example.com")
+    html = page(other, game_id)
+    assert "Start now" not in html
+    refused = other.post(f"/games/{game_id}/start-now", data={"csrf_token": csrf_of(
+        other.get("/me").get_data(as_text=True))})
+    assert refused.status_code == 403
+    assert "Only the organiser of this game" in unescape(refused.get_data(as_text=True))
+    stranger = app.test_client()  # not signed in at all
+    token = csrf_of(stranger.get("/signin").get_data(as_text=True))
+    assert stranger.post(f"/games/{game_id}/start-now",
+                         data={"csrf_token": token}).status_code == 403
+    assert client.post(f"/games/{game_id}/start-now").status_code == 400  # no CSRF token
+    assert the_game(app)[0].status == "inviting"
+
+    sign_in(app, client, "ann@example.com")
+    html = page(client, game_id)
+    assert "Start now with robots in the seats not taken" in html
+    started = client.post(f"/games/{game_id}/start-now", data={"csrf_token": csrf_of(html)},
+                          follow_redirects=True)
+    assert started.status_code == 200
+    assert "The game has started: robots took the seats not taken" in unescape(
+        started.get_data(as_text=True))
+    game, seats = the_game(app)
+    assert game.status == "active" and [s.is_bot for s in seats] == [False, True, True, True]
+    closed = unescape(other.get(cy_link).get_data(as_text=True))
+    assert "This invitation is closed" in closed  # Cy's seat went to a robot
+    again = client.post(f"/games/{game_id}/start-now", data={"csrf_token": csrf_of(html)})
+    assert again.status_code == 409 and "already started" in again.get_data(as_text=True)
