@@ -1,8 +1,9 @@
-"""Invitations (accept and decline links) and the news that someone declined."""
+"""Invitations (accept and decline links), the news that someone declined, and the word to
+an invitee whose seat the organiser gave to a robot."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 
 from sqlmodel import Session, select
@@ -17,6 +18,7 @@ from pbem.mail.render import default_renderer
 from pbem.mail.results import rules_sentences
 from pbem.mail.sending import default_settings, deliverable, queue_mail
 from pbem.present.tokens import new_token
+from pbem.service.games import ORGANISER_SEAT
 from pbem.store.models import Game, OutboxEmail, Player, Seat
 
 
@@ -79,6 +81,28 @@ def send_declined(
                 and deliverable(player):
             rows.append(queue_mail(session, mail.settings, mail.renderer, "invite_declined",
                                    player, context=context, game=game, now=mail.now))
+    return rows
+
+
+def send_invite_closed(
+    session: Session, game: Game, invited: Mapping[int, int], *,
+    settings: MailSettings | None = None, now: datetime | None = None,
+) -> list[OutboxEmail]:
+    """Tell each person whose invitation was still unanswered (`invited`: seat -> player id)
+    that the organiser started the game with a robot in their seat: no link to act on, their
+    invitation is closed (the game page's link stays, as in the invitation). Whoever declined
+    is not in `invited`: like `send_declined`, we don't mail them about the game again."""
+    mail = GameMail.load(session, game, settings, now)
+    organiser = mail.names[ORGANISER_SEAT]
+    rows = []
+    for seat, player_id in sorted(invited.items()):
+        player = session.get(Player, player_id)
+        if player is None or not deliverable(player):
+            continue
+        context = {"organiser": organiser, "seat_number": seat + 1,
+                   "preheader": f"{organiser} started the game with a robot in your seat."}
+        rows.append(queue_mail(session, mail.settings, mail.renderer, "invite_closed", player,
+                               context=context, game=game, now=mail.now))
     return rows
 
 

@@ -9,11 +9,13 @@ game starts (deals) in the same transaction when no seat is left open.
 Quick play ("find me a table"): join the oldest quick table of the same preset and pace with a
 seat open, or open a new one with the asker in seat 1; robots take the seats still open at the
 table's `fill_by` (the asker's chosen wait), which the worker checks (`top_up_tables`). A game
-made on /new gets its `fill_by` when its organiser confirms it (their chosen wait, or none).
+made on /new gets its `fill_by` when its organiser confirms it (their chosen wait, or none);
+robots then take its declined seats too, while unanswered invitations still wait.
 
 The organiser may also start their game at once (`start_now`): robots take every seat nobody
 has taken yet, open or invited; in the same locked transaction as a join, so the two race
-safely for the last seat.
+safely for the last seat. Whoever had not answered their invitation is told, in the same
+transaction, that a robot has their seat (those who declined get no more mail of the game).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from pbem.engine import Event
-from pbem.service.core import Context, Duplicate, Loaded, Outcome, run
+from pbem.service.core import Context, Duplicate, Loaded, Outcome, mail_hook, run
 from pbem.service.errors import BadRequest, NotAllowed, NotFound, NotOrganiser
 from pbem.service.games import (
     ORGANISER_SEAT,
@@ -48,6 +50,7 @@ NEW_GAME_WAITS: tuple[int | None, ...] = (60, 240, 1440, 3 * 1440, None)
 NEW_GAME_WAIT = 1440
 TABLE_FULL = "This table is full: someone took the last seat just before you."
 NOT_TAKEN = (OPEN, "invited", "declined")  # the seats robots take when the organiser starts
+WAIT_OVER = (OPEN, "declined")  # ... and when the wait is over (unanswered ones still wait)
 
 
 @dataclass(frozen=True)
@@ -167,8 +170,9 @@ def quick_play(ctx: Context, player_id: int, preset: str, move_hours: int,
 
 
 def top_up_tables(ctx: Context) -> list[int]:
-    """The worker's job: robots take the open seats of tables whose wait is over, and those
-    games start. The ids of the games started."""
+    """The worker's job: robots take the open and declined seats of tables whose wait is
+    over, and those games start (unless an invitation is still unanswered). The ids of the
+    games robots sat down in."""
     now = ctx.clock()
     with transaction(ctx.engine, read_only=True) as session:
         due = session.exec(select(Game.id).where(
@@ -178,7 +182,8 @@ def top_up_tables(ctx: Context) -> list[int]:
     for game_id in due:
         assert game_id is not None
         try:
-            out = run(ctx, game_id, _robots_fill, statuses=("inviting",))
+            out = run(ctx, game_id, lambda g: _robots_fill(g, WAIT_OVER),
+                      statuses=("inviting",))
         except NotAllowed:
             continue  # it started meanwhile (the last person joined)
         if not out.duplicate:
@@ -189,19 +194,27 @@ def top_up_tables(ctx: Context) -> list[int]:
 def start_now(ctx: Context, game_id: int, player_id: int) -> Outcome:
     """The organiser starts their game without waiting any longer: robots take the open
     seats and those whose invitation is not accepted (unanswered or declined; the invitation
-    is then closed), and it deals. NotOrganiser for anyone else; NotAllowed once started."""
+    is then closed), and it deals. Those who had not answered are told by email. NotOrganiser
+    for anyone else; NotAllowed once started."""
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
         organiser = g.seat(ORGANISER_SEAT)
         if organiser.player_id != player_id or organiser.is_bot \
                 or organiser.invite_status != "accepted":
             raise NotOrganiser("Only the organiser of this game, once they have confirmed "
                                "it, can start it with robots in the empty seats.")
-        return _robots_fill(g, NOT_TAKEN)
+        unanswered = {s.seat_no: s.player_id for s in g.seats
+                      if s.invite_status == "invited" and s.player_id is not None
+                      and not s.is_bot}
+        filled = _robots_fill(g, NOT_TAKEN)
+        if unanswered:
+            g.session.flush()
+            mail_hook("send_invite_closed")(g.session, g.game, unanswered, now=ctx.clock())
+        return filled
 
     return run(ctx, game_id, step, statuses=("inviting",))
 
 
-def _robots_fill(g: Loaded, statuses: tuple[str, ...] = (OPEN,)) -> Sequence[Event] | Duplicate:
+def _robots_fill(g: Loaded, statuses: tuple[str, ...]) -> Sequence[Event] | Duplicate:
     """Robots take the seats whose invite status is one of `statuses` (a person invited
     there loses the seat), and the game starts if everyone is then in."""
     free = [s for s in g.seats if s.invite_status in statuses and not s.is_bot]

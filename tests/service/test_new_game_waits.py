@@ -1,7 +1,8 @@
 """A game made on /new never waits forever for people, on SQLite and PostgreSQL: its open seats
 wait as long as its organiser chose, counted from the organiser's confirmation (not from the
-form), then the worker's top-up gives them to robots; "as long as it takes" never does. The
-organiser (only) may start it at once with robots in every seat not taken, open or invited
+form), then the worker's top-up gives them to robots, and the declined seats too (unanswered
+invitations still wait); "as long as it takes" never does. The organiser (only) may start it
+at once with robots in every seat not taken, open or invited
 and not accepted; that races safely with someone taking the last seat from the lobby."""
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from tests.service.test_ratings import Clock
 
 ANN = Invitee("ann@example.org", "Ann", accepted=True)  # the organiser, seat 1
 BOB = Invitee("bob@example.org", "Bob")
+CY = Invitee("cy@example.org", "Cy")
 
 
 def new_game(ctx: Context, *, wait: int | None, guests: tuple[Invitee, ...] = (),
@@ -57,6 +59,38 @@ def test_open_seats_go_to_robots_when_the_wait_after_the_confirmation_is_over(
     assert lobby.top_up_tables(ctx) == [game_id] and status(engine, game_id) == "active"
     assert [(s.is_bot, s.invite_status) for s in seats_of(engine, game_id)] == [
         (False, "accepted"), (True, "accepted"), (True, "accepted"), (True, "accepted")]
+
+
+def test_at_the_wait_robots_take_the_declined_seats_and_unanswered_ones_still_wait(
+        engine: Engine) -> None:
+    ctx = context(engine)
+    game_id = new_game(ctx, wait=60, guests=(BOB, CY), open_seats=(1,))  # Bob 3, Cy 4
+    accept_invite(ctx, game_id, 0)
+    decline_invite(ctx, game_id, 2)
+    later(ctx, 60)
+    assert lobby.top_up_tables(ctx) == [game_id] and status(engine, game_id) == "inviting"
+    cy = seats_of(engine, game_id)[3].player_id
+    assert [(s.is_bot, s.invite_status) for s in seats_of(engine, game_id)] == [
+        (False, "accepted"), (True, "accepted"), (True, "accepted"), (False, "invited")]
+    assert lobby.top_up_tables(ctx) == []  # Cy's invitation waits for her answer
+    accept_invite(ctx, game_id, 3)
+    assert status(engine, game_id) == "active" and seats_of(engine, game_id)[3].player_id == cy
+
+
+def test_a_declined_seat_alone_goes_to_a_robot_at_the_wait_and_the_game_starts(
+        engine: Engine) -> None:
+    ctx = context(engine)
+    game_id = new_game(ctx, wait=240, guests=(BOB,), open_seats=(1,))  # Bob 3, seat 4 a robot
+    (cid,) = people(engine, "Cid")
+    accept_invite(ctx, game_id, 0)
+    lobby.join_table(ctx, game_id, cid)  # the open seat is taken: only Bob's is left
+    decline_invite(ctx, game_id, 2)
+    later(ctx, 239)
+    assert lobby.top_up_tables(ctx) == [] and status(engine, game_id) == "inviting"
+    later(ctx, 1)
+    assert lobby.top_up_tables(ctx) == [game_id] and status(engine, game_id) == "active"
+    assert [(s.player_id == cid, s.is_bot) for s in seats_of(engine, game_id)][1:3] == [
+        (True, False), (False, True)]
 
 
 def test_a_person_may_take_an_open_seat_before_the_wait_is_over(engine: Engine) -> None:

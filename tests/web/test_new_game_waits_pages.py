@@ -1,6 +1,8 @@
 """/new asks how long open seats wait for people (a day unless changed; counted from the
 organiser's confirmation), and the game's page lets its organiser, signed in, start it now
-with robots in the seats not taken; anyone else is refused in words (403)."""
+with robots in the seats not taken; anyone else is refused in words (403). The page the
+organiser lands on once they confirm says when robots take the open seats, and offers the way
+to start now (the form if signed in, else the game's page); nobody else is offered it."""
 
 from __future__ import annotations
 
@@ -16,9 +18,10 @@ from pbem.app import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
 from pbem.store.types import utcnow
+from pbem.zones import deadline_text
 from tests.web.support import csrf_of
 from tests.web.test_create import form_data
-from tests.web.test_invitations import _answer_links
+from tests.web.test_invitations import _answer, _answer_links
 from tests.web.test_signin import sign_in
 
 OPEN_TWO = {"p2_email": "", "p2_name": "", "p2_open": "on", "p3_computer": None,
@@ -36,6 +39,17 @@ def the_game(app: Flask) -> tuple[Game, list[Seat]]:
 
 def confirm(app: Flask, game_id: int) -> None:
     service.accept_invite(service.Context(engine=db_engine(app)), game_id, 0)
+
+
+def open_seat_and_cy(app: Flask, client: FlaskClient, open_wait: str) -> int:
+    """Ann's game, confirmed: seat 2 open for `open_wait`, Cy invited to seat 3 (no answer
+    yet), seat 4 a computer. Its id."""
+    client.post("/new", data=form_data(client, p2_email="", p2_name="", p2_open="on",
+                                       p3_computer=None, p3_email="cy@example.com",
+                                       p3_name="Cy", open_wait=open_wait))
+    game, _ = the_game(app)
+    confirm(app, game.id or 0)
+    return game.id or 0
 
 
 def page(client: FlaskClient, game_id: int) -> str:
@@ -75,12 +89,7 @@ def test_the_wait_chosen_starts_when_the_organiser_confirms(app: Flask,
 
 def test_the_organiser_starts_now_from_the_game_page_and_nobody_else_can(
         app: Flask, client: FlaskClient) -> None:
-    client.post("/new", data=form_data(client, p2_email="", p2_name="", p2_open="on",
-                                       p3_computer=None, p3_email="cy@example.com",
-                                       p3_name="Cy", open_wait="never"))
-    game, _ = the_game(app)
-    game_id = game.id or 0
-    confirm(app, game_id)
+    game_id = open_seat_and_cy(app, client, "never")
     assert "No robots take the open seats by time" in page(client, game_id)
     cy_link = _answer_links(app, "cy@example.com")["accept"]
     other = app.test_client()  # Cy, invited, has not answered: not the organiser either
@@ -112,3 +121,57 @@ def test_the_organiser_starts_now_from_the_game_page_and_nobody_else_can(
     assert "This invitation is closed" in closed  # Cy's seat went to a robot
     again = client.post(f"/games/{game_id}/start-now", data={"csrf_token": csrf_of(html)})
     assert again.status_code == 409 and "already started" in again.get_data(as_text=True)
+
+
+def confirm_by_link(app: Flask, client: FlaskClient, address: str = "ann@example.com") -> str:
+    """Accept the newest invitation to `address` from its page, as a browser would: the page
+    landed on after the answer."""
+    return unescape(_answer(client, _answer_links(app, address)["accept"], "accept"))
+
+
+def test_the_confirmed_page_says_when_robots_take_the_open_seats_and_links_to_start_now(
+        app: Flask, client: FlaskClient) -> None:
+    client.post("/new", data=form_data(client, **OPEN_TWO, open_wait="240"))
+    game, _ = the_game(app)
+    html = confirm_by_link(app, client)
+    assert "Thanks, your answer is recorded." in html
+    fill_by = deadline_text(the_game(app)[0].fill_by, None)
+    assert f"Robots take the seats still open on {fill_by}." in html
+    assert "You can also start the game now, with robots in the seats not taken" in html
+    assert 'href="/signin">sign in</a>' in html
+    assert f'href="/games/{game.id}">the game\'s page</a>' in html
+    assert "start-now" not in html  # not signed in: no form, only the way to it
+    lands_again = unescape(client.get(_answer_links(app, "ann@example.com")["accept"])
+                           .get_data(as_text=True))
+    assert "You have already answered" in lands_again and fill_by in lands_again
+
+
+def test_the_organiser_signed_in_can_start_now_from_the_confirmed_page(
+        app: Flask, client: FlaskClient) -> None:
+    client.post("/new", data=form_data(client, **OPEN_TWO, open_wait="never"))
+    game, _ = the_game(app)
+    sign_in(app, client, "ann@example.com")
+    html = confirm_by_link(app, client)
+    assert "No robots take the open seats by time: they wait for people." in html
+    assert f'<form method="post" action="/games/{game.id}/start-now">' in html
+    assert "Start now with robots in the open seats" in html
+    started = client.post(f"/games/{game.id}/start-now", data={"csrf_token": csrf_of(html)})
+    assert started.status_code == 303
+    game, seats = the_game(app)
+    assert game.status == "active" and [s.is_bot for s in seats] == [False, True, True, True]
+
+
+def test_the_confirmed_page_of_a_game_without_open_seats_says_nothing_of_robots(
+        app: Flask, client: FlaskClient) -> None:
+    client.post("/new", data=form_data(client, p2_email="bob@example.com", p3_computer="on"))
+    html = confirm_by_link(app, client)
+    assert "Thanks, your answer is recorded." in html
+    assert "Robots take" not in html and "start the game now" not in html
+
+
+def test_an_invited_player_accepting_is_not_offered_to_start_the_game(
+        app: Flask, client: FlaskClient) -> None:
+    open_seat_and_cy(app, client, "60")
+    html = confirm_by_link(app, app.test_client(), "cy@example.com")
+    assert "Thanks, your answer is recorded." in html
+    assert "Robots take" not in html and "start the game now" not in html

@@ -50,11 +50,12 @@ from pbem.engine import (
 from pbem.present import codes, views
 from pbem.present.tokens import consume_token, find_token
 from pbem.present.words import chips_words
+from pbem.service.games import ORGANISER_SEAT
 from pbem.service.moves import same_move
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.events import load_events, load_events_by
-from pbem.store.models import Game, Token
+from pbem.store.models import Game, Player, Token
 from pbem.store.types import utcnow
 from pbem.web.play.common import (
     DONE,
@@ -72,6 +73,8 @@ from pbem.web.play.common import (
     mail_url,
     pass_target,
 )
+from pbem.web.play.gathering import gathering
+from pbem.web.signedin import signed_in_player
 
 
 @dataclass(frozen=True)
@@ -350,7 +353,7 @@ def render_link(link: Link, *, fresh: bool = False, message: str = "",
                 "bid": "web/choice.html", "suit": "web/choice.html"}[link.kind]
     card = link.card
     context = {
-        **_moon_context(link), **_choice_context(link),
+        **_confirmed_context(link), **_moon_context(link), **_choice_context(link),
         **link.table.context, "status": link.status, "fresh": fresh, "message": message,
         "token": link.token, "csrf": generate_csrf(), "card": views.card_view(card) if card
         else None, "answer": request.args.get("a", ""), "pass_count":
@@ -358,6 +361,20 @@ def render_link(link: Link, *, fresh: bool = False, message: str = "",
         "mail_url": mail_url(), "picked": request.form.getlist("cards"),
     }
     return render_template(template, ctx=context, **context), code
+
+
+def _confirmed_context(link: Link) -> dict[str, Any]:
+    """The page an organiser lands on once they have confirmed their game: its seats not
+    taken yet, when robots take them (in the organiser's time zone), and how to start now."""
+    t, table = link.token, link.table
+    organiser = table.seats[ORGANISER_SEAT]
+    if link.kind != "invite" or link.status != DONE or t.seat_no != ORGANISER_SEAT \
+            or organiser.player_id != t.player_id or organiser.invite_status != "accepted":
+        return {}
+    with transaction(db_engine(), read_only=True) as session:
+        player = session.get(Player, t.player_id)
+    zone = player.time_zone if player else None
+    return {"confirmed": True, **gathering(table, signed_in_player(), zone)}
 
 
 def _moon_context(link: Link) -> dict[str, Any]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import (
     abort,
     current_app,
@@ -12,13 +10,10 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_wtf.csrf import generate_csrf
 
 from pbem.engine import decode_event
 from pbem.present import history, review, views
 from pbem.service import Context, ratings
-from pbem.service.games import ORGANISER_SEAT
-from pbem.service.lobby import NOT_TAKEN, OPEN
 from pbem.service.ratings import Change
 from pbem.service.rematch import rematch_of
 from pbem.service.reviews import Review, stored_review
@@ -32,9 +27,9 @@ from pbem.web.play.common import (
     load_table,
     mail_url,
 )
+from pbem.web.play.gathering import gathering
 from pbem.web.play.kept import kept
 from pbem.web.signedin import signed_in_player
-from pbem.zones import deadline_text
 
 GameChanges = tuple[RatedGame | None, list[Change]]  # ratings.game_changes
 
@@ -56,7 +51,7 @@ def game_page(game_id: int) -> ResponseReturnValue:
 
 
 def render_game(table: Table, message: str = "", code: int = 200) -> ResponseReturnValue:
-    context = {**table.context, **_gathering(table), "mail_url": mail_url(),
+    context = {**table.context, **gathering(table, signed_in_player()), "mail_url": mail_url(),
                "message": message}
     return render_template("web/game.html", ctx=context, **context), code
 
@@ -64,22 +59,6 @@ def render_game(table: Table, message: str = "", code: int = 200) -> ResponseRet
 def game_page_with(game_id: int, message: str, code: int) -> ResponseReturnValue:
     """The game's page with a sentence on why what was asked was refused."""
     return render_game(_load_public(game_id)[0], message, code)
-
-
-def _gathering(table: Table) -> dict[str, Any]:
-    """A game still gathering players: its open seats, when robots take them, and whether
-    the signed-in viewer is its organiser (who may start it now with robots)."""
-    if table.game.status != "inviting":
-        return {}
-    player = signed_in_player()
-    organiser = table.seats[ORGANISER_SEAT]
-    is_organiser = (player is not None and organiser.player_id == player.id
-                    and not organiser.is_bot and organiser.invite_status == "accepted")
-    empty = [s for s in table.seats if s.invite_status in NOT_TAKEN and not s.is_bot]
-    return {"open_seats": sum(s.invite_status == OPEN for s in empty),
-            "only_open": all(s.invite_status == OPEN for s in empty),
-            "fill_by": deadline_text(table.game.fill_by, player.time_zone if player else None),
-            "is_organiser": is_organiser, "csrf": generate_csrf() if is_organiser else ""}
 
 
 @bp.get("/games/<int:game_id>/summary")

@@ -1,0 +1,35 @@
+"""A game still gathering players, as its pages show it: its open seats, when robots take them,
+and whether the viewer is its organiser, who may start it now with robots (the game's page,
+and the page its organiser lands on after confirming it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_wtf.csrf import generate_csrf
+
+from pbem.service.games import ORGANISER_SEAT
+from pbem.service.lobby import NOT_TAKEN, OPEN, WAIT_OVER
+from pbem.store.models import Player
+from pbem.web.play.common import Table
+from pbem.zones import deadline_text
+
+
+def gathering(table: Table, viewer: Player | None,
+              time_zone: str | None = None) -> dict[str, Any]:
+    """The template values for a game still gathering players (none once it has started):
+    its open seats (for the lobby), those robots take when the wait is over (open or declined).
+    `viewer`: the signed-in player, if any; `time_zone`: the zone to say `fill_by` in, if not
+    the viewer's. A CSRF token for the start-now form only when the viewer is the organiser."""
+    if table.game.status != "inviting":
+        return {}
+    organiser = table.seats[ORGANISER_SEAT]
+    is_organiser = (viewer is not None and organiser.player_id == viewer.id
+                    and not organiser.is_bot and organiser.invite_status == "accepted")
+    empty = [s for s in table.seats if s.invite_status in NOT_TAKEN and not s.is_bot]
+    zone = time_zone or (viewer.time_zone if viewer else None)
+    return {"open_seats": sum(s.invite_status == OPEN for s in empty),
+            "robot_seats": sum(s.invite_status in WAIT_OVER for s in empty),  # at `fill_by`
+            "only_open": all(s.invite_status == OPEN for s in empty),
+            "fill_by": deadline_text(table.game.fill_by, zone),
+            "is_organiser": is_organiser, "csrf": generate_csrf() if is_organiser else ""}
