@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import quote
 
 from sqlmodel import Session
 
@@ -11,18 +12,22 @@ from pbem.mail.compose import MailSettings, build_headers
 from pbem.mail.outbox import enqueue
 from pbem.mail.render import default_renderer
 from pbem.mail.sending import default_settings
+from pbem.present.signin import local_path
 from pbem.present.tokens import new_token
 from pbem.store.models import OutboxEmail, Player
 
 
 def send_signin(session: Session, player: Player, address: str, *, ttl: timedelta,
-                now: datetime, settings: MailSettings | None = None) -> OutboxEmail:
+                now: datetime, next_path: str | None = None,
+                settings: MailSettings | None = None) -> OutboxEmail:
     """A one-time sign-in link to `address` (one of the player's; the one they typed). It goes
-    even to an unsubscribed player: they asked for it just now."""
+    even to an unsubscribed player: they asked for it just now. `next_path`: the page of ours
+    they were on, carried in the link (only if it is one: see `local_path`)."""
     settings = settings or default_settings()
     raw = new_token(session, "signin", player_id=player.id, ttl=ttl, now=now)
     minutes = int(ttl.total_seconds() // 60)
-    context: dict[str, Any] = {"player_name": player.name, "link": settings.url(f"signin/{raw}"),
+    context: dict[str, Any] = {"player_name": player.name,
+                               "link": settings.url(signin_path(raw, next_path)),
                                "minutes": minutes, "game_name": None, "game_url": None,
                                "unsubscribe_url": None, "marker": "",
                                "preheader": f"Your Hearts sign-in link (for {minutes} minutes)"}
@@ -31,3 +36,9 @@ def send_signin(session: Session, player: Player, address: str, *, ttl: timedelt
     return enqueue(session, kind="signin", to_addr=address, subject="Hearts: your sign-in link",
                    body_text=rendered.text, body_html=rendered.html, headers=headers,
                    player_id=player.id, now=now)
+
+
+def signin_path(raw: str, next_path: str | None) -> str:
+    """The link's path: /signin/<token>, with `?next=` when there is a page to come back to."""
+    where = local_path(next_path)
+    return f"signin/{raw}" + (f"?next={quote(where, safe='/')}" if where else "")

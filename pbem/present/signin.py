@@ -1,8 +1,11 @@
 """Sign-in links (/signin/<token>): what a link is (live, used, expired, unknown) and using it
-up, once. Mail scanners open every link, so only a POST may call `use_signin`."""
+up, once. Mail scanners open every link, so only a POST may call `use_signin`. A link may carry
+where the player was (`?next=/games/12`): `local_path` says whether that is a path of this
+site to land on after signing in, so that no link can send anyone elsewhere."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -15,6 +18,12 @@ from pbem.store.models import Player, Token
 
 PURPOSE = "signin"
 LIVE, USED, EXPIRED, UNKNOWN = "live", "used", "expired", "unknown"
+NEXT_MAX = 200  # our own paths are far shorter (/games/12/summary)
+# One "/" then RFC 3986 path, query and fragment characters, less "%" and the backslash: no
+# scheme or host ("//evil", and "/\evil", which browsers read as "//evil"), no spaces or
+# control characters (browsers drop tabs and newlines inside URLs: "/<TAB>/evil" is "//evil"
+# to them), nothing percent-encoded that something further on might decode into those.
+_LOCAL_PATH = re.compile(r"/(?!/)[A-Za-z0-9\-._~!$&'()*+,;=:@/?#]*")
 
 
 @dataclass(frozen=True)
@@ -22,6 +31,14 @@ class SigninLink:
     state: str  # LIVE, USED, EXPIRED or UNKNOWN
     player_id: int | None = None
     name: str = ""
+
+
+def local_path(value: str | None) -> str | None:
+    """`value` if it is a path of this site to go to after signing in, else None (ignored:
+    the player lands on their games)."""
+    if value is None or len(value) > NEXT_MAX or not _LOCAL_PATH.fullmatch(value):
+        return None
+    return value
 
 
 def _find(session: Session, raw: str, now: datetime) -> tuple[SigninLink, Token | None]:

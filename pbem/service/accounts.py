@@ -60,11 +60,12 @@ def player_by_address(session: Session, address: str) -> Player | None:
     return None
 
 
-def request_signin(ctx: Context, address: str) -> None:
+def request_signin(ctx: Context, address: str, next_path: str | None = None) -> None:
     """Mail a sign-in link to `address`. An address nobody has yet gets a new account (a
     player with no games; they choose their name when they follow the link), so the answer
     and the email are the same whether the address was known or not. BadRequest only for
-    text that isn't an address.
+    text that isn't an address. `next_path`: the page the link brings them back to (the mail
+    layer keeps it only if it is a path of this site).
 
     The per-address limit is atomic: the player's row is locked before counting (PostgreSQL:
     FOR UPDATE; SQLite's write transactions are serialized anyway). Past it, nothing is sent.
@@ -74,13 +75,13 @@ def request_signin(ctx: Context, address: str) -> None:
     for attempt in range(2):
         try:
             with transaction(ctx.engine) as session:
-                return _send_signin(ctx, session, email)
+                return _send_signin(ctx, session, email, next_path)
         except IntegrityError:
             if attempt:
                 raise
 
 
-def _send_signin(ctx: Context, session: Session, email: str) -> None:
+def _send_signin(ctx: Context, session: Session, email: str, next_path: str | None) -> None:
     now = ctx.clock()
     player = player_by_address(session, email)
     if player is None:  # a new account, named by number (not by the address: pages show
@@ -93,7 +94,8 @@ def _send_signin(ctx: Context, session: Session, email: str) -> None:
         Token.purpose == "signin", Token.player_id == player.id,
         col(Token.created_at) >= now - timedelta(hours=1))).one()
     if sent < SIGNIN_PER_HOUR:
-        mail_hook("send_signin")(session, player, email, ttl=SIGNIN_TTL, now=now)
+        mail_hook("send_signin")(session, player, email, ttl=SIGNIN_TTL, now=now,
+                                 next_path=next_path)
 
 
 MAX_NAME = 200

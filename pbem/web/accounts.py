@@ -1,11 +1,17 @@
 """Signing in without a password: /signin mails a one-time link; the link's page (GET) only
 shows a button, since mail scanners open links; its POST signs the player in (a fresh Flask
 session: the old one is cleared, so nothing from before signing in carries over). /signout
-ends it. A private seat link (/s/<token>) still opens its one game only and signs nobody in."""
+ends it. A private seat link (/s/<token>) still opens its one game only and signs nobody in.
+
+A page that sends people to sign in says where they were (`/signin?next=/games/12`): the form
+keeps it, the emailed link carries it in its query string, and the link's POST redirects there
+instead of to /me. Only a path of this site is kept (`links.local_path`); anything else is
+dropped without a word, so no link of ours can send anyone to another site."""
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from datetime import date
 
 from flask import (
@@ -34,7 +40,7 @@ from pbem.store.db import transaction
 from pbem.store.models import NOTIFY_CHOICES, Player, Seat
 from pbem.web.play import check_csrf
 from pbem.web.play.common import bad_request
-from pbem.web.signedin import PLAYER_KEY, signed_in_player
+from pbem.web.signedin import PLAYER_KEY, signed_in_player, signin_url
 from pbem.zones import deadline_text
 
 bp = Blueprint("accounts", __name__)
@@ -51,10 +57,15 @@ def sign_in(player_id: int) -> None:
     session.permanent = True
 
 
+def _next_path(values: Mapping[str, str]) -> str | None:
+    """The `next` field or query parameter, if it is a path of ours."""
+    return links.local_path(values.get("next"))
+
+
 @bp.get("/signin")
 def signin_form() -> ResponseReturnValue:
     return render_template("web/signin.html", state="ask", csrf=generate_csrf(),
-                           player=signed_in_player(), address="")
+                           player=signed_in_player(), address="", next=_next_path(request.args))
 
 
 @bp.post("/signin")
@@ -62,22 +73,31 @@ def signin_ask() -> ResponseReturnValue:
     """Mail a link if the address is a player's; the same answer either way."""
     check_csrf()
     address = request.form.get("address", "")[:400]
+    next_path = _next_path(request.form)
     try:
-        accounts.request_signin(service.Context(engine=db_engine()), address)
+        accounts.request_signin(service.Context(engine=db_engine()), address, next_path)
     except service.BadRequest as exc:
         return render_template("web/signin.html", state="ask", csrf=generate_csrf(),
-                               problem=str(exc), address=address.strip(), player=None), 422
+                               problem=str(exc), address=address.strip(), player=None,
+                               next=next_path), 422
     return render_template("web/signin.html", state="sent", address=address.strip(),
                            minutes=int(accounts.SIGNIN_TTL.total_seconds() // 60))
+
+
+def _link_refused(state: str, next_path: str | None) -> ResponseReturnValue:
+    """Why the link can't be used, and the way to a new one (which still comes back)."""
+    return render_template(LINK_TEMPLATE, state=state, next=next_path), LINK_CODES[state]
 
 
 @bp.get("/signin/<token>")
 def signin_link(token: str) -> ResponseReturnValue:
     """The link from the email: a button (GET and HEAD change nothing)."""
     link = links.check_signin(db_engine(), token)
+    next_path = _next_path(request.args)
     if link.state != links.LIVE:
-        return render_template(LINK_TEMPLATE, state=link.state), LINK_CODES[link.state]
-    return render_template(LINK_TEMPLATE, state="ask", name=link.name, csrf=generate_csrf())
+        return _link_refused(link.state, next_path)
+    return render_template(LINK_TEMPLATE, state="ask", name=link.name, csrf=generate_csrf(),
+                           next=next_path)
 
 
 @bp.post("/signin/<token>")
@@ -86,18 +106,19 @@ def signin_confirm(token: str) -> ResponseReturnValue:
     the link unused)."""
     check_csrf()
     typed = request.form.get("name", "")[:1000]
+    next_path = _next_path(request.form)
     try:
         name = accounts.checked_name(typed) if typed.strip() else None  # none: keep it
     except service.BadRequest as exc:
         return render_template(LINK_TEMPLATE, state="ask", name=typed, csrf=generate_csrf(),
-                               problem=str(exc)), 422
+                               problem=str(exc), next=next_path), 422
     link = links.use_signin(db_engine(), token)
     if link.state != links.LIVE or link.player_id is None:
-        return render_template(LINK_TEMPLATE, state=link.state), LINK_CODES[link.state]
+        return _link_refused(link.state, next_path)
     if name is not None and name != link.name:
         accounts.set_name(_ctx(), link.player_id, name)
     sign_in(link.player_id)
-    return redirect(url_for("accounts.me"), code=303)
+    return redirect(next_path or url_for("accounts.me"), code=303)
 
 
 @bp.post("/signout")
@@ -224,7 +245,7 @@ def delete_page() -> ResponseReturnValue:
     """What deleting the account does, and the button (GET only shows it)."""
     player = _signed_in_or_none()
     if player is None:
-        return redirect(url_for("accounts.signin_form"), code=303)
+        return redirect(signin_url(url_for("accounts.delete_page")), code=303)
     return render_template("web/delete.html", state="ask", player=player, csrf=generate_csrf())
 
 

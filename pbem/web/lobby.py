@@ -21,7 +21,7 @@ from pbem.store.models import Game
 from pbem.web.play import check_csrf
 from pbem.web.play.common import bad_request
 from pbem.web.play.public import game_page_with
-from pbem.web.signedin import signed_in_player
+from pbem.web.signedin import signed_in_player, signin_url
 
 bp = Blueprint("lobby", __name__)
 bp.register_error_handler(400, bad_request)  # an expired form: the friendly page
@@ -155,8 +155,8 @@ def rematch(game_id: int) -> ResponseReturnValue:
     check_csrf()
     player = signed_in_player()
     if player is None or player.id is None:
-        flash("Sign in first: then press “Play again” on the game's summary once more.")
-        return redirect(url_for("accounts.signin_form"), code=303)
+        flash("Sign in first: the link brings you back here, to press “Play again” once more.")
+        return redirect(signin_url(url_for("lobby.rematch_page", game_id=game_id)), code=303)
     try:
         new_id = ask_rematch(service.Context(engine=db_engine()), game_id, player.id)
     except service.PlayerMistake as exc:

@@ -1,9 +1,10 @@
-"""Who is signed in (the Flask session's player), for any page: apart from the accounts pages
-(pbem.web.accounts), which import the play pages, so that those may ask it too."""
+"""Who is signed in (the Flask session's player), and the way to sign in that comes back to a
+page, for any page: apart from the accounts pages (pbem.web.accounts), which import the play
+pages, so that those may ask it too."""
 
 from __future__ import annotations
 
-from flask import session
+from flask import session, url_for
 
 from pbem.service import accounts
 from pbem.store.app_engine import db_engine
@@ -21,3 +22,8 @@ def signed_in_player() -> Player | None:
     with transaction(db_engine(), read_only=True) as db:
         player = db.get(Player, player_id)
     return None if player is None or accounts.is_former(player) else player
+
+
+def signin_url(next_path: str) -> str:
+    """/signin, bringing the player back to `next_path` (a path of ours) once signed in."""
+    return url_for("accounts.signin_form", next=next_path)

@@ -146,7 +146,8 @@ def test_create_a_whole_variant_for_two_and_confirm_it(live_site: LiveSite,
 def test_an_open_seat_waits_as_chosen_and_the_organiser_starts_now(live_site: LiveSite,
                                                                   browser_page: Any) -> None:
     """/new with seat 2 open and "as long as it takes": confirmed, the game waits for
-    people; Ann signs in, and her game's page starts it with a robot in the open seat."""
+    people; Ann signs in from the page she lands on, her sign-in link brings her to her
+    game's page, and it starts the game with a robot in the open seat."""
     from playwright.sync_api import expect
 
     page = browser_page
@@ -161,13 +162,13 @@ def test_an_open_seat_waits_as_chosen_and_the_organiser_starts_now(live_site: Li
     page.get_by_label("Open seats wait for people for").select_option("never")
     game_id = create_and_confirm(page, live_site)
 
-    page.goto(f"{live_site.url}/signin")
+    page.get_by_role("link", name="sign in", exact=True).click()
     page.get_by_label("Your email address").fill("ann@example.com")
     page.get_by_role("button", name="Email me a sign-in link").click()
     frame = open_mail_to(page, live_site, "ann@example.com", "Sign in to Hearts")
     frame.get_by_role("link", name="Sign in").click()
     page.get_by_role("button", name="Sign me in").click()
-    page.goto(f"{live_site.url}/games/{game_id}")
+    expect(page).to_have_url(f"{live_site.url}/games/{game_id}")
     expect(page.locator("body")).to_contain_text("No robots take the open seats by time")
     page.get_by_role("button", name="Start now with robots in the open seats").click()
     expect(page.get_by_role("status")).to_contain_text("The game has started")

@@ -138,7 +138,7 @@ def test_the_confirmed_page_says_when_robots_take_the_open_seats_and_links_to_st
     fill_by = deadline_text(the_game(app)[0].fill_by, None)
     assert f"Robots take the seats still open on {fill_by}." in html
     assert "You can also start the game now, with robots in the seats not taken" in html
-    assert 'href="/signin">sign in</a>' in html
+    assert f'href="/signin?next=/games/{game.id}">sign in</a>' in html  # and back to the game
     assert f'href="/games/{game.id}">the game\'s page</a>' in html
     assert "start-now" not in html  # not signed in: no form, only the way to it
     lands_again = unescape(client.get(_answer_links(app, "ann@example.com")["accept"])

@@ -29,7 +29,8 @@ def test_the_summary_offers_a_rematch_and_sets_it_up(app: Flask, client: FlaskCl
     assert "Sign in first" in page
     page = client.get("/signin").get_data(as_text=True)  # a form of this site's, signed out
     outsider = client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf_of(page)})
-    assert outsider.status_code == 303 and outsider.headers["Location"].endswith("/signin")
+    assert outsider.status_code == 303  # to sign in, and back to the rematch button
+    assert outsider.headers["Location"] == f"/signin?next=/games/{game_id}/rematch"
     assert rematch_of(service.Context(engine=db_engine(app)), game_id) is None
     sign_in(app, client, "ann@example.org")
     stale = client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf_of(page)})

@@ -19,8 +19,9 @@ def gathering(table: Table, viewer: Player | None,
               time_zone: str | None = None) -> dict[str, Any]:
     """The template values for a game still gathering players (none once it has started):
     its open seats (for the lobby), those robots take when the wait is over (open or declined).
-    `viewer`: the signed-in player, if any; `time_zone`: the zone to say `fill_by` in, if not
-    the viewer's. A CSRF token for the start-now form only when the viewer is the organiser."""
+    `viewer`: the signed-in player, if any (`signed_in`: whether there is one; if not, the
+    pages offer the way to sign in); `time_zone`: the zone to say `fill_by` in, if not the
+    viewer's. A CSRF token for the start-now form only when the viewer is the organiser."""
     if table.game.status != "inviting":
         return {}
     organiser = table.seats[ORGANISER_SEAT]
@@ -32,4 +33,5 @@ def gathering(table: Table, viewer: Player | None,
             "robot_seats": sum(s.invite_status in WAIT_OVER for s in empty),  # at `fill_by`
             "only_open": all(s.invite_status == OPEN for s in empty),
             "fill_by": deadline_text(table.game.fill_by, zone),
-            "is_organiser": is_organiser, "csrf": generate_csrf() if is_organiser else ""}
+            "is_organiser": is_organiser, "signed_in": viewer is not None,
+            "csrf": generate_csrf() if is_organiser else ""}
