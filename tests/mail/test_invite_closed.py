@@ -57,6 +57,9 @@ def test_an_unanswered_invitee_is_told_a_robot_has_their_seat(
     assert ACTING.search(body) is None and ACTING.search(html(told)) is None
     assert GAME_PAGE.findall(body) == [str(game_id)]
     assert "Ann &lt;b&gt;&amp; Co has started" in html(told)
+    assert ('You get this because Ann <b>& Co invited you to "Friday", a game of Hearts by '
+            "email.") in " ".join(body.split())
+    assert "because you play" not in body  # Bob never played in it
     assert CY.email not in inbox  # she declined: no more mail of this game
     assert "game_started" in kinds(inbox[ORGANISER.email])
 
@@ -74,3 +77,21 @@ def test_nobody_is_told_when_the_seats_were_open_declined_or_unsubscribed(
     inbox = deliver(engine, smtp_server)
     assert set(inbox) == {ORGANISER.email}
     assert "invite_closed" not in kinds(inbox[ORGANISER.email])
+
+
+def test_invitations_say_why_the_address_gets_them(
+        engine: Engine, smtp_server: SmtpServer) -> None:
+    """An invitation's footer says who invited the address (or that it was given as the
+    organiser's), not "you play Hearts by email": the person has not played yet."""
+    ctx = context(engine)
+    game_id = create_game(ctx, name="Friday", players=[ORGANISER, BOB, CY], confirm_first=True,
+                          table=Table(open_seats=(1,))).game_id
+    (confirm,) = deliver(engine, smtp_server)[ORGANISER.email]
+    why = "You get this because this address was given as the organiser of a game of Hearts by "
+    assert why + "email on our web page." in " ".join(text(confirm).split())
+    assert "Friday" not in text(confirm)  # a name a stranger typed: not mailed unconfirmed
+    accept_invite(ctx, game_id, 0)  # she confirms: the others are invited
+    (invited,) = deliver(engine, smtp_server)[BOB.email]
+    assert ('You get this because Ann <b>& Co invited you to "Friday", a game of Hearts by '
+            "email.") in " ".join(text(invited).split())
+    assert "Ann &lt;b&gt;&amp; Co invited you to “Friday”" in html(invited)
