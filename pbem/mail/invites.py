@@ -18,7 +18,6 @@ from pbem.mail.render import default_renderer
 from pbem.mail.results import rules_sentences
 from pbem.mail.sending import default_settings, deliverable, queue_mail
 from pbem.present.tokens import new_token
-from pbem.service.games import ORGANISER_SEAT
 from pbem.store.models import Game, OutboxEmail, Player, Seat
 
 
@@ -54,8 +53,9 @@ def send_invites(
     game, or gives a seat to someone new, in the same transaction)."""
     mail = GameMail.load(session, game, settings, now)
     statuses = _invite_statuses(session, game)
-    inviter = next((mail.names[s] for s in sorted(mail.players)
-                    if statuses.get(s) == "accepted"), "The organiser")
+    inviter = _organiser_name(mail) or next(
+        (mail.names[s] for s in sorted(mail.players) if statuses.get(s) == "accepted"),
+        "The organiser")
     rows = [send_invite(session, game, seat, mail.players[seat], inviter=inviter, rules=rules,
                         players=mail.names, settings=mail.settings, now=mail.now,
                         organiser=organiser)
@@ -93,7 +93,7 @@ def send_invite_closed(
     invitation is closed (the game page's link stays, as in the invitation). Whoever declined
     is not in `invited`: like `send_declined`, we don't mail them about the game again."""
     mail = GameMail.load(session, game, settings, now)
-    organiser = mail.names[ORGANISER_SEAT]
+    organiser = _organiser_name(mail) or "The organiser"
     rows = []
     for seat, player_id in sorted(invited.items()):
         player = session.get(Player, player_id)
@@ -104,6 +104,12 @@ def send_invite_closed(
         rows.append(queue_mail(session, mail.settings, mail.renderer, "invite_closed", player,
                                context=context, game=game, now=mail.now))
     return rows
+
+
+def _organiser_name(mail: GameMail) -> str | None:
+    """The name of the person who set the game up (game.organiser_id), if they sit in it."""
+    return next((mail.names[seat] for seat, player in sorted(mail.players.items())
+                 if player.id is not None and player.id == mail.game.organiser_id), None)
 
 
 def _invite_statuses(session: Session, game: Game) -> dict[int, str]:

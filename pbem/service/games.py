@@ -40,7 +40,6 @@ from pbem.store.models import (
 )
 
 OPEN = ("inviting", "active", "paused")
-ORGANISER_SEAT = 0  # the /new form and the lobby seat whoever sets a game up in seat 1
 
 
 @dataclass(frozen=True)
@@ -81,7 +80,7 @@ def create_game(
     options: Mapping[str, Any] | None = None, players: Sequence[Invitee] = (),
     bot_seats: Collection[int] = (), deadline_policy: Mapping[str, Any] | None = None,
     confirm_first: bool = False, robot_strength: str = DEFAULT_STRENGTH,
-    table: Table | None = None,
+    table: Table | None = None, organiser: int | None = None,
 ) -> Outcome:
     """A new game: seats for `players` in order, skipping `bot_seats`; it starts (deals) as
     soon as every human seat has accepted, at once if all have. Players not yet accepted get
@@ -96,7 +95,10 @@ def create_game(
 
     `table`: open seats anyone may join from the lobby (pbem.service.lobby), when robots take
     those still open (a time, or a wait from the organiser's confirmation), a quick-play
-    table, the game this one is a rematch of."""
+    table, the game this one is a rematch of.
+
+    `organiser`: which of `players` set the game up (game.organiser_id), who may start it now
+    with robots; the first under `confirm_first`; None: nobody (the CLI's and demo games)."""
     rules = make_rules(preset, options)
     if robot_strength not in STRENGTHS:
         raise BadRequest("The computer players are either easy or strong.")
@@ -108,6 +110,10 @@ def create_game(
         raise BadRequest(f"This game needs {rules.players} players, robots included.")
     if len({normalise_email(p.email) for p in players}) != len(players):
         raise BadRequest("Each player needs their own email address.")
+    if confirm_first:
+        organiser = 0  # the person asked to confirm the game is the one who set it up
+    if organiser is not None and organiser not in range(len(players)):
+        raise BadRequest("The organiser is one of the game's players.")
     for attempt in range(2):
         try:
             with transaction(ctx.engine) as session:
@@ -116,7 +122,7 @@ def create_game(
                     players = [replace(players[0], accepted=False), *players[1:]]
                 return _create(ctx, session, name, preset, rules, players, human_seats,
                                dict(deadline_policy or {}), confirm_first, robot_strength,
-                               table)
+                               table, organiser)
         except IntegrityError:  # a new player's address was added by a concurrent command
             if attempt:
                 raise
@@ -127,7 +133,7 @@ def _create(
     ctx: Context, session: Session, name: str, preset: str, rules: Rules,
     players: Sequence[Invitee], human_seats: list[int], deadline_policy: dict[str, Any],
     confirm_first: bool = False, robot_strength: str = DEFAULT_STRENGTH,
-    table: Table | None = None,
+    table: Table | None = None, organiser: int | None = None,
 ) -> Outcome:
     table = table or Table()
     everyone_in = all(p.accepted for p in players) and not table.open_seats
@@ -143,9 +149,11 @@ def _create(
     assert game.id is not None
     seats = [Seat(game_id=game.id, seat_no=n, is_bot=True, invite_status="accepted")
              for n in range(rules.players)]
-    for seat_no, invitee in zip(human_seats, players, strict=True):
+    for index, (seat_no, invitee) in enumerate(zip(human_seats, players, strict=True)):
         seat = seats[seat_no]
         seat.player_id = player_for(session, invitee).id
+        if index == organiser:
+            game.organiser_id = seat.player_id
         seat.is_bot = False
         seat.invite_status = "accepted" if invitee.accepted else "invited"
     for seat_no in table.open_seats:
@@ -210,6 +218,21 @@ def player_for(session: Session, invitee: Invitee) -> Player:
 
 # --- invitations and seats ----------------------------------------------------------------
 
+def organiser_seat(game: Game, seats: Sequence[Seat]) -> Seat | None:
+    """The organiser's own seat (a robot's now, if they resigned), if the game has one."""
+    if game.organiser_id is None:
+        return None
+    return next((s for s in seats if s.player_id == game.organiser_id), None)
+
+
+def is_organiser(game: Game, seats: Sequence[Seat], player_id: int | None) -> bool:
+    """`player_id` organises this game, plays in it and has confirmed it: they may start it
+    now with robots in the seats not taken."""
+    seat = organiser_seat(game, seats)
+    return seat is not None and player_id is not None and seat.player_id == player_id \
+        and not seat.is_bot and seat.invite_status == "accepted"
+
+
 def start_the_wait(game: Game, now: datetime) -> None:
     """The game is open (made, or confirmed by its organiser): its open seats' wait for
     people starts now, if it has one and it has not started yet."""
@@ -226,7 +249,8 @@ def accept_invite(
             g.session.flush()
             mail_hook("send_invites")(g.session, g.game, guests, rules=g.state.rules,
                                       now=ctx.clock())
-        if seat_no == ORGANISER_SEAT:
+        organiser = organiser_seat(g.game, g.seats)
+        if organiser is not None and organiser.seat_no == seat_no:  # they confirmed it
             start_the_wait(g.game, ctx.clock())
         start_if_everyone_is_in(g)
 

@@ -12,7 +12,8 @@ table's `fill_by` (the asker's chosen wait), which the worker checks (`top_up_ta
 made on /new gets its `fill_by` when its organiser confirms it (their chosen wait, or none);
 robots then take its declined seats too, while unanswered invitations still wait.
 
-The organiser may also start their game at once (`start_now`): robots take every seat nobody
+The organiser (`game.organiser_id`: whoever set the game up on /new, asked for quick play or
+a rematch) may also start their game at once (`start_now`): robots take every seat nobody
 has taken yet, open or invited; in the same locked transaction as a join, so the two race
 safely for the last seat. Whoever had not answered their invitation is told, in the same
 transaction, that a robot has their seat (those who declined get no more mail of the game).
@@ -31,11 +32,12 @@ from pbem.engine import Event
 from pbem.service.core import Context, Duplicate, Loaded, Outcome, mail_hook, run
 from pbem.service.errors import BadRequest, NotAllowed, NotFound, NotOrganiser
 from pbem.service.games import (
-    ORGANISER_SEAT,
     Invitee,
     Table,
     create_game,
+    is_organiser,
     make_rules,
+    organiser_seat,
     start_if_everyone_is_in,
 )
 from pbem.store.db import transaction
@@ -104,7 +106,8 @@ def join_table(ctx: Context, game_id: int, player_id: int,
             raise NotAllowed(TABLE_FULL)
         if g.session.get(Player, player_id) is None:
             raise NotFound("There is no such player.")
-        if g.seat(ORGANISER_SEAT).invite_status != "accepted":
+        organiser = organiser_seat(g.game, g.seats)
+        if organiser is not None and organiser.invite_status != "accepted":
             raise NotAllowed("This table isn't open yet: its organiser hasn't confirmed it.")
         seat = free[0]
         seat.player_id, seat.invite_status = player_id, "accepted"
@@ -126,8 +129,9 @@ def open_table(ctx: Context, player_id: int, *, name: str, preset: str,
                options: dict[str, Any] | None = None, move_hours: int = 48,
                open_seats: int | None = None, wait_minutes: int = 60,
                quick: bool = False, robot_strength: str | None = None) -> int:
-    """A new table with the player in seat 1, `open_seats` open (default: all the others;
-    the rest are robots) until `wait_minutes` from now, when robots take those still open."""
+    """A new table organised by the player, in seat 1, `open_seats` open (default: all the
+    others; the rest are robots) until `wait_minutes` from now, when robots take those still
+    open."""
     if move_hours not in range(1, 24 * 30 + 1):
         raise BadRequest("The time per move is from 1 hour to 30 days.")
     if wait_minutes not in range(0, 7 * 24 * 60 + 1):
@@ -146,7 +150,8 @@ def open_table(ctx: Context, player_id: int, *, name: str, preset: str,
         players=[Invitee(email=player.email, name=player.name, accepted=True)],
         bot_seats=others[count:], deadline_policy={"move_hours": move_hours},
         robot_strength=robot_strength or ("easy" if quick else "strong"),
-        table=Table(tuple(others[:count]), ctx.clock() + timedelta(minutes=wait_minutes), quick))
+        table=Table(tuple(others[:count]), ctx.clock() + timedelta(minutes=wait_minutes), quick),
+        organiser=0)
     return out.game_id
 
 
@@ -197,9 +202,7 @@ def start_now(ctx: Context, game_id: int, player_id: int) -> Outcome:
     is then closed), and it deals. Those who had not answered are told by email. NotOrganiser
     for anyone else; NotAllowed once started."""
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
-        organiser = g.seat(ORGANISER_SEAT)
-        if organiser.player_id != player_id or organiser.is_bot \
-                or organiser.invite_status != "accepted":
+        if not is_organiser(g.game, g.seats, player_id):
             raise NotOrganiser("Only the organiser of this game, once they have confirmed "
                                "it, can start it with robots in the empty seats.")
         unanswered = {s.seat_no: s.player_id for s in g.seats

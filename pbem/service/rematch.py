@@ -1,7 +1,9 @@
 """Rematch: "play again with the same players". Any person who sat in a finished game may ask;
 a new game with the same rules, pace, robots and seats is made (one per finished game: the
 `rematch_of` key), the asker has accepted, the other people are invited by email, robots
-accept at once, and it starts when everyone has accepted (the invitations' usual path)."""
+accept at once, and it starts when everyone has accepted (the invitations' usual path). The
+asker is its organiser, wherever they sit: they may start it at once with robots in the seats
+of those who have not accepted (pbem.service.lobby.start_now)."""
 
 from __future__ import annotations
 
@@ -53,7 +55,8 @@ def ask_rematch(ctx: Context, game_id: int, player_id: int) -> int:
             players=[Invitee(p.email, p.name, accepted=p.id == player_id) for _, p in people],
             bot_seats=[s.seat_no for s, p in rows if p is None or s.is_bot or is_former(p)],
             deadline_policy=game.deadline_policy, robot_strength=game.robot_strength,
-            table=Table(rematch_of=game_id)).game_id
+            table=Table(rematch_of=game_id),
+            organiser=[p.id for _, p in people].index(player_id)).game_id
     except IntegrityError:  # someone else asked at the same moment: theirs is the rematch
         found = rematch_of(ctx, game_id)
         if found is None:

@@ -120,6 +120,10 @@ class Game(SQLModel, table=True):
     quick: bool = False
     # The finished game this one replays with the same players (one rematch per game).
     rematch_of: int | None = Field(default=None, foreign_key="game.id", unique=True)
+    # Who set the game up (/new's first player, the quick-play or lobby table's asker, the
+    # rematch's asker): they confirm it and may start it now with robots. None: nobody
+    # (a game made by the CLI or the demo).
+    organiser_id: int | None = Field(default=None, foreign_key="player.id")
 
 
 class Seat(SQLModel, table=True):

@@ -401,10 +401,11 @@ def created(game_id: int) -> ResponseReturnValue:
         seats = list(session.exec(select(Seat).where(Seat.game_id == game_id)
                                   .order_by(col(Seat.seat_no))))
         names = load_roster(session, seats).names
+    organiser_seat = service_games.organiser_seat(game, seats)
     rows = [{"number": s.seat_no + 1, "name": names[s.seat_no], "is_bot": s.is_bot,
-             "invite": s.invite_status} for s in seats]
-    humans = [r for r in rows if not r["is_bot"]]
-    organiser = humans[0]["name"] if humans else "the organiser"
-    guests = [r["name"] for r in humans[1:] if r["invite"] == "invited"]
+             "invite": s.invite_status, "organiser": s is organiser_seat} for s in seats]
+    organiser = names[organiser_seat.seat_no] if organiser_seat else "the organiser"
+    guests = [r["name"] for r in rows if not r["is_bot"] and not r["organiser"]
+              and r["invite"] == "invited"]
     return render_template("web/created.html", game=game, rows=rows, organiser=organiser,
                            guests=guests)

@@ -21,7 +21,7 @@ from pbem.store.models import Game
 from pbem.web.play import check_csrf
 from pbem.web.play.common import bad_request
 from pbem.web.play.public import game_page_with
-from pbem.web.signedin import signed_in_player, signin_url
+from pbem.web.signedin import sign_in_again, signed_in_player, signin_url
 
 bp = Blueprint("lobby", __name__)
 bp.register_error_handler(400, bad_request)  # an expired form: the friendly page
@@ -78,17 +78,21 @@ def lobby_page() -> ResponseReturnValue:
         default_pace=DEFAULT_PACE, default_wait=DEFAULT_WAIT)
 
 
-def _player_id() -> int:
-    check_csrf()
+def _player_id() -> int | None:
+    """The signed-in player's id, or None (the caller sends them to sign in again); then the
+    form's CSRF token is checked."""
     player = signed_in_player()
     if player is None or player.id is None:
-        abort(403)
+        return None
+    check_csrf()
     return player.id
 
 
 @bp.post("/lobby/<int:game_id>/join")
 def join(game_id: int) -> ResponseReturnValue:
     player_id = _player_id()
+    if player_id is None:
+        return sign_in_again(url_for("lobby.lobby_page"), "take a seat at a table")
     try:
         out = lobby.join_table(service.Context(engine=db_engine()), game_id, player_id)
     except service.PlayerMistake as exc:
@@ -108,6 +112,8 @@ def _joined(game_id: int) -> str:
 @bp.post("/lobby/quick")
 def quick() -> ResponseReturnValue:
     player_id = _player_id()
+    if player_id is None:
+        return sign_in_again(url_for("lobby.lobby_page"), "find a table")
     try:
         game_id = lobby.quick_play(service.Context(engine=db_engine()), player_id,
                                    request.form.get("preset", ""),
@@ -163,7 +169,8 @@ def rematch(game_id: int) -> ResponseReturnValue:
         flash(str(exc))
         return redirect(url_for("accounts.me"), code=303)
     flash("Rematch set up: the other players are invited by email; it starts when everyone "
-          "has accepted." if _waiting(new_id) else "The rematch has started.")
+          "has accepted, or when you start it now from its page, with robots in the seats "
+          "not taken." if _waiting(new_id) else "The rematch has started.")
     return redirect(url_for("accounts.me"), code=303)
 
 

@@ -3,14 +3,14 @@ player's choice to leave it or come back (POST /me/leaderboard)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from pbem.service import ratings
 from pbem.store.app_engine import db_engine
 from pbem.web.play import check_csrf
 from pbem.web.play.common import bad_request
-from pbem.web.signedin import signed_in_player
+from pbem.web.signedin import sign_in_again, signed_in_player
 
 bp = Blueprint("ratings", __name__)
 bp.register_error_handler(400, bad_request)  # an expired form: the friendly page
@@ -24,10 +24,10 @@ def leaderboard() -> ResponseReturnValue:
 
 @bp.post("/me/leaderboard")
 def choose() -> ResponseReturnValue:
-    check_csrf()
     player = signed_in_player()
-    if player is None or player.id is None:
-        abort(403)
+    if player is None or player.id is None:  # signed out while /me was open
+        return sign_in_again(url_for("accounts.me"), "leave the leaderboard or come back to it")
+    check_csrf()
     on = request.form.get("on") == "1"
     ratings.set_on_leaderboard(db_engine(), player.id, on)
     flash("You are on the leaderboard again." if on else

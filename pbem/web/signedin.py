@@ -4,8 +4,10 @@ pages, so that those may ask it too."""
 
 from __future__ import annotations
 
-from flask import session, url_for
+from flask import flash, redirect, session, url_for
+from flask.typing import ResponseReturnValue
 
+from pbem.present.signin import local_path
 from pbem.service import accounts
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
@@ -25,5 +27,15 @@ def signed_in_player() -> Player | None:
 
 
 def signin_url(next_path: str) -> str:
-    """/signin, bringing the player back to `next_path` (a path of ours) once signed in."""
-    return url_for("accounts.signin_form", next=next_path)
+    """/signin, bringing the player back to `next_path` (a path of ours) once signed in;
+    anything else is left out, as /signin would drop it."""
+    return url_for("accounts.signin_form", next=local_path(next_path))
+
+
+def sign_in_again(page: str, to_do: str) -> ResponseReturnValue:
+    """The answer to a form's POST that needs a signed-in player when there is none (their
+    session expired while the form was open): /signin, coming back to the form's `page`,
+    with a sentence saying why ("Sign in again to `to_do`"). Nothing is done, so this may
+    come before the CSRF check: a stale form's token fails with the session it belonged to."""
+    flash(f"Sign in again to {to_do}: the link we email you brings you back to where you were.")
+    return redirect(signin_url(page), code=303)

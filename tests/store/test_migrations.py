@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import Connection, MetaData, Table, insert, inspect, text
+from sqlalchemy import Connection, Engine, MetaData, Table, insert, inspect, text
 from sqlalchemy.pool import NullPool
 
 from pbem.store.db import make_engine
-from pbem.store.migrate import current_heads, upgrade
+from pbem.store.migrate import current_heads, downgrade, upgrade
 from pbem.store.models import metadata
 from pbem.store.testing import create_pg_schema, create_tables, drop_pg_schema
 
@@ -153,3 +153,56 @@ def _write_rows(conn: Connection, count: int) -> None:
 def _rows(conn: Connection) -> dict[str, list[tuple[Any, ...]]]:
     return {name: [tuple(row) for row in conn.execute(text(f"SELECT * FROM {name} ORDER BY id"))]
             for name in NEVER_REUSED}
+
+
+def test_0018_stores_each_games_organiser_as_seat_one_s_person(empty_db_url: str) -> None:
+    """Games made before migration 0018 get seat 1's person as their organiser (as they were
+    read until then); none when a robot sits there. Down and up again gives the same."""
+    upgrade(empty_db_url, "0017")
+    engine = make_engine(empty_db_url, poolclass=NullPool)
+    with engine.begin() as conn:
+        ann, bob = (_player(conn, name) for name in ("Ann", "Bob"))
+        by_ann = _game(conn, [(0, ann, False), (1, bob, False), (2, None, True)])
+        by_robot = _game(conn, [(0, None, True), (1, bob, False)])
+        resigned = _game(conn, [(0, ann, True), (1, bob, False)])  # Ann left: a robot plays
+    upgrade(empty_db_url)
+    expected = {by_ann: ann, by_robot: None, resigned: None}
+    assert _organisers(engine) == expected
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE game SET organiser_id = :bob WHERE id = :id"),
+                     {"bob": bob, "id": by_robot})  # as a rematch Bob asked for would be
+    downgrade(empty_db_url, "0017")
+    with engine.connect() as conn:
+        assert "organiser_id" not in {c["name"] for c in inspect(conn).get_columns("game")}
+    upgrade(empty_db_url)
+    assert _organisers(engine) == expected
+    engine.dispose()
+
+
+def _player(conn: Connection, name: str) -> int:
+    player = Table("player", MetaData(), autoload_with=conn)
+    return int(conn.execute(insert(player).returning(player.c.id), {
+        "email": f"{name.lower()}@example.org", "name": name, "time_zone": "UTC",
+        "notify": "each_hand", "digest": False, "email_status": "ok", "unsubscribed": False,
+        "created_at": WHEN, "review_games": True, "on_leaderboard": True}).scalar_one())
+
+
+def _game(conn: Connection, seats: list[tuple[int, int | None, bool]]) -> int:
+    """A game with these (seat number, player id, robot?) seats."""
+    tables = MetaData()
+    game, seat = (Table(name, tables, autoload_with=conn) for name in ("game", "seat"))
+    game_id = int(conn.execute(insert(game).returning(game.c.id), {
+        "name": "Old", "preset": "standard", "rules": {}, "engine_version": "1",
+        "status": "inviting", "deadline_policy": {}, "created_at": WHEN, "last_seq": 0,
+        "robot_strength": "easy", "quick": False}).scalar_one())
+    for seat_no, player_id, is_bot in seats:
+        conn.execute(insert(seat), {
+            "game_id": game_id, "seat_no": seat_no, "player_id": player_id, "is_bot": is_bot,
+            "invite_status": "accepted", "timeouts_in_row": 0, "bot_holding": False})
+    return game_id
+
+
+def _organisers(engine: Engine) -> dict[int, int | None]:
+    with engine.connect() as conn:
+        return {game_id: organiser for game_id, organiser in
+                conn.execute(text("SELECT id, organiser_id FROM game"))}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from html import unescape
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import col, select
@@ -15,9 +16,10 @@ from pbem.app import db_engine
 from pbem.service import lobby
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
-from tests.web.support import csrf_of
+from tests.web.support import csrf_of, newest
 from tests.web.test_create import form_data
 from tests.web.test_signin import sign_in
+from tests.web.test_signin_next import ask_with, confirm_link, full_link
 
 
 def lobby_html(client: FlaskClient) -> str:
@@ -88,7 +90,56 @@ def test_an_open_seat_with_an_address_is_refused_in_words(app: Flask,
         refused.get_data(as_text=True)
 
 
-def test_joining_needs_a_signed_in_player(app: Flask, client: FlaskClient) -> None:
-    token = csrf_of(client.get("/signin").get_data(as_text=True))
-    assert client.post("/lobby/1/join", data={"csrf_token": token}).status_code == 403
-    assert client.post("/lobby/quick", data={"csrf_token": token}).status_code == 403
+def solo_player(app: Flask, email: str, name: str) -> int:
+    """A player who can sign in (they play a game against robots); their id."""
+    out = service.create_game(service.Context(engine=db_engine(app)), name="Solo",
+                              players=[service.Invitee(email, name, True)], bot_seats=[1, 2, 3])
+    with transaction(db_engine(app), read_only=True) as session:
+        return session.exec(select(Seat.player_id).where(Seat.game_id == out.game_id,
+                                                         Seat.seat_no == 0)).one() or 0
+
+
+def expire_the_session(client: FlaskClient) -> None:
+    """The player's session ended while the page was open (the form's CSRF token is still
+    good: the session cookie is there, without a player)."""
+    with client.session_transaction() as session:
+        session.pop("player_id")
+
+
+QUICK = {"preset": "standard", "pace": "24", "wait": "0"}
+
+
+@pytest.mark.parametrize(("path", "data", "sentence"), [
+    ("/lobby/{game_id}/join", {}, "Sign in again to take a seat at a table"),
+    ("/lobby/quick", QUICK, "Sign in again to find a table")])
+def test_a_lobby_form_posted_after_the_session_ended_goes_to_sign_in_and_back(
+        app: Flask, client: FlaskClient, path: str, data: dict[str, str], sentence: str) -> None:
+    """Not a bare 403: /signin?next=/lobby with the reason, and nothing done; the emailed
+    link then brings the player back to the lobby."""
+    ctx = service.Context(engine=db_engine(app))
+    ann, _bob = (solo_player(app, email, name) for email, name in (
+        ("ann@example.com", "Ann"), ("bob@example.com", "Bob")))
+    game_id = lobby.open_table(ctx, ann, name="Friday", preset="standard")
+    sign_in(app, client, "bob@example.com")
+    form = client.get("/lobby").get_data(as_text=True)
+    expire_the_session(client)
+    url = path.format(game_id=game_id)
+    answer = client.post(url, data={"csrf_token": csrf_of(form), **data})
+    assert answer.status_code == 303 and answer.headers["Location"] == "/signin?next=/lobby"
+    signin = unescape(client.get(answer.headers["Location"]).get_data(as_text=True))
+    assert f"{sentence}: the link we email you brings you back to where you were." in signin
+    assert '<input type="hidden" name="next" value="/lobby">' in signin
+    assert [t.free for t in lobby.open_tables(ctx)] == [3]  # no seat taken, no table opened
+    gone = app.test_client()  # the session cookie itself is gone: no CSRF token to check
+    answer = gone.post(url, data=data)
+    assert answer.status_code == 303 and answer.headers["Location"] == "/signin?next=/lobby"
+    ask_with(client, "bob@example.com", "/lobby")
+    assert confirm_link(client, full_link(newest(app, "signin")))[0] == "/lobby"
+
+
+def test_a_signed_in_player_still_needs_the_forms_csrf_token(app: Flask,
+                                                               client: FlaskClient) -> None:
+    solo_player(app, "bob@example.com", "Bob")
+    sign_in(app, client, "bob@example.com")
+    assert client.post("/lobby/quick", data=QUICK).status_code == 400
+    assert lobby.open_tables(service.Context(engine=db_engine(app))) == []

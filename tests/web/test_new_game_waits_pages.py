@@ -75,8 +75,9 @@ def test_the_wait_chosen_starts_when_the_organiser_confirms(app: Flask,
                                                             client: FlaskClient) -> None:
     made = client.post("/new", data=form_data(client, **OPEN_TWO, open_wait="240"))
     assert made.status_code == 303
-    game, _ = the_game(app)
+    game, seats = the_game(app)
     assert (game.fill_wait_minutes, game.fill_by) == (240, None)  # not confirmed yet
+    assert game.organiser_id is not None and game.organiser_id == seats[0].player_id
     before = utcnow()
     confirm(app, game.id or 0)
     game, _ = the_game(app)

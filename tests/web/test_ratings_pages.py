@@ -50,8 +50,21 @@ def test_a_game_that_does_not_count_says_why_on_its_summary(
     assert "Not rated: Fewer than two seats were played by people" in summary
 
 
-def test_leaving_the_leaderboard_needs_a_signed_in_player(app: Flask,
-                                                          client: FlaskClient) -> None:
-    token = csrf_of(client.get("/signin").get_data(as_text=True))
-    assert client.post("/me/leaderboard", data={"csrf_token": token, "on": "0"}).status_code \
-        == 403
+def test_the_leaderboard_choice_posted_after_the_session_ended_goes_to_sign_in_and_back(
+        app: Flask, client: FlaskClient) -> None:
+    """Not a bare 403: /signin?next=/me (the form's page) with the reason, nothing changed."""
+    ctx, game_id = new_game(db_engine(app), [ANN, BOB])
+    play_out(ctx, game_id)
+    sign_in(app, client, "ann@example.org")
+    me = client.get("/me").get_data(as_text=True)
+    with client.session_transaction() as session:  # the session ends while /me is open
+        session.pop("player_id")
+    answer = client.post("/me/leaderboard", data={"csrf_token": csrf_of(me), "on": "0"})
+    assert answer.status_code == 303 and answer.headers["Location"] == "/signin?next=/me"
+    signin = unescape(client.get(answer.headers["Location"]).get_data(as_text=True))
+    assert "Sign in again to leave the leaderboard or come back to it: the link we email " \
+           "you brings you back to where you were." in signin
+    assert '<input type="hidden" name="next" value="/me">' in signin
+    gone = app.test_client().post("/me/leaderboard", data={"on": "0"})  # no cookie at all
+    assert gone.status_code == 303 and gone.headers["Location"] == "/signin?next=/me"
+    assert "Ann" in client.get("/leaderboard").get_data(as_text=True)  # still on it

@@ -45,3 +45,35 @@ def test_the_summary_offers_a_rematch_and_sets_it_up(app: Flask, client: FlaskCl
     assert new is not None and newest(app, "invite").to_addr == "bob@example.org"
     again = unescape(client.get(f"/games/{game_id}/summary").get_data(as_text=True))
     assert f'A rematch with the same players is set up: <a href="/games/{new}">' in again
+
+
+def test_the_rematch_asker_starts_it_from_its_page_and_nobody_else_can(
+        app: Flask, client: FlaskClient) -> None:
+    """Bob, in seat 2, asks; Ann (seat 1) has not answered. Bob's page of the rematch offers
+    to start it now; Ann's does not, and her POST is refused in words."""
+    ctx, game_id = new_game(db_engine(app), [ANN, BOB])
+    play_out(ctx, game_id)
+    sign_in(app, client, "bob@example.org")
+    page = client.get(f"/games/{game_id}/rematch").get_data(as_text=True)
+    done = client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf_of(page)},
+                       follow_redirects=True)
+    assert "or when you start it now from its page" in unescape(done.get_data(as_text=True))
+    new = rematch_of(service.Context(engine=db_engine(app)), game_id)
+    assert new is not None
+    ann = app.test_client()
+    sign_in(app, ann, "ann@example.org")
+    theirs = unescape(ann.get(f"/games/{new}").get_data(as_text=True))
+    assert "Start now" not in theirs and "The organiser, signed in, can start" in theirs
+    refused = ann.post(f"/games/{new}/start-now", data={"csrf_token": csrf_of(
+        ann.get("/me").get_data(as_text=True))})
+    assert refused.status_code == 403
+    assert "Only the organiser of this game" in unescape(refused.get_data(as_text=True))
+    mine = unescape(client.get(f"/games/{new}").get_data(as_text=True))
+    assert f'<form method="post" action="/games/{new}/start-now">' in mine
+    assert "Start now with robots in the seats not taken" in mine
+    started = client.post(f"/games/{new}/start-now", data={"csrf_token": csrf_of(mine)},
+                          follow_redirects=True)
+    assert "The game has started: robots took the seats not taken" in unescape(
+        started.get_data(as_text=True))
+    assert newest(app, "invite_closed").to_addr == "ann@example.org"
+    assert "Bob has started" in " ".join(newest(app, "invite_closed").body_text.split())

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask_wtf.csrf import generate_csrf
 
-from pbem.service.games import ORGANISER_SEAT
+from pbem.service.games import is_organiser
 from pbem.service.lobby import NOT_TAKEN, OPEN, WAIT_OVER
 from pbem.store.models import Player
 from pbem.web.play.common import Table
@@ -24,14 +24,12 @@ def gathering(table: Table, viewer: Player | None,
     viewer's. A CSRF token for the start-now form only when the viewer is the organiser."""
     if table.game.status != "inviting":
         return {}
-    organiser = table.seats[ORGANISER_SEAT]
-    is_organiser = (viewer is not None and organiser.player_id == viewer.id
-                    and not organiser.is_bot and organiser.invite_status == "accepted")
+    organiser = is_organiser(table.game, table.seats, viewer.id if viewer else None)
     empty = [s for s in table.seats if s.invite_status in NOT_TAKEN and not s.is_bot]
     zone = time_zone or (viewer.time_zone if viewer else None)
     return {"open_seats": sum(s.invite_status == OPEN for s in empty),
             "robot_seats": sum(s.invite_status in WAIT_OVER for s in empty),  # at `fill_by`
             "only_open": all(s.invite_status == OPEN for s in empty),
             "fill_by": deadline_text(table.game.fill_by, zone),
-            "is_organiser": is_organiser, "signed_in": viewer is not None,
-            "csrf": generate_csrf() if is_organiser else ""}
+            "is_organiser": organiser, "signed_in": viewer is not None,
+            "csrf": generate_csrf() if organiser else ""}

@@ -50,7 +50,7 @@ from pbem.engine import (
 from pbem.present import codes, views
 from pbem.present.tokens import consume_token, find_token
 from pbem.present.words import chips_words
-from pbem.service.games import ORGANISER_SEAT
+from pbem.service.games import is_organiser, organiser_seat
 from pbem.service.moves import same_move
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
@@ -367,9 +367,9 @@ def _confirmed_context(link: Link) -> dict[str, Any]:
     """The page an organiser lands on once they have confirmed their game: its seats not
     taken yet, when robots take them (in the organiser's time zone), and how to start now."""
     t, table = link.token, link.table
-    organiser = table.seats[ORGANISER_SEAT]
-    if link.kind != "invite" or link.status != DONE or t.seat_no != ORGANISER_SEAT \
-            or organiser.player_id != t.player_id or organiser.invite_status != "accepted":
+    seat = organiser_seat(table.game, table.seats)
+    if link.kind != "invite" or link.status != DONE or seat is None \
+            or seat.seat_no != t.seat_no or not is_organiser(table.game, table.seats, t.player_id):
         return {}
     with transaction(db_engine(), read_only=True) as session:
         player = session.get(Player, t.player_id)
