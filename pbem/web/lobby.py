@@ -132,11 +132,11 @@ def _int(text: str | None) -> int:
 @bp.post("/games/<int:game_id>/start-now")
 def start_now(game_id: int) -> ResponseReturnValue:
     """The organiser, signed in, starts their game with robots in the seats not taken."""
-    check_csrf()
     player = signed_in_player()
+    if player is None or player.id is None:  # signed out while the game's page was open
+        return sign_in_again(url_for("play.game_page", game_id=game_id), "start the game now")
+    check_csrf()
     try:
-        if player is None or player.id is None:
-            raise service.NotOrganiser("Sign in as this game's organiser to start it now.")
         lobby.start_now(service.Context(engine=db_engine()), game_id, player.id)
     except service.NotFound:
         abort(404)
@@ -168,10 +168,11 @@ def rematch(game_id: int) -> ResponseReturnValue:
     except service.PlayerMistake as exc:
         flash(str(exc))
         return redirect(url_for("accounts.me"), code=303)
-    flash("Rematch set up: the other players are invited by email; it starts when everyone "
-          "has accepted, or when you start it now from its page, with robots in the seats "
-          "not taken." if _waiting(new_id) else "The rematch has started.")
-    return redirect(url_for("accounts.me"), code=303)
+    flash("Rematch set up, and this is its page: the other players are invited by email; it "
+          "starts when everyone has accepted, or when you start it now from here, with robots "
+          "in the seats not taken." if _waiting(new_id)
+          else "The rematch has started, and this is its page.")
+    return redirect(url_for("play.game_page", game_id=new_id), code=303)
 
 
 def _waiting(game_id: int) -> bool:

@@ -138,6 +138,7 @@ def test_a_new_visitor_signs_in_joins_plays_sees_their_rating_and_starts_a_remat
     expect(page.get_by_role("status")).to_contain_text("Rematch set up")
     new_id = rematch_of(ctx, game_id)
     assert new_id is not None
+    expect(page).to_have_url(f"{site.url}/games/{new_id}")  # the rematch's own page
     with site.app.app_context():
         service.accept_invite(ctx, new_id, BOB_SEAT)
     with transaction(ctx.engine, read_only=True) as session:

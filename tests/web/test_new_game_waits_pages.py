@@ -1,8 +1,9 @@
 """/new asks how long open seats wait for people (a day unless changed; counted from the
 organiser's confirmation), and the game's page lets its organiser, signed in, start it now
-with robots in the seats not taken; anyone else is refused in words (403). The page the
-organiser lands on once they confirm says when robots take the open seats, and offers the way
-to start now (the form if signed in, else the game's page); nobody else is offered it."""
+with robots in the seats not taken; anyone else signed in is refused in words (403), and
+someone signed out is sent to sign in and back to the page. The page the organiser lands on
+once they confirm says when robots take the open seats, and offers the way to start now (the
+form if signed in, else the game's page); nobody else is offered it."""
 
 from __future__ import annotations
 
@@ -101,11 +102,12 @@ def test_the_organiser_starts_now_from_the_game_page_and_nobody_else_can(
         other.get("/me").get_data(as_text=True))})
     assert refused.status_code == 403
     assert "Only the organiser of this game" in unescape(refused.get_data(as_text=True))
-    stranger = app.test_client()  # not signed in at all
+    stranger = app.test_client()  # not signed in at all: to sign in, and back to the page
     token = csrf_of(stranger.get("/signin").get_data(as_text=True))
-    assert stranger.post(f"/games/{game_id}/start-now",
-                         data={"csrf_token": token}).status_code == 403
-    assert client.post(f"/games/{game_id}/start-now").status_code == 400  # no CSRF token
+    answer = stranger.post(f"/games/{game_id}/start-now", data={"csrf_token": token})
+    assert answer.status_code == 303
+    assert answer.headers["Location"] == f"/signin?next=/games/{game_id}"
+    assert other.post(f"/games/{game_id}/start-now").status_code == 400  # no CSRF token
     assert the_game(app)[0].status == "inviting"
 
     sign_in(app, client, "ann@example.com")
@@ -122,6 +124,31 @@ def test_the_organiser_starts_now_from_the_game_page_and_nobody_else_can(
     assert "This invitation is closed" in closed  # Cy's seat went to a robot
     again = client.post(f"/games/{game_id}/start-now", data={"csrf_token": csrf_of(html)})
     assert again.status_code == 409 and "already started" in again.get_data(as_text=True)
+
+
+def test_start_now_posted_after_the_session_ended_goes_to_sign_in_and_back(
+        app: Flask, client: FlaskClient) -> None:
+    """Not a 403: /signin?next=/games/<id> (the form's page) with the reason, and the game
+    not started (the emailed link's way back there: tests/web/test_signin_next.py)."""
+    game_id = open_seat_and_cy(app, client, "never")
+    sign_in(app, client, "ann@example.com")
+    html = page(client, game_id)
+    with client.session_transaction() as session:  # the session ends while the page is open
+        session.pop("player_id")
+    answer = client.post(f"/games/{game_id}/start-now", data={"csrf_token": csrf_of(html)})
+    assert answer.status_code == 303
+    assert answer.headers["Location"] == f"/signin?next=/games/{game_id}"
+    signin = unescape(client.get(answer.headers["Location"]).get_data(as_text=True))
+    assert "Sign in again to start the game now: the link we email you brings you back to " \
+           "where you were." in signin
+    assert f'<input type="hidden" name="next" value="/games/{game_id}">' in signin
+    gone = app.test_client().post(f"/games/{game_id}/start-now")  # no session cookie at all
+    assert gone.status_code == 303
+    assert gone.headers["Location"] == f"/signin?next=/games/{game_id}"
+    game, seats = the_game(app)
+    assert game.status == "inviting"
+    assert [(s.is_bot, s.invite_status) for s in seats] == [
+        (False, "accepted"), (False, "open"), (False, "invited"), (True, "accepted")]
 
 
 def confirm_by_link(app: Flask, client: FlaskClient, address: str = "ann@example.com") -> str:

@@ -37,12 +37,14 @@ def test_the_summary_offers_a_rematch_and_sets_it_up(app: Flask, client: FlaskCl
     assert stale.status_code == 400 and "This form has expired" in stale.get_data(as_text=True)
     page = client.get(f"/games/{game_id}/rematch").get_data(as_text=True)  # a new session
     assert "Play again with the same players</button>" in page
-    done = client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf_of(page)},
-                       follow_redirects=True)
-    assert "Rematch set up: the other players are invited by email" in unescape(
-        done.get_data(as_text=True))
+    done = client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf_of(page)})
     new = rematch_of(service.Context(engine=db_engine(app)), game_id)
     assert new is not None and newest(app, "invite").to_addr == "bob@example.org"
+    assert done.status_code == 303 and done.headers["Location"] == f"/games/{new}"
+    landed = unescape(client.get(done.headers["Location"]).get_data(as_text=True))
+    assert "Rematch set up, and this is its page: the other players are invited by email; " \
+           "it starts when everyone has accepted, or when you start it now from here" in landed
+    assert f'<form method="post" action="/games/{new}/start-now">' in landed
     again = unescape(client.get(f"/games/{game_id}/summary").get_data(as_text=True))
     assert f'A rematch with the same players is set up: <a href="/games/{new}">' in again
 
@@ -57,9 +59,9 @@ def test_the_rematch_asker_starts_it_from_its_page_and_nobody_else_can(
     page = client.get(f"/games/{game_id}/rematch").get_data(as_text=True)
     done = client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf_of(page)},
                        follow_redirects=True)
-    assert "or when you start it now from its page" in unescape(done.get_data(as_text=True))
     new = rematch_of(service.Context(engine=db_engine(app)), game_id)
-    assert new is not None
+    assert new is not None and done.request.path == f"/games/{new}"  # the rematch's page
+    assert "or when you start it now from here" in unescape(done.get_data(as_text=True))
     ann = app.test_client()
     sign_in(app, ann, "ann@example.org")
     theirs = unescape(ann.get(f"/games/{new}").get_data(as_text=True))
@@ -68,6 +70,10 @@ def test_the_rematch_asker_starts_it_from_its_page_and_nobody_else_can(
         ann.get("/me").get_data(as_text=True))})
     assert refused.status_code == 403
     assert "Only the organiser of this game" in unescape(refused.get_data(as_text=True))
+    signed_out = app.test_client().post(f"/games/{new}/start-now")
+    assert signed_out.status_code == 303
+    assert signed_out.headers["Location"] == f"/signin?next=/games/{new}"
+    assert "Start now" in unescape(client.get(f"/games/{new}").get_data(as_text=True))
     mine = unescape(client.get(f"/games/{new}").get_data(as_text=True))
     assert f'<form method="post" action="/games/{new}/start-now">' in mine
     assert "Start now with robots in the seats not taken" in mine
