@@ -168,14 +168,20 @@ def rematch(game_id: int) -> ResponseReturnValue:
     except service.PlayerMistake as exc:
         flash(str(exc))
         return redirect(url_for("accounts.me"), code=303)
-    flash("Rematch set up, and this is its page: the other players are invited by email; it "
-          "starts when everyone has accepted, or when you start it now from here, with robots "
-          "in the seats not taken." if _waiting(new_id)
-          else "The rematch has started, and this is its page.")
+    flash(_rematch_news(new_id, player.id))
     return redirect(url_for("play.game_page", game_id=new_id), code=303)
 
 
-def _waiting(game_id: int) -> bool:
+def _rematch_news(game_id: int, player_id: int) -> str:
+    """What the player who pressed "Play again" is told on the rematch's page: whoever asked
+    first organises it (and may start it now); a later asker has only accepted it."""
     with transaction(db_engine(), read_only=True) as session:
         game = session.get(Game, game_id)
-        return game is not None and game.status == "inviting"
+    if game is None or game.status != "inviting":
+        return "The rematch has started, and this is its page."
+    if game.organiser_id == player_id:
+        return ("Rematch set up, and this is its page: the other players are invited by email; "
+                "it starts when everyone has accepted, or when you start it now from here, with "
+                "robots in the seats not taken.")
+    return ("You're in: someone asked for this rematch just before you, and this is its page. "
+            "It starts when everyone has accepted, or when they start it now.")

@@ -11,10 +11,13 @@ from flask.testing import FlaskClient
 
 from pbem import service
 from pbem.app import db_engine
+from pbem.service import Invitee
 from pbem.service.rematch import rematch_of
 from tests.service.test_ratings import ANN, BOB, new_game, play_out
 from tests.web.support import csrf_of, newest
 from tests.web.test_signin import sign_in
+
+CY = Invitee("cy@example.org", "Cy", accepted=True)
 
 
 def test_the_summary_offers_a_rematch_and_sets_it_up(app: Flask, client: FlaskClient) -> None:
@@ -83,3 +86,24 @@ def test_the_rematch_asker_starts_it_from_its_page_and_nobody_else_can(
         started.get_data(as_text=True))
     assert newest(app, "invite_closed").to_addr == "ann@example.org"
     assert "Bob has started" in " ".join(newest(app, "invite_closed").body_text.split())
+
+
+def test_a_second_asker_accepts_the_rematch_and_is_told_who_starts_it(
+        app: Flask, client: FlaskClient) -> None:
+    """Bob asks first and organises the rematch; Ann, pressing "Play again" after him, has
+    accepted it (Cy has not yet): her page of it says so and offers no start-now button."""
+    ctx, game_id = new_game(db_engine(app), [ANN, BOB, CY])
+    play_out(ctx, game_id)
+    bob = app.test_client()
+    sign_in(app, bob, "bob@example.org")
+    bob.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf_of(
+        bob.get(f"/games/{game_id}/rematch").get_data(as_text=True))})
+    new = rematch_of(service.Context(engine=db_engine(app)), game_id)
+    sign_in(app, client, "ann@example.org")
+    page = client.get(f"/games/{game_id}/rematch").get_data(as_text=True)
+    done = client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf_of(page)},
+                       follow_redirects=True)
+    assert done.request.path == f"/games/{new}"
+    landed = unescape(done.get_data(as_text=True))
+    assert "You're in: someone asked for this rematch just before you" in landed
+    assert "Rematch set up" not in landed and "start-now" not in landed
