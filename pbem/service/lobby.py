@@ -178,14 +178,8 @@ def top_up_tables(ctx: Context) -> list[int]:
     """The worker's job: robots take the open and declined seats of tables whose wait is
     over, and those games start (unless an invitation is still unanswered). The ids of the
     games robots sat down in."""
-    now = ctx.clock()
-    with transaction(ctx.engine, read_only=True) as session:
-        due = session.exec(select(Game.id).where(
-            Game.status == "inviting", col(Game.fill_by).is_not(None),
-            col(Game.fill_by) <= now).order_by(col(Game.id))).all()
     started = []
-    for game_id in due:
-        assert game_id is not None
+    for game_id in due_tables(ctx):
         try:
             out = run(ctx, game_id, lambda g: _robots_fill(g, WAIT_OVER),
                       statuses=("inviting",))
@@ -194,6 +188,21 @@ def top_up_tables(ctx: Context) -> list[int]:
         if not out.duplicate:
             started.append(game_id)
     return started
+
+
+def due_tables(ctx: Context) -> list[int]:
+    """The games whose wait is over and that have a seat robots then take (open, or declined):
+    a game left waiting on an unanswered invitation is not picked again every tick (each pick
+    is a write transaction: SQLite's writer lock), until someone declines."""
+    seats_to_fill = select(Seat.id).where(
+        Seat.game_id == Game.id, col(Seat.invite_status).in_(WAIT_OVER),
+        col(Seat.is_bot).is_(False))
+    with transaction(ctx.engine, read_only=True) as session:
+        due = session.exec(select(Game.id).where(
+            Game.status == "inviting", col(Game.fill_by).is_not(None),
+            col(Game.fill_by) <= ctx.clock(), seats_to_fill.exists())
+            .order_by(col(Game.id))).all()
+    return [game_id for game_id in due if game_id is not None]
 
 
 def start_now(ctx: Context, game_id: int, player_id: int) -> Outcome:

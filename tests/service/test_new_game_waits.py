@@ -72,9 +72,24 @@ def test_at_the_wait_robots_take_the_declined_seats_and_unanswered_ones_still_wa
     cy = seats_of(engine, game_id)[3].player_id
     assert [(s.is_bot, s.invite_status) for s in seats_of(engine, game_id)] == [
         (False, "accepted"), (True, "accepted"), (True, "accepted"), (False, "invited")]
-    assert lobby.top_up_tables(ctx) == []  # Cy's invitation waits for her answer
+    assert lobby.due_tables(ctx) == []  # Cy's invitation waits for her answer: no write a tick
+    assert lobby.top_up_tables(ctx) == []
     accept_invite(ctx, game_id, 3)
     assert status(engine, game_id) == "active" and seats_of(engine, game_id)[3].player_id == cy
+
+
+def test_a_seat_declined_after_the_wait_goes_to_a_robot_at_the_next_top_up(
+        engine: Engine) -> None:
+    ctx = context(engine)
+    game_id = new_game(ctx, wait=60, guests=(BOB,), open_seats=(1,))  # Bob in seat 3
+    accept_invite(ctx, game_id, 0)
+    later(ctx, 60)
+    assert lobby.top_up_tables(ctx) == [game_id] and status(engine, game_id) == "inviting"
+    assert lobby.due_tables(ctx) == []  # only Bob's unanswered invitation is left
+    decline_invite(ctx, game_id, 2)
+    assert lobby.due_tables(ctx) == [game_id]
+    assert lobby.top_up_tables(ctx) == [game_id] and status(engine, game_id) == "active"
+    assert lobby.due_tables(ctx) == []
 
 
 def test_a_declined_seat_alone_goes_to_a_robot_at_the_wait_and_the_game_starts(
