@@ -11,6 +11,8 @@ Run: python benchmarks/bot_tournament.py [--preset standard] [--deals 500] [--op
   Opponents: heuristic (three copies of the easy robot) or random (random legal moves).
   --budget K multiplies the strong robot's search budget (plays, pass plays, most worlds) by K;
   the same --seed plays the same deals, so two budgets compare paired on the same cards:
+  --told (a calibration, not a robot): the strong robot searches the true deal instead of sampled
+  worlds: what seeing every hidden card would be worth to the same search.
   --save FILE keeps a run's points per deal, --against FILE prints this run minus that one, deal by
   deal (e.g. --budget 1 --save b1.json, then --budget 2 --against b1.json).
 Targets (issue 18): standard rules, strong vs three heuristic robots: at most 5.0 points a hand
@@ -32,7 +34,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pbem.bots import choose_event
+from pbem.bots import choose_event, strong
 from pbem.bots.strong import DEFAULT_BUDGET, Budget, choose
 from pbem.bots.worlds import seen_by
 from pbem.dealing import deal
@@ -51,6 +53,7 @@ from pbem.engine import (
     legal_cards,
     preset,
     start,
+    thaw,
 )
 from pbem.playout import random_event
 
@@ -72,10 +75,24 @@ def heuristic_player(state: GameState, seat: int, rng: random.Random) -> Event:
     return choose_event(state, seat)
 
 
-def strong_player(budget: Budget) -> Player:
+def strong_player(budget: Budget, told: bool = False) -> Player:
     def play(state: GameState, seat: int, rng: random.Random) -> Event:
+        if told:
+            return told_choice(state, seat, rng.randrange(2**32), budget)
         return choose(seen_by(state, seat), seed=rng.randrange(2**32), budget=budget)
     return play
+
+
+def told_choice(state: GameState, seat: int, seed: int, budget: Budget) -> Event:
+    """A calibration, never a robot: the strong robot's choice with every world it samples
+    replaced by the true deal (the others' real hands), the rest of its search unchanged; what
+    it scores so bounds what knowing the hidden cards could be worth to this search."""
+    sampled = strong._world
+    strong._world = lambda seen, know, rng: thaw(state)
+    try:
+        return choose(seen_by(state, seat), seed=seed, budget=budget)
+    finally:
+        strong._world = sampled
 
 
 def scaled(budget: Budget, factor: float) -> Budget:
@@ -96,6 +113,7 @@ class Job:
     opponents: str
     robots: tuple[str, ...]
     budget: Budget = DEFAULT_BUDGET
+    told: bool = False  # --told: the strong robot's worlds are the true deal (a calibration)
 
 
 def deal_rules(rules: Rules, deal_no: int) -> Rules:
@@ -124,7 +142,8 @@ def play_hand(job: Job, robot: str, seat: int, times: list[tuple[float, float]])
         rng = decision_rng(job, seat, mover, decisions[mover])
         if mover == seat:
             started, cpu = time.perf_counter(), time.process_time()
-            player = strong_player(job.budget) if robot == "strong" else heuristic_player
+            player = strong_player(job.budget, job.told) if robot == "strong" \
+                else heuristic_player
             event = player(state, mover, rng)
             if robot == "strong":
                 times.append((time.perf_counter() - started, time.process_time() - cpu))
@@ -177,6 +196,9 @@ def main() -> None:
                              "of each seed besides the pooled ones")
     parser.add_argument("--budget", type=float, default=1.0, metavar="K",
                         help="the strong robot's search budget times K (default: its own)")
+    parser.add_argument("--told", action="store_true",
+                        help="a calibration, not a robot: the strong robot searches the true "
+                             "deal instead of sampled worlds (what seeing every card is worth)")
     parser.add_argument("--save", metavar="FILE", help="write the strong robot's cost per deal")
     parser.add_argument("--against", metavar="FILE",
                         help="a --save file of the same deals: print the paired difference")
@@ -187,7 +209,7 @@ def main() -> None:
     rules = preset(args.preset)
     robots = ("strong", "easy") if args.baseline else ("strong",)
     budget = scaled(DEFAULT_BUDGET, args.budget)
-    jobs = [Job(rules, seed, d, args.opponents, robots, budget)
+    jobs = [Job(rules, seed, d, args.opponents, robots, budget, args.told)
             for seed in args.seed for d in range(args.deals)]
     started = time.perf_counter()
     if args.workers > 1:
@@ -228,10 +250,11 @@ def report(args: argparse.Namespace, rules: Rules, results: list[tuple[dict[str,
     deals = len(results)
     hands = deals * n
     head = f"{args.preset} ({n} players), {hands} hands ({deals} deals x {n} seats), " \
-           f"opponents: {n - 1} {args.opponents}, strong budget x{args.budget:g}"
+           f"opponents: {n - 1} {args.opponents}, strong budget x{args.budget:g}" \
+           f"{', TOLD every hidden card (a calibration)' if args.told else ''}"
     print(head)
     strong, half = interval([r["strong"] for r, _ in results])
-    target = TARGETS.get(args.opponents) if args.preset == "standard" else None
+    target = TARGETS.get(args.opponents) if args.preset == "standard" and not args.told else None
     versus = f"; target <= {target}: ratio {strong / target:.2f}" if target else ""
     print(f"  strong: {strong:.2f} ± {half:.2f} {unit} a hand (95% CI){versus}")
     if len(args.seed) > 1 and deals == args.deals * len(args.seed):  # not a --progress line
