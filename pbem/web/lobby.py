@@ -157,12 +157,13 @@ def rematch_page(game_id: int) -> ResponseReturnValue:
 
 @bp.post("/games/<int:game_id>/rematch")
 def rematch(game_id: int) -> ResponseReturnValue:
-    """A player of a finished game asks to play again with the same players."""
-    check_csrf()
+    """A player of a finished game asks to play again with the same players. Signed out
+    (nothing done), to sign in and back first, before the CSRF check as the other forms."""
     player = signed_in_player()
     if player is None or player.id is None:
         flash("Sign in first: the link brings you back here, to press “Play again” once more.")
         return redirect(signin_url(url_for("lobby.rematch_page", game_id=game_id)), code=303)
+    check_csrf()
     try:
         new_id = ask_rematch(service.Context(engine=db_engine()), game_id, player.id)
     except service.PlayerMistake as exc:

@@ -34,6 +34,9 @@ def test_the_summary_offers_a_rematch_and_sets_it_up(app: Flask, client: FlaskCl
     outsider = client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf_of(page)})
     assert outsider.status_code == 303  # to sign in, and back to the rematch button
     assert outsider.headers["Location"] == f"/signin?next=/games/{game_id}/rematch"
+    cookieless = app.test_client().post(f"/games/{game_id}/rematch")  # no session, no token
+    assert cookieless.status_code == 303
+    assert cookieless.headers["Location"] == f"/signin?next=/games/{game_id}/rematch"
     assert rematch_of(service.Context(engine=db_engine(app)), game_id) is None
     sign_in(app, client, "ann@example.org")
     stale = client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf_of(page)})
