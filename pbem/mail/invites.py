@@ -1,5 +1,6 @@
-"""Invitations (accept and decline links), the news that someone declined, and the word to
-an invitee whose seat the organiser gave to a robot."""
+"""Invitations (accept and decline links) and their one reminder, the news that someone
+declined, the organiser's word on who has not answered, and the word to an invitee whose seat
+the organiser gave to a robot."""
 
 from __future__ import annotations
 
@@ -24,11 +25,12 @@ from pbem.store.models import Game, OutboxEmail, Player, Seat
 def send_invite(
     session: Session, game: Game, seat: int, player: Player, *, inviter: str,
     rules: Rules, players: Sequence[str], settings: MailSettings | None = None,
-    now: datetime | None = None, organiser: bool = False,
+    now: datetime | None = None, organiser: bool = False, reminder: bool = False,
 ) -> OutboxEmail | None:
     """An invitation with accept and decline links (one "invite" token; the web acts on POST).
     `organiser`: the person who set the game up, asked to confirm it before anyone else is
-    emailed."""
+    emailed. `reminder`: the invitation again, said to be a reminder (kind "invite_reminder",
+    new links of the same kind: the first ones still work too)."""
     if not deliverable(player):
         return None
     settings = settings or default_settings()
@@ -39,10 +41,18 @@ def send_invite(
                "accept_url": settings.url(f"t/{raw}?a=accept"),
                "decline_url": settings.url(f"t/{raw}?a=decline"),
                "organiser": organiser,
-               "preheader": "Confirm your game of Hearts." if organiser
-               else f"{inviter} invites you to play Hearts."}
-    return queue_mail(session, settings, default_renderer(), "invite", player,
+               "preheader": _invite_preheader(inviter, organiser, reminder)}
+    return queue_mail(session, settings, default_renderer(),
+                      "invite_reminder" if reminder else "invite", player,
                       context=context, game=game, now=now, stranger_text=organiser)
+
+
+def _invite_preheader(inviter: str, organiser: bool, reminder: bool) -> str:
+    if organiser:
+        return "Confirm your game of Hearts."
+    if reminder:
+        return f"A reminder: {inviter} invites you to play Hearts."
+    return f"{inviter} invites you to play Hearts."
 
 
 def send_invites(
@@ -52,15 +62,45 @@ def send_invites(
     """Invitations to the human players of `seats` (the service calls this when it creates a
     game, or gives a seat to someone new, in the same transaction)."""
     mail = GameMail.load(session, game, settings, now)
-    statuses = _invite_statuses(session, game)
-    inviter = _organiser_name(mail) or next(
-        (mail.names[s] for s in sorted(mail.players) if statuses.get(s) == "accepted"),
-        "The organiser")
+    inviter = _inviter(session, mail)
     rows = [send_invite(session, game, seat, mail.players[seat], inviter=inviter, rules=rules,
                         players=mail.names, settings=mail.settings, now=mail.now,
                         organiser=organiser)
             for seat in seats if seat in mail.players]
     return [row for row in rows if row is not None]
+
+
+def send_invite_reminder(
+    session: Session, game: Game, seat: int, *, settings: MailSettings | None = None,
+    now: datetime | None = None,
+) -> OutboxEmail | None:
+    """The one reminder to `seat`'s person, who has not answered their invitation: the
+    invitation again with a reminder line (pbem.service.invitations decides when)."""
+    mail = GameMail.load(session, game, settings, now)
+    player = mail.players.get(seat)
+    if player is None:
+        return None
+    return send_invite(session, game, seat, player, inviter=_inviter(session, mail),
+                       rules=Rules.from_dict(game.rules), players=mail.names,
+                       settings=mail.settings, now=mail.now, reminder=True)
+
+
+def send_invites_unanswered(
+    session: Session, game: Game, seat: int, waiting: Sequence[int], *,
+    settings: MailSettings | None = None, now: datetime | None = None,
+) -> OutboxEmail | None:
+    """Tell the organiser (in `seat`) who has still not answered (`waiting`: their seats),
+    pointing to the game page, where they may start it now with robots (a signed-in POST:
+    nothing in this email acts)."""
+    mail = GameMail.load(session, game, settings, now)
+    organiser = mail.players.get(seat)
+    if organiser is None or not deliverable(organiser) or not waiting:
+        return None
+    names = list_in_words([mail.names[s] for s in waiting])
+    context = {"waiting": names, "several": len(waiting) > 1,
+               "preheader": f"Still no answer from {names}."}
+    return queue_mail(session, mail.settings, mail.renderer, "invite_unanswered", organiser,
+                      context=context, game=game, now=mail.now)
 
 
 def send_declined(
@@ -104,6 +144,14 @@ def send_invite_closed(
         rows.append(queue_mail(session, mail.settings, mail.renderer, "invite_closed", player,
                                context=context, game=game, now=mail.now))
     return rows
+
+
+def _inviter(session: Session, mail: GameMail) -> str:
+    """Who invites: the organiser, else the first player who accepted."""
+    statuses = _invite_statuses(session, mail.game)
+    return _organiser_name(mail) or next(
+        (mail.names[s] for s in sorted(mail.players) if statuses.get(s) == "accepted"),
+        "The organiser")
 
 
 def _organiser_name(mail: GameMail) -> str | None:

@@ -1,10 +1,10 @@
 """Routing after a move: which emails the new events call for, and to whom.
 
 The service layer calls `notify(...)` after appending events (same transaction), and, through
-its mail hooks, `resend_turns`, `send_invites`, `send_declined` and `send_invite_closed` from
-here; the emails themselves are built in pbem.mail.asks (asking a move), pbem.mail.results
-(what happened), pbem.mail.invites, pbem.mail.digest and pbem.mail.errors, and queued by
-pbem.mail.sending.
+its mail hooks, `resend_turns`, `send_invites`, `send_declined`, `send_invite_closed`,
+`send_invite_reminder` and `send_invites_unanswered` from here; the emails themselves are
+built in pbem.mail.asks (asking a move), pbem.mail.results (what happened), pbem.mail.invites,
+pbem.mail.digest and pbem.mail.errors, and queued by pbem.mail.sending.
 A draw from the stock is named only in the drawer's email; the others learn how many cards.
 """
 
@@ -32,7 +32,13 @@ from pbem.engine import (
 from pbem.mail.asks import ask, ask_bid, ask_moon, ask_name_suit, ask_pass, ask_turn
 from pbem.mail.compose import MailSettings
 from pbem.mail.gamemail import GameMail
-from pbem.mail.invites import send_declined, send_invite_closed, send_invites
+from pbem.mail.invites import (
+    send_declined,
+    send_invite_closed,
+    send_invite_reminder,
+    send_invites,
+    send_invites_unanswered,
+)
 from pbem.mail.render import Renderer
 from pbem.mail.results import (
     HandEnd,
@@ -195,4 +201,5 @@ def _results(mail: GameMail, done: Finished) -> list[OutboxEmail | None]:
 
 
 # The service's mail hooks (pbem.service.core.mail_hook) name these functions of this module.
-__all__ = ["notify", "resend_turns", "send_declined", "send_invite_closed", "send_invites"]
+__all__ = ["notify", "resend_turns", "send_declined", "send_invite_closed",
+           "send_invite_reminder", "send_invites", "send_invites_unanswered"]

@@ -79,7 +79,8 @@ PURPOSES = {
     **dict.fromkeys(("error", "status", "help", "not_your_seat", "note", "unroutable",
                      "move_confirmed"), ANSWER),
     "game_started": "Game on", "timeout": "Time ran out", "say": "Table talk",
-    "invite": "Invitation", "invite_declined": "Invitation", "invite_closed": "Invitation",
+    **dict.fromkeys(("invite", "invite_reminder", "invite_declined", "invite_closed",
+                     "invite_unanswered"), "Invitation"),
     "digest": "Your games",
 }
 

@@ -47,6 +47,7 @@ from pbem.service import (
     timeout_move,
 )
 from pbem.service.deadlines import reminder_points
+from pbem.service.invitations import remind_unanswered
 from pbem.service.lobby import top_up_tables
 from pbem.service.policy import DeadlinePolicy
 from pbem.service.reviews import Review, games_to_review, mark_failed, review_game
@@ -291,7 +292,8 @@ def send_due_reminder(engine: Engine, deadline_id: int, settings: MailSettings,
 
 def check_deadlines(app: Flask, holder: str, now: datetime | None = None,
                     stopping: threading.Event | None = None) -> DeadlineReport:
-    """Every minute: under the lease, time out expired deadlines and send due reminders."""
+    """Every minute: under the lease, time out expired deadlines and send due reminders, fill
+    open tables whose wait is over, and remind unanswered invitations (and their organisers)."""
     engine = db_engine(app)
     now = now or utcnow()
     if not acquire_lease(engine, holder, now=now):
@@ -301,8 +303,11 @@ def check_deadlines(app: Flask, holder: str, now: datetime | None = None,
         report = process_deadlines(ctx, MailSettings.from_config(app.config), now,
                                    stop=stopping.is_set if stopping else lambda: False)
         started = top_up_tables(ctx)  # open tables whose wait is over: robots fill them
+        reminded = remind_unanswered(ctx)  # invitations unanswered for 48 h, organisers 72 h
     if started:
         log.info("open tables filled with robots and started: %s", started)
+    if reminded:
+        log.info("unanswered invitations: %d reminders queued", len(reminded))
     if report.reminders or report.timeouts or report.failed:
         log.info("deadlines: %d reminders, %d timeouts, %d failed", len(report.reminders),
                  len(report.timeouts), len(report.failed))

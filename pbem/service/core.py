@@ -543,8 +543,9 @@ def events_since(g: Loaded, seq: int) -> list[Event]:
 # `Context.mail_now`; else the worker does, pbem.mail.jobs) through
 # `notify(session, game, state_before, state_after, events, *, actor=None, now=None)`, the
 # routing (tests may listen there: `_notify`); the other names (`send_invites`,
-# `send_declined`, `send_invite_closed`, `resend_turns`, `send_nudge`, `send_timeout`,
-# `seat_link`) are the mails other commands queue in their own transaction.
+# `send_declined`, `send_invite_closed`, `send_invite_reminder`, `send_invites_unanswered`,
+# `resend_turns`, `send_nudge`, `send_timeout`, `seat_link`) are the mails other commands
+# queue in their own transaction.
 Notify = Callable[..., Any]
 _notify: Notify | None = None  # tests may put a listener here
 _notifier: Callable[[], Any] | None = None  # makes the notifier, once, when first needed

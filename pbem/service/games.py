@@ -40,6 +40,10 @@ from pbem.store.models import (
 )
 
 OPEN = ("inviting", "active", "paused")
+# An unanswered invitation's one reminder, and the organiser's one word on who has not
+# answered, counted from the invitation and from the organiser's confirmation.
+INVITE_REMINDER_AFTER = timedelta(hours=48)
+ORGANISER_REMINDER_AFTER = timedelta(hours=72)
 
 
 @dataclass(frozen=True)
@@ -166,7 +170,10 @@ def _create(
     outcome = commit(ctx, g, [], created=created)
     invited = [s.seat_no for s in seats if s.invite_status == "invited"]
     if confirm_first:
-        invited = invited[:1]
+        invited = invited[:1]  # the organiser's request to confirm: no reminder of it
+    else:
+        remind_invitees([seats[n] for n in invited], ctx.clock())
+        remind_organiser(game, seats, ctx.clock())
     if invited:  # in this transaction: no game without its invitations, nor the reverse
         mail_hook("send_invites")(session, game, invited, rules=rules, now=ctx.clock(),
                                   organiser=confirm_first)
@@ -240,18 +247,36 @@ def start_the_wait(game: Game, now: datetime) -> None:
         game.fill_by = now + timedelta(minutes=game.fill_wait_minutes)
 
 
+def remind_invitees(seats: Sequence[Seat], now: datetime) -> None:
+    """These seats are being invited now: each is reminded once if still unanswered
+    (pbem.service.invitations)."""
+    for seat in seats:
+        seat.invite_reminder_at = now + INVITE_REMINDER_AFTER
+
+
+def remind_organiser(game: Game, seats: Sequence[Seat], now: datetime) -> None:
+    """The organiser has confirmed (or made) a game with invitations out: they are told once
+    who has not answered, if anyone still hasn't (pbem.service.invitations)."""
+    organiser = organiser_seat(game, seats)
+    if organiser is not None and is_organiser(game, seats, organiser.player_id) \
+            and any(s.invite_status == "invited" and not s.is_bot for s in seats):
+        organiser.invite_reminder_at = now + ORGANISER_REMINDER_AFTER
+
+
 def accept_invite(
     ctx: Context, game_id: int, seat_no: int, *, player_id: int | None = None
 ) -> Outcome:
     def then(g: Loaded) -> None:
         guests = _not_yet_invited(g)
         if guests:  # the organiser confirmed: now the others are invited
+            remind_invitees([g.seat(n) for n in guests], ctx.clock())
             g.session.flush()
             mail_hook("send_invites")(g.session, g.game, guests, rules=g.state.rules,
                                       now=ctx.clock())
         organiser = organiser_seat(g.game, g.seats)
         if organiser is not None and organiser.seat_no == seat_no:  # they confirmed it
             start_the_wait(g.game, ctx.clock())
+            remind_organiser(g.game, g.seats, ctx.clock())
         start_if_everyone_is_in(g)
 
     return _answer_invite(ctx, game_id, seat_no, player_id, "accepted",
@@ -333,7 +358,9 @@ def replace_seat(
             accepted = invitee.accepted or g.game.status != "inviting"
             seat.invite_status = "accepted" if accepted else "invited"
         g.session.add(seat)
+        seat.invite_reminder_at = None  # a reminder due goes to nobody else
         if seat.invite_status == "invited":
+            remind_invitees([seat], ctx.clock())
             g.session.flush()
             mail_hook("send_invites")(g.session, g.game, [seat_no], rules=g.state.rules,
                                       now=ctx.clock())

@@ -131,6 +131,7 @@ class Seat(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("game_id", "seat_no"),
         CheckConstraint(_in("invite_status", INVITE_STATUSES), name="invite_status"),
+        Index("ix_seat_invite_reminder_at", "invite_reminder_at"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -141,6 +142,11 @@ class Seat(SQLModel, table=True):
     invite_status: str = Field(default="invited", max_length=16)
     timeouts_in_row: int = 0  # deadlines missed in a row; any command from the player resets it
     bot_holding: bool = False  # a robot plays the seat until the player comes back
+    # When the worker next looks at this seat's invitation (pbem.service.invitations): an
+    # invitee's one reminder (48 h after the invitation), or the organiser's one word on who
+    # has not answered (72 h after their confirmation). Cleared in the transaction that queues
+    # that email (or finds it moot), so each is sent once; None: nothing is due.
+    invite_reminder_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
 
 class Event(SQLModel, table=True):

@@ -25,7 +25,7 @@ from pbem.store.testing import create_pg_schema, drop_pg_schema
 from tests.web.support import start_game
 
 EARLIER_REVISIONS = ["0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009",
-                     "0010", "0012", "0015", "0016", "0017"]
+                     "0010", "0012", "0015", "0016", "0017", "0018"]
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])

@@ -206,3 +206,33 @@ def _organisers(engine: Engine) -> dict[int, int | None]:
     with engine.connect() as conn:
         return {game_id: organiser for game_id, organiser in
                 conn.execute(text("SELECT id, organiser_id FROM game"))}
+
+
+def test_0019_adds_the_seats_invitation_reminder_time_indexed(empty_db_url: str) -> None:
+    """Seats made before migration 0019 have no reminder due (their invitations' dates were
+    never stored: no burst of late reminders); the worker's query on it has an index. Down
+    drops both, keeping the seats; up again gives the same."""
+    upgrade(empty_db_url, "0018")
+    engine = make_engine(empty_db_url, poolclass=NullPool)
+    with engine.begin() as conn:
+        game_id = _game(conn, [(0, _player(conn, "Ann"), False), (1, None, True)])
+    upgrade(empty_db_url)
+    assert _reminders(engine) == [(game_id, 0, None), (game_id, 1, None)]
+    with engine.connect() as conn:
+        indexes = {i["name"] for i in inspect(conn).get_indexes("seat")}
+    assert "ix_seat_invite_reminder_at" in indexes
+    downgrade(empty_db_url, "0018")
+    with engine.connect() as conn:
+        assert "invite_reminder_at" not in {c["name"] for c in inspect(conn).get_columns("seat")}
+        assert "ix_seat_invite_reminder_at" not in {
+            i["name"] for i in inspect(conn).get_indexes("seat")}
+        assert conn.execute(text("SELECT count(*) FROM seat")).scalar_one() == 2
+    upgrade(empty_db_url)
+    assert _reminders(engine) == [(game_id, 0, None), (game_id, 1, None)]
+    engine.dispose()
+
+
+def _reminders(engine: Engine) -> list[tuple[int, int, datetime | None]]:
+    with engine.connect() as conn:
+        return [tuple(row) for row in conn.execute(text(  # type: ignore[misc]
+            "SELECT game_id, seat_no, invite_reminder_at FROM seat ORDER BY game_id, seat_no"))]
