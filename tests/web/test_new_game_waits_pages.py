@@ -3,7 +3,8 @@ organiser's confirmation), and the game's page lets its organiser, signed in, st
 with robots in the seats not taken; anyone else signed in is refused in words (403), and
 someone signed out is sent to sign in and back to the page. The page the organiser lands on
 once they confirm says when robots take the open seats, and offers the way to start now (the
-form if signed in, else the game's page); nobody else is offered it."""
+form if signed in, else the game's page); an invitee who accepts is told when robots take
+them too, and offered nothing more."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from sqlmodel import col, select
 from pbem import service
 from pbem.app import db_engine
 from pbem.store.db import transaction
-from pbem.store.models import Game, Seat
+from pbem.store.models import Game, Player, Seat
 from pbem.store.types import utcnow
 from pbem.zones import deadline_text
 from tests.web.support import csrf_of
@@ -197,9 +198,40 @@ def test_the_confirmed_page_of_a_game_without_open_seats_says_nothing_of_robots(
     assert "Robots take" not in html and "start the game now" not in html
 
 
-def test_an_invited_player_accepting_is_not_offered_to_start_the_game(
+def set_time_zone(app: Flask, address: str, zone: str) -> None:
+    with transaction(db_engine(app)) as session:
+        player = session.exec(select(Player).where(Player.email == address)).one()
+        player.time_zone = zone
+
+
+def test_an_invited_player_accepting_is_told_when_robots_come_but_not_offered_to_start(
         app: Flask, client: FlaskClient) -> None:
+    """The same sentence as the game's page, in the invitee's time zone; no start-now form or
+    way to it, even in a browser where the organiser is signed in."""
     open_seat_and_cy(app, client, "60")
+    set_time_zone(app, "cy@example.com", "Asia/Tokyo")
+    fill_by = deadline_text(the_game(app)[0].fill_by, "Asia/Tokyo")
+    assert fill_by is not None and "Asia/Tokyo" in fill_by
+    cy_link = _answer_links(app, "cy@example.com")["accept"]
     html = confirm_by_link(app, app.test_client(), "cy@example.com")
     assert "Thanks, your answer is recorded." in html
-    assert "Robots take" not in html and "start the game now" not in html
+    assert f"Robots take the seats still open on {fill_by}." in html
+    assert "start the game now" not in html and "start-now" not in html
+    sign_in(app, client, "ann@example.com")  # the organiser's browser opens Cy's link
+    again = unescape(client.get(cy_link).get_data(as_text=True))
+    assert "You have already answered" in again
+    assert f"Robots take the seats still open on {fill_by}." in again
+    assert "Start now" not in again and "start the game now" not in again
+
+
+def test_an_invitee_declining_or_in_a_game_without_open_seats_hears_nothing_of_robots(
+        app: Flask, client: FlaskClient) -> None:
+    open_seat_and_cy(app, client, "60")
+    declined = unescape(_answer(app.test_client(), _answer_links(app, "cy@example.com")[
+        "decline"], "decline"))
+    assert "Thanks, your answer is recorded." in declined and "Robots take" not in declined
+
+    client.post("/new", data=form_data(client, p2_email="bob@example.com", p3_computer="on"))
+    confirm(app, the_game(app)[0].id or 0)  # seat 3 invited (Cy's default), seat 4 a computer
+    html = confirm_by_link(app, app.test_client(), "bob@example.com")
+    assert "Thanks, your answer is recorded." in html and "Robots take" not in html

@@ -353,7 +353,8 @@ def render_link(link: Link, *, fresh: bool = False, message: str = "",
                 "bid": "web/choice.html", "suit": "web/choice.html"}[link.kind]
     card = link.card
     context = {
-        **_confirmed_context(link), **_moon_context(link), **_choice_context(link),
+        **_confirmed_context(link), **_accepted_context(link), **_moon_context(link),
+        **_choice_context(link),
         **link.table.context, "status": link.status, "fresh": fresh, "message": message,
         "token": link.token, "csrf": generate_csrf(), "card": views.card_view(card) if card
         else None, "answer": request.args.get("a", ""), "pass_count":
@@ -371,10 +372,27 @@ def _confirmed_context(link: Link) -> dict[str, Any]:
     if link.kind != "invite" or link.status != DONE or seat is None \
             or seat.seat_no != t.seat_no or not is_organiser(table.game, table.seats, t.player_id):
         return {}
+    return {"confirmed": True, **gathering(table, signed_in_player(), _time_zone(t))}
+
+
+def _accepted_context(link: Link) -> dict[str, Any]:
+    """The page an invitee other than the organiser lands on once they have accepted: while
+    the game still gathers players, when robots take the seats not taken (in the invitee's
+    time zone), as the game's page says it. Starting now is the organiser's: not offered."""
+    t, table = link.token, link.table
+    seat = next((s for s in table.seats if s.seat_no == t.seat_no), None)
+    if link.kind != "invite" or link.status != DONE or seat is None \
+            or seat.player_id != t.player_id or seat.invite_status != "accepted" \
+            or is_organiser(table.game, table.seats, t.player_id):
+        return {}
+    return {"accepted": True, **gathering(table, None, _time_zone(t))}
+
+
+def _time_zone(token: Token) -> str | None:
+    """The time zone of the link's player, to say dates in."""
     with transaction(db_engine(), read_only=True) as session:
-        player = session.get(Player, t.player_id)
-    zone = player.time_zone if player else None
-    return {"confirmed": True, **gathering(table, signed_in_player(), zone)}
+        player = session.get(Player, token.player_id)
+    return player.time_zone if player else None
 
 
 def _moon_context(link: Link) -> dict[str, Any]:
