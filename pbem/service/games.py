@@ -237,7 +237,16 @@ def is_organiser(game: Game, seats: Sequence[Seat], player_id: int | None) -> bo
     now with robots in the seats not taken."""
     seat = organiser_seat(game, seats)
     return seat is not None and player_id is not None and seat.player_id == player_id \
-        and not seat.is_bot and seat.invite_status == "accepted"
+        and _confirmed(seat)
+
+
+def _confirmed(seat: Seat) -> bool:
+    return not seat.is_bot and seat.invite_status == "accepted"
+
+
+def is_unanswered(seat: Seat) -> bool:
+    """A person is invited to this seat and has not answered yet."""
+    return seat.invite_status == "invited" and not seat.is_bot and seat.player_id is not None
 
 
 def start_the_wait(game: Game, now: datetime) -> None:
@@ -258,8 +267,7 @@ def remind_organiser(game: Game, seats: Sequence[Seat], now: datetime) -> None:
     """The organiser has confirmed (or made) a game with invitations out: they are told once
     who has not answered, if anyone still hasn't (pbem.service.invitations)."""
     organiser = organiser_seat(game, seats)
-    if organiser is not None and is_organiser(game, seats, organiser.player_id) \
-            and any(s.invite_status == "invited" and not s.is_bot for s in seats):
+    if organiser is not None and _confirmed(organiser) and any(map(is_unanswered, seats)):
         organiser.invite_reminder_at = now + ORGANISER_REMINDER_AFTER
 
 

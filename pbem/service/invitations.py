@@ -18,7 +18,7 @@ from datetime import datetime
 from sqlmodel import Session, col, select
 
 from pbem.service.core import Context, mail_hook
-from pbem.service.games import is_organiser
+from pbem.service.games import is_organiser, is_unanswered
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
 
@@ -69,16 +69,12 @@ def _queue(session: Session, game: Game, seat: Seat, now: datetime) -> bool:
                               .order_by(col(Seat.seat_no)).execution_options(
                                   populate_existing=True)))
     if is_organiser(game, seats, seat.player_id):
-        waiting = [s.seat_no for s in seats if _unanswered(s)]
+        waiting = [s.seat_no for s in seats if is_unanswered(s)]
         if not waiting:
             return False
         sent = mail_hook("send_invites_unanswered")(session, game, seat.seat_no, waiting,
                                                     now=now)
         return sent is not None
-    if not _unanswered(seat):
+    if not is_unanswered(seat):
         return False
     return mail_hook("send_invite_reminder")(session, game, seat.seat_no, now=now) is not None
-
-
-def _unanswered(seat: Seat) -> bool:
-    return seat.invite_status == "invited" and not seat.is_bot and seat.player_id is not None

@@ -36,6 +36,7 @@ from pbem.service.games import (
     Table,
     create_game,
     is_organiser,
+    is_unanswered,
     make_rules,
     organiser_seat,
     start_if_everyone_is_in,
@@ -214,9 +215,7 @@ def start_now(ctx: Context, game_id: int, player_id: int) -> Outcome:
         if not is_organiser(g.game, g.seats, player_id):
             raise NotOrganiser("Only the organiser of this game, once they have confirmed "
                                "it, can start it with robots in the empty seats.")
-        unanswered = {s.seat_no: s.player_id for s in g.seats
-                      if s.invite_status == "invited" and s.player_id is not None
-                      and not s.is_bot}
+        unanswered = {s.seat_no: s.player_id for s in g.seats if is_unanswered(s)}
         filled = _robots_fill(g, NOT_TAKEN)
         if unanswered:
             g.session.flush()

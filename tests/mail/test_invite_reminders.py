@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import timedelta
+from email.message import EmailMessage
 
 from flask import Flask
 from sqlalchemy import Engine, update
@@ -61,8 +62,14 @@ def confirmed_game(ctx: Context, engine: Engine, smtp_server: SmtpServer) -> int
 
 def one_pass(ctx: Context, engine: Engine, smtp_server: SmtpServer) -> dict[str, list[str]]:
     """A worker pass over the due reminders, then the outbox: the kinds each address got."""
+    return {to: kinds(got) for to, got in pass_and_mail(ctx, engine, smtp_server).items()}
+
+
+def pass_and_mail(ctx: Context, engine: Engine,
+                  smtp_server: SmtpServer) -> dict[str, list[EmailMessage]]:
+    """A worker pass over the due reminders, then the outbox: what each address got."""
     remind_unanswered(ctx)
-    return {to: kinds(got) for to, got in deliver(engine, smtp_server).items()}
+    return deliver(engine, smtp_server)
 
 
 def test_an_unanswered_invitee_is_reminded_once_48_hours_after_the_invitation(
@@ -72,8 +79,7 @@ def test_an_unanswered_invitee_is_reminded_once_48_hours_after_the_invitation(
     later(ctx, 48 * HOUR - 1)
     assert one_pass(ctx, engine, smtp_server) == {}
     later(ctx, 1)
-    remind_unanswered(ctx)
-    inbox = deliver(engine, smtp_server)
+    inbox = pass_and_mail(ctx, engine, smtp_server)
     assert {to: kinds(got) for to, got in inbox.items()} == {
         BOB.email: ["invite_reminder"], CY.email: ["invite_reminder"]}
     (reminder,) = inbox[BOB.email]
@@ -97,8 +103,7 @@ def test_the_reminders_links_are_the_seats_invitation_links(
     ctx = context(engine)
     game_id = confirmed_game(ctx, engine, smtp_server)
     later(ctx, 48 * HOUR)
-    remind_unanswered(ctx)
-    (reminder,) = deliver(engine, smtp_server)[CY.email]
+    (reminder,) = pass_and_mail(ctx, engine, smtp_server)[CY.email]
     raws = {m.group(0).split("/t/")[1].split("?")[0] for m in INVITE_LINKS.finditer(
         text(reminder))}
     (raw,) = raws
@@ -169,8 +174,7 @@ def test_the_organiser_is_told_once_who_has_not_answered_72_hours_after_confirmi
     later(ctx, 24 * HOUR - 1)
     assert one_pass(ctx, engine, smtp_server) == {}
     later(ctx, 1)
-    remind_unanswered(ctx)
-    inbox = deliver(engine, smtp_server)
+    inbox = pass_and_mail(ctx, engine, smtp_server)
     assert list(inbox) == [ANN.email]
     (told,) = inbox[ANN.email]
     assert kinds([told]) == ["invite_unanswered"]
@@ -256,8 +260,7 @@ def test_a_game_made_confirmed_counts_from_its_making_and_a_new_invitee_has_thei
     later(ctx, 48 * HOUR - 1)
     assert one_pass(ctx, engine, smtp_server) == {}
     later(ctx, 1)
-    remind_unanswered(ctx)
-    inbox = deliver(engine, smtp_server)
+    inbox = pass_and_mail(ctx, engine, smtp_server)
     assert {to: kinds(got) for to, got in inbox.items()} == {
         ANN.email: ["invite_unanswered"], CY.email: ["invite_reminder"]}
     told = " ".join(text(inbox[ANN.email][0]).split())  # Cy was invited 48 hours ago, not 72

@@ -4,6 +4,7 @@ and the page its organiser lands on after confirming it)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask_wtf.csrf import generate_csrf
@@ -15,15 +16,17 @@ from pbem.web.play.common import Table
 from pbem.zones import deadline_text
 
 
-def gathering(table: Table, viewer: Player | None,
+def gathering(table: Table, signed_in: Callable[[], Player | None],
               time_zone: str | None = None) -> dict[str, Any]:
     """The template values for a game still gathering players (none once it has started):
     its open seats (for the lobby), those robots take when the wait is over (open or declined).
-    `viewer`: the signed-in player, if any (`signed_in`: whether there is one; if not, the
+    `signed_in`: who is signed in, if anyone, asked only while the game gathers players (no
+    read for a game under way; `signed_in` in the values: whether there is one; if not, the
     pages offer the way to sign in); `time_zone`: the zone to say `fill_by` in, if not the
     viewer's. A CSRF token for the start-now form only when the viewer is the organiser."""
     if table.game.status != "inviting":
         return {}
+    viewer = signed_in()
     organiser = is_organiser(table.game, table.seats, viewer.id if viewer else None)
     empty = [s for s in table.seats if s.invite_status in NOT_TAKEN and not s.is_bot]
     zone = time_zone or (viewer.time_zone if viewer else None)

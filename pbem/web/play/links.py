@@ -372,7 +372,7 @@ def _confirmed_context(link: Link) -> dict[str, Any]:
     if link.kind != "invite" or link.status != DONE or seat is None \
             or seat.seat_no != t.seat_no or not is_organiser(table.game, table.seats, t.player_id):
         return {}
-    return {"confirmed": True, **gathering(table, signed_in_player(), _time_zone(t))}
+    return {"confirmed": True, **gathering(table, signed_in_player, _time_zone(t))}
 
 
 def _accepted_context(link: Link) -> dict[str, Any]:
@@ -385,7 +385,7 @@ def _accepted_context(link: Link) -> dict[str, Any]:
             or seat.player_id != t.player_id or seat.invite_status != "accepted" \
             or is_organiser(table.game, table.seats, t.player_id):
         return {}
-    return {"accepted": True, **gathering(table, None, _time_zone(t))}
+    return {"accepted": True, **gathering(table, lambda: None, _time_zone(t))}
 
 
 def _time_zone(token: Token) -> str | None:

@@ -51,7 +51,7 @@ def game_page(game_id: int) -> ResponseReturnValue:
 
 
 def render_game(table: Table, message: str = "", code: int = 200) -> ResponseReturnValue:
-    context = {**table.context, **gathering(table, signed_in_player()), "mail_url": mail_url(),
+    context = {**table.context, **gathering(table, signed_in_player), "mail_url": mail_url(),
                "message": message}
     return render_template("web/game.html", ctx=context, **context), code
 
