@@ -20,6 +20,7 @@ from pbem.mail.results import rules_sentences
 from pbem.mail.sending import default_settings, deliverable, queue_mail
 from pbem.present.tokens import new_token
 from pbem.store.models import Game, OutboxEmail, Player, Seat
+from pbem.zones import deadline_text
 
 
 def send_invite(
@@ -107,20 +108,29 @@ def send_declined(
     session: Session, game: Game, seat: int, *, settings: MailSettings | None = None,
     now: datetime | None = None, unaware: Collection[int] = (),
 ) -> list[OutboxEmail]:
-    """Tell the other human players that `seat` declined its invitation: the seat is open.
-    `unaware`: seats never told of the game (its organiser did not confirm it): no mail."""
+    """Tell the other human players that `seat` declined its invitation, and what happens
+    next: when a robot takes the seat (`game.fill_by`, in each one's time zone), or that the
+    game waits until its organiser starts it; the organiser is told they may start it now
+    from the game page. `unaware`: seats never told of the game (its organiser did not
+    confirm it): no mail."""
     mail = GameMail.load(session, game, settings, now)
     statuses = _invite_statuses(session, game)
     waiting = list_in_words([mail.names[s] for s in sorted(mail.players)
                              if s != seat and statuses.get(s) == "invited"])
     context = {"decliner": mail.names[seat], "seat_number": seat + 1, "waiting": waiting,
+               "organiser": _organiser_name(mail), "wait_over": game.fill_by is not None
+               and game.fill_by <= mail.now,
                "preheader": f"{mail.names[seat]} declined the invitation."}
     rows = []
     for other, player in sorted(mail.players.items()):
         if other != seat and other not in unaware and statuses.get(other) != "declined" \
                 and deliverable(player):
             rows.append(queue_mail(session, mail.settings, mail.renderer, "invite_declined",
-                                   player, context=context, game=game, now=mail.now))
+                                   player, game=game, now=mail.now, context={
+                                       **context, "is_organiser": player.id is not None
+                                       and player.id == game.organiser_id,
+                                       "fill_by": deadline_text(game.fill_by,
+                                                                player.time_zone)}))
     return rows
 
 

@@ -51,10 +51,12 @@ class Table:
     """How a new game gathers its players besides invitations (pbem.service.lobby)."""
 
     open_seats: tuple[int, ...] = ()
+    # When robots take the seats nobody took: those still open, and those declined (an
+    # unanswered invitation still waits), with open seats or without.
     fill_by: datetime | None = None
     quick: bool = False
     rematch_of: int | None = None
-    # Instead of `fill_by`: how long the open seats wait for people, counted from when the
+    # Instead of `fill_by`: how long those seats wait for people, counted from when the
     # game is open (its organiser's confirmation, under confirm_first; else at once).
     fill_wait_minutes: int | None = None
 
@@ -98,8 +100,8 @@ def create_game(
     searching robot, the default) or "easy" (the heuristic).
 
     `table`: open seats anyone may join from the lobby (pbem.service.lobby), when robots take
-    those still open (a time, or a wait from the organiser's confirmation), a quick-play
-    table, the game this one is a rematch of.
+    those still open and those declined (a time, or a wait from the organiser's confirmation;
+    a game without open seats too), a quick-play table, the game this one is a rematch of.
 
     `organiser`: which of `players` set the game up (game.organiser_id), who may start it now
     with robots; the first under `confirm_first`; None: nobody (the CLI's and demo games)."""
@@ -143,9 +145,9 @@ def _create(
     everyone_in = all(p.accepted for p in players) and not table.open_seats
     game = Game(name=name, preset=preset, rules=rules.to_dict(), engine_version=ENGINE_VERSION,
                 status="active" if everyone_in else "inviting", deadline_policy=deadline_policy,
-                robot_strength=robot_strength, fill_by=table.fill_by if table.open_seats
-                else None, fill_wait_minutes=table.fill_wait_minutes if table.open_seats
-                else None, quick=table.quick, rematch_of=table.rematch_of)
+                robot_strength=robot_strength, fill_by=table.fill_by,
+                fill_wait_minutes=table.fill_wait_minutes, quick=table.quick,
+                rematch_of=table.rematch_of)
     if not confirm_first:
         start_the_wait(game, ctx.clock())
     session.add(game)
@@ -250,8 +252,8 @@ def is_unanswered(seat: Seat) -> bool:
 
 
 def start_the_wait(game: Game, now: datetime) -> None:
-    """The game is open (made, or confirmed by its organiser): its open seats' wait for
-    people starts now, if it has one and it has not started yet."""
+    """The game is open (made, or confirmed by its organiser): the wait for people of its
+    open and declined seats starts now, if it has one and it has not started yet."""
     if game.fill_by is None and game.fill_wait_minutes is not None:
         game.fill_by = now + timedelta(minutes=game.fill_wait_minutes)
 
@@ -317,6 +319,7 @@ def _answer_invite(
         if g.game.status != "inviting":
             raise NotAllowed(too_late)
         seat.invite_status = answer
+        seat.invite_reminder_at = None  # answered: no reminder (the organiser's: set anew)
         g.session.add(seat)
         then(g)
         return []

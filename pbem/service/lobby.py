@@ -9,8 +9,9 @@ game starts (deals) in the same transaction when no seat is left open.
 Quick play ("find me a table"): join the oldest quick table of the same preset and pace with a
 seat open, or open a new one with the asker in seat 1; robots take the seats still open at the
 table's `fill_by` (the asker's chosen wait), which the worker checks (`top_up_tables`). A game
-made on /new gets its `fill_by` when its organiser confirms it (their chosen wait, or none);
-robots then take its declined seats too, while unanswered invitations still wait.
+made on /new gets its `fill_by` when its organiser confirms it (their chosen wait, or none),
+whether it has open seats or only invitations; robots then take its declined seats too, while
+unanswered invitations still wait.
 
 The organiser (`game.organiser_id`: whoever set the game up on /new, asked for quick play or
 a rematch) may also start their game at once (`start_now`): robots take every seat nobody
@@ -47,8 +48,9 @@ from pbem.store.models import Game, Player, Seat
 OPEN = "open"
 PACES = (1, 4, 12, 24, 48)  # hours per move offered for quick play
 WAITS = (0, 5, 15, 60, 240, 1440)  # minutes a quick-play asker may wait for people
-# Minutes a /new game's open seats may wait for people, from the organiser's confirmation;
-# None: they wait for people however long it takes (the organiser may still start now).
+# Minutes a /new game's open and declined seats may wait for people, from the organiser's
+# confirmation; None: they wait for people however long it takes (the organiser may still
+# start now).
 NEW_GAME_WAITS: tuple[int | None, ...] = (60, 240, 1440, 3 * 1440, None)
 NEW_GAME_WAIT = 1440
 TABLE_FULL = "This table is full: someone took the last seat just before you."

@@ -111,11 +111,13 @@ class Game(SQLModel, table=True):
     last_seq: int = 0  # seq of the newest Event; moved only by store.events.append_*
     # How well the robots play this game's robot seats and timeouts (chosen at creation).
     robot_strength: str = Field(default="strong", max_length=8)
-    # Open tables (pbem.service.lobby): robots take the seats still open at `fill_by`; a
-    # quick-play table may be filled by anyone asking for its preset and pace.
+    # Games gathering players (pbem.service.lobby): robots take the seats still open and
+    # those declined at `fill_by`; a quick-play table may be filled by anyone asking for its
+    # preset and pace.
     fill_by: datetime | None = Field(default=None, sa_type=UTCDateTime)
-    # A game made on /new: its open seats' wait for people in minutes, counted from its
-    # organiser's confirmation, which sets `fill_by` from it. None: no robots by time.
+    # A game made on /new (open seats or not): how long its open and declined seats wait for
+    # people in minutes, counted from its organiser's confirmation, which sets `fill_by` from
+    # it. None: no robots by time.
     fill_wait_minutes: int | None = None
     quick: bool = False
     # The finished game this one replays with the same players (one rematch per game).

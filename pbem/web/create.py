@@ -59,7 +59,8 @@ ROBOT_STRENGTHS = {
     "strong": "Strong: it tries its choices against many guesses of the cards it can't see",
     "easy": "Easy: it plays by simple rules of thumb"}
 assert set(ROBOT_STRENGTHS) == set(STRENGTHS)
-# How long open seats wait for people (pbem.service.lobby.NEW_GAME_WAITS), by form value.
+# How long the seats nobody takes (open, or declined) wait for people
+# (pbem.service.lobby.NEW_GAME_WAITS), by form value.
 NEVER = "never"
 OPEN_WAITS = {"60": "1 hour", "240": "4 hours", "1440": "1 day", "4320": "3 days",
               NEVER: "as long as it takes: no robots unless you start the game yourself"}
@@ -218,11 +219,11 @@ def read_form(data: Mapping[str, Any]) -> tuple[Form, dict[str, Any]]:
 
 
 def _read_open_wait(form: Form, data: Mapping[str, Any]) -> int | None:
-    """Minutes the open seats wait for people, from the organiser's confirmation; None:
-    no robots by time."""
+    """Minutes the open and declined seats wait for people, from the organiser's
+    confirmation; None: no robots by time."""
     form.open_wait = str(data.get("open_wait", form.open_wait))
     if form.open_wait not in OPEN_WAITS:
-        form.errors["open_wait"] = "Choose how long open seats wait for people."
+        form.errors["open_wait"] = "Choose how long the seats nobody takes wait for people."
         form.open_wait = str(lobby.NEW_GAME_WAIT)
     return None if form.open_wait == NEVER else int(form.open_wait)
 

@@ -158,8 +158,8 @@ def test_an_open_seat_waits_as_chosen_and_the_organiser_starts_now(live_site: Li
     page.locator("#p2_open").check()
     page.locator("#p3_computer").check()
     page.locator("#p4_computer").check()
-    expect(page.get_by_label("Open seats wait for people for")).to_have_value("1440")
-    page.get_by_label("Open seats wait for people for").select_option("never")
+    expect(page.get_by_label("Seats nobody takes wait for people for")).to_have_value("1440")
+    page.get_by_label("Seats nobody takes wait for people for").select_option("never")
     game_id = create_and_confirm(page, live_site)
 
     page.get_by_role("link", name="sign in", exact=True).click()

@@ -1,7 +1,8 @@
 """A game made on /new never waits forever for people, on SQLite and PostgreSQL: its open seats
 wait as long as its organiser chose, counted from the organiser's confirmation (not from the
-form), then the worker's top-up gives them to robots, and the declined seats too (unanswered
-invitations still wait); "as long as it takes" never does. The organiser (only) may start it
+form), then the worker's top-up gives them to robots, and the declined seats too, in a game
+with open seats or without (unanswered invitations still wait, and answering one clears its
+reminder); "as long as it takes" never does. The organiser (only) may start it
 at once with robots in every seat not taken, open or invited
 and not accepted; that races safely with someone taking the last seat from the lobby."""
 
@@ -29,6 +30,7 @@ from tests.service.test_ratings import Clock
 ANN = Invitee("ann@example.org", "Ann", accepted=True)  # the organiser, seat 1
 BOB = Invitee("bob@example.org", "Bob")
 CY = Invitee("cy@example.org", "Cy")
+DI = Invitee("di@example.org", "Di")
 
 
 def new_game(ctx: Context, *, wait: int | None, guests: tuple[Invitee, ...] = (),
@@ -106,6 +108,47 @@ def test_a_declined_seat_alone_goes_to_a_robot_at_the_wait_and_the_game_starts(
     assert lobby.top_up_tables(ctx) == [game_id] and status(engine, game_id) == "active"
     assert [(s.player_id == cid, s.is_bot) for s in seats_of(engine, game_id)][1:3] == [
         (True, False), (False, True)]
+
+
+def test_in_a_game_of_invitations_only_a_declined_seat_goes_to_a_robot_at_the_wait(
+        engine: Engine) -> None:
+    """No open seat: every seat but Ann's is invited. The wait she chose still counts from
+    her confirmation; the seat Bob declined waits for it, then a robot takes it, and the game
+    starts once Cy and Di have accepted (an unanswered invitation still waits)."""
+    ctx = context(engine)
+    game_id = new_game(ctx, wait=60, guests=(BOB, CY, DI), open_seats=())  # Bob 2, Cy 3, Di 4
+    accept_invite(ctx, game_id, 0)
+    decline_invite(ctx, game_id, 1)
+    later(ctx, 59)
+    assert lobby.due_tables(ctx) == [] and lobby.top_up_tables(ctx) == []
+    assert [s.invite_status for s in seats_of(engine, game_id)] == [
+        "accepted", "declined", "invited", "invited"]
+    later(ctx, 1)
+    assert lobby.top_up_tables(ctx) == [game_id] and status(engine, game_id) == "inviting"
+    assert [(s.is_bot, s.invite_status) for s in seats_of(engine, game_id)] == [
+        (False, "accepted"), (True, "accepted"), (False, "invited"), (False, "invited")]
+    assert lobby.due_tables(ctx) == []  # only unanswered invitations left: not picked again
+    later(ctx, 7 * 24 * 60)
+    assert lobby.top_up_tables(ctx) == [] and status(engine, game_id) == "inviting"
+    accept_invite(ctx, game_id, 2)
+    assert status(engine, game_id) == "inviting"
+    accept_invite(ctx, game_id, 3)
+    assert status(engine, game_id) == "active"
+
+
+def test_answering_an_invitation_clears_its_reminder_in_the_same_command(
+        engine: Engine) -> None:
+    """Bob accepts and Cy declines: neither is due a reminder any more, without waiting for
+    the worker's look; the organiser's own word on who has not answered stays due."""
+    ctx = context(engine)
+    game_id = new_game(ctx, wait=60, guests=(BOB, CY, DI), open_seats=())
+    accept_invite(ctx, game_id, 0)
+    due = [s.invite_reminder_at is not None for s in seats_of(engine, game_id)]
+    assert due == [True, True, True, True]  # Ann's word, and the three reminders
+    accept_invite(ctx, game_id, 1)
+    decline_invite(ctx, game_id, 2)
+    due = [s.invite_reminder_at is not None for s in seats_of(engine, game_id)]
+    assert due == [True, False, False, True]
 
 
 def test_a_person_may_take_an_open_seat_before_the_wait_is_over(engine: Engine) -> None:

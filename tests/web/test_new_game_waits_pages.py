@@ -4,7 +4,8 @@ with robots in the seats not taken; anyone else signed in is refused in words (4
 someone signed out is sent to sign in and back to the page. The page the organiser lands on
 once they confirm says when robots take the open seats, and offers the way to start now (the
 form if signed in, else the game's page); an invitee who accepts is told when robots take
-them too, and offered nothing more."""
+them too, and offered nothing more. A game whose every seat is invited is no exception: a
+declined seat waits as long as the organiser chose, then robots take it."""
 
 from __future__ import annotations
 
@@ -66,7 +67,8 @@ def test_the_form_offers_waits_for_open_seats_a_day_by_default(app: Flask,
         assert f'<option value="{value}">' in html
     refused = client.post("/new", data=form_data(client, **OPEN_TWO, open_wait="7"))
     assert refused.status_code == 422
-    assert "Choose how long open seats wait for people." in refused.get_data(as_text=True)
+    assert "Choose how long the seats nobody takes wait for people." in refused.get_data(
+        as_text=True)
     never = client.post("/new", data=form_data(client, **OPEN_TWO, open_wait="never"))
     assert never.status_code == 303
     game, _ = the_game(app)
@@ -235,3 +237,41 @@ def test_an_invitee_declining_or_in_a_game_without_open_seats_hears_nothing_of_r
     confirm(app, the_game(app)[0].id or 0)  # seat 3 invited (Cy's default), seat 4 a computer
     html = confirm_by_link(app, app.test_client(), "bob@example.com")
     assert "Thanks, your answer is recorded." in html and "Robots take" not in html
+
+
+def invitations_only(app: Flask, client: FlaskClient, open_wait: str,
+                     domain: str = "example.com") -> int:
+    """Ann's game, confirmed: Bob, Cy and Di (at `domain`) invited to seats 2-4 (no open
+    seat, no robot), the seats nobody takes waiting `open_wait`; Bob has declined. Its id."""
+    client.post("/new", data=form_data(client, p2_email=f"bob@{domain}",
+                                       p3_computer=None, p3_email=f"cy@{domain}",
+                                       p3_name="Cy", p4_computer=None,
+                                       p4_email=f"di@{domain}", p4_name="Di",
+                                       open_wait=open_wait))
+    game_id = the_game(app)[0].id or 0
+    confirm(app, game_id)
+    _answer(app.test_client(), _answer_links(app, f"bob@{domain}")["decline"], "decline")
+    return game_id
+
+
+def test_the_form_says_the_wait_is_for_open_and_declined_seats(client: FlaskClient) -> None:
+    html = unescape(client.get("/new").get_data(as_text=True))
+    assert '<label for="open_wait">Seats nobody takes wait for people for</label>' in html
+    assert ("open seats, and those of invited players who decline; counted from when you "
+            "confirm the game; then robots take them (an invitation nobody has answered still "
+            "waits).") in html
+
+
+def test_a_game_of_invitations_only_says_when_robots_take_a_declined_seat(
+        app: Flask, client: FlaskClient) -> None:
+    game_id = invitations_only(app, client, "60")
+    game, seats = the_game(app)
+    assert [s.invite_status for s in seats] == ["accepted", "declined", "invited", "invited"]
+    assert game.fill_wait_minutes == 60 and game.fill_by is not None
+    html = page(client, game_id)
+    assert f"Robots take the declined seat on {deadline_text(game.fill_by, None)}." in html
+
+    never = invitations_only(app, client, "never", "example.net")
+    assert the_game(app)[0].fill_by is None
+    assert ("No robots take the declined seat by time: the game waits until its organiser "
+            "starts it.") in page(client, never)

@@ -1,6 +1,6 @@
-"""A game still gathering players, as its pages show it: its open seats, when robots take them,
-and whether the viewer is its organiser, who may start it now with robots (the game's page,
-and the page its organiser lands on after confirming it)."""
+"""A game still gathering players, as its pages show it: its open seats, when robots take them
+and the declined ones, and whether the viewer is its organiser, who may start it now with
+robots (the game's page, and the page its organiser lands on after confirming it)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 from flask_wtf.csrf import generate_csrf
 
 from pbem.service.games import is_organiser
-from pbem.service.lobby import NOT_TAKEN, OPEN, WAIT_OVER
+from pbem.service.lobby import NOT_TAKEN, OPEN
 from pbem.store.models import Player
 from pbem.web.play.common import Table
 from pbem.zones import deadline_text
@@ -30,9 +30,22 @@ def gathering(table: Table, signed_in: Callable[[], Player | None],
     organiser = is_organiser(table.game, table.seats, viewer.id if viewer else None)
     empty = [s for s in table.seats if s.invite_status in NOT_TAKEN and not s.is_bot]
     zone = time_zone or (viewer.time_zone if viewer else None)
-    return {"open_seats": sum(s.invite_status == OPEN for s in empty),
-            "robot_seats": sum(s.invite_status in WAIT_OVER for s in empty),  # at `fill_by`
+    open_seats = sum(s.invite_status == OPEN for s in empty)
+    declined = sum(s.invite_status == "declined" for s in empty)
+    return {"open_seats": open_seats,
+            "robot_seats": open_seats + declined,  # those robots take at `fill_by`
+            "robots_take": robots_take(open_seats, declined),
+            # without a wait: a declined seat is taken only when the organiser starts the game
+            "organiser_starts": bool(declined) and table.game.organiser_id is not None,
             "only_open": all(s.invite_status == OPEN for s in empty),
             "fill_by": deadline_text(table.game.fill_by, zone),
             "is_organiser": organiser, "signed_in": viewer is not None,
             "csrf": generate_csrf() if organiser else ""}
+
+
+def robots_take(open_seats: int, declined: int) -> str:
+    """The seats robots take when the wait is over, in words."""
+    declined_words = "the declined seat" if declined == 1 else "the declined seats"
+    if not declined:
+        return "the seats still open"
+    return f"the seats still open and {declined_words}" if open_seats else declined_words
