@@ -8,8 +8,8 @@ one bounded chunk, pbem.service.core `robot_budget`), then the worker's chunks
 - the resign request beside Ann's pass, from the same run (a normal request's cost), as a
   ratio (no target: the bound is a count, 3 robot decisions a seat; this says what it costs);
 - the worker's chunks: count, the largest, and (easy robots: the whole rest of the game)
-  their total, which is what the resign request used to cost before the bound (reference:
-  668 events, 12 hands, in one call);
+  their total, which is what the resign request used to cost before the bound (reference,
+  the run recorded in docs/speed.md: 497 events in one call);
 - an idle pass of the worker (`carry_on_robot_games`) over `--idle` games left to robots with
   nothing to play (a seat nobody holds at its turn, no deadline pending), once each has been
   found idle: p50 CPU and wall-clock, beside the one query that lists the games left to robots
