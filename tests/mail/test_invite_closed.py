@@ -17,6 +17,7 @@ from pbem.store.db import transaction
 from pbem.store.models import Player
 from tests.mail.mailtest_support import SmtpServer
 from tests.mail.test_notify import deliver, html, kinds, text
+from tests.mail.test_unsubscribe import footer_lines
 from tests.service.test_lobby import context, seats_of
 
 ORGANISER = Invitee("ann@example.org", "Ann <b>& Co", accepted=True)
@@ -95,3 +96,15 @@ def test_invitations_say_why_the_address_gets_them(
     assert ('You get this because Ann <b>& Co invited you to "Friday", a game of Hearts by '
             "email.") in " ".join(text(invited).split())
     assert "Ann &lt;b&gt;&amp; Co invited you to “Friday”" in html(invited)
+
+
+def test_an_invitation_footer_gives_the_unsubscribe_link_its_own_line(
+        engine: Engine, smtp_server: SmtpServer) -> None:
+    """The invitation's own reason (its footer block) ends its line: "Unsubscribe: <link>"
+    starts the next one in the plain-text part."""
+    ctx = context(engine)
+    confirmed_game(ctx)
+    body = text(deliver(engine, smtp_server)[BOB.email][0])
+    footer = footer_lines(body)
+    assert footer[-2].startswith("You get this because") and footer[-2].endswith("email."), footer
+    assert footer[-1].startswith("Unsubscribe: http"), footer

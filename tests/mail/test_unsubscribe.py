@@ -23,7 +23,7 @@ from pbem.store.db import transaction
 from pbem.store.models import Player, Token
 from tests.mail.game_support import PlayedGame, deal_event
 from tests.mail.mailtest_support import SmtpServer
-from tests.mail.test_notify import deliver
+from tests.mail.test_notify import deliver, text
 
 ANN = "ann@example.org"
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -186,3 +186,22 @@ def test_unsubscribe_twice_is_fine(
     assert client.post(path).status_code == 200
     assert "Already unsubscribed" in client.get(path).get_data(as_text=True)
     assert ann(engine).unsubscribed
+
+
+def footer_lines(body: str) -> list[str]:
+    """The lines after the text part's "--" separator (the part as received: CRLF lines)."""
+    lines = body.splitlines()
+    return lines[lines.index("--") + 1:]
+
+
+def test_the_text_footer_gives_the_reason_and_the_unsubscribe_link_their_own_lines(
+        engine: Engine, smtp_server: SmtpServer, mail_settings: MailSettings,
+        game: PlayedGame) -> None:
+    """A plain-text reader sees "Unsubscribe: <link>" on a line of its own, not glued to the
+    end of the sentence saying why the address gets the mail."""
+    msg = first_mail_to_ann(engine, smtp_server, game, mail_settings)
+    lines = footer_lines(text(msg))
+    why = [line for line in lines if line.startswith("You get this because")]
+    assert len(why) == 1 and why[0].endswith(".")
+    unsubscribe = [line for line in lines if line.startswith("Unsubscribe: https://")]
+    assert len(unsubscribe) == 1 and " " not in unsubscribe[0].removeprefix("Unsubscribe: ")
