@@ -115,9 +115,8 @@ def send_declined(
     confirm it): no mail."""
     mail = GameMail.load(session, game, settings, now)
     statuses = _invite_statuses(session, game)
-    waiting = list_in_words([mail.names[s] for s in sorted(mail.players)
-                             if s != seat and statuses.get(s) == "invited"])
-    context = {"decliner": mail.names[seat], "seat_number": seat + 1, "waiting": waiting,
+    unanswered = [s for s in sorted(mail.players) if s != seat and statuses.get(s) == "invited"]
+    context = {"decliner": mail.names[seat], "seat_number": seat + 1,
                "organiser": _organiser_name(mail), "wait_over": game.fill_by is not None
                and game.fill_by <= mail.now,
                "preheader": f"{mail.names[seat]} declined the invitation."}
@@ -127,11 +126,20 @@ def send_declined(
                 and deliverable(player):
             rows.append(queue_mail(session, mail.settings, mail.renderer, "invite_declined",
                                    player, game=game, now=mail.now, context={
-                                       **context, "is_organiser": player.id is not None
+                                       **context, "waiting": _waiting_for(mail, unanswered,
+                                                                          other),
+                                       "is_organiser": player.id is not None
                                        and player.id == game.organiser_id,
                                        "fill_by": deadline_text(game.fill_by,
                                                                 player.time_zone)}))
     return rows
+
+
+def _waiting_for(mail: GameMail, unanswered: Sequence[int], reader: int) -> str:
+    """Who has not answered yet, in words for `reader`: "you" first if they are one of them
+    (not their own name, as if they were someone else)."""
+    names = [mail.names[s] for s in unanswered if s != reader]
+    return list_in_words(["you", *names] if reader in unanswered else names)
 
 
 def send_invite_closed(

@@ -83,6 +83,9 @@ def test_the_organiser_is_told_when_a_robot_takes_the_seat_and_how_to_start_now(
     assert "(Asia/Tokyo)" in tokyo
     assert f"a robot takes it on {tokyo}" in cy_body and f"a robot takes it on {tokyo}" in cy_page
     assert "Start now" not in cy_body + cy_page
+    for part in (cy_body, cy_page):  # she has not answered either: "you", not her own name
+        assert "still waiting for an answer from you and Di." in part
+        assert "answer from Cy" not in part
 
     later(ctx, 60)  # the wait is over: Di declines, and the next top-up seats her robot too
     decline_invite(ctx, game_id, 3)
