@@ -14,6 +14,7 @@ import random
 from collections.abc import Iterator, Sequence
 
 from pbem.bots.heuristic import choose_bid, choose_suit, moon_down_is_better
+from pbem.bots.worlds import randbelow
 from pbem.engine import BidMade, Phase, SuitNamed, Table, Variant, forced_events
 
 DECK = 52
@@ -25,6 +26,7 @@ BOTH_DECKS = tuple(m | m << DECK for m in SUIT_BITS)
 HIGH_SPADES = sum(1 << (SPADES * 13 + r) | 1 << (SPADES * 13 + r + DECK)
                   for r in (KING_AND_UP, 12))
 END = (Phase.DEAL, Phase.GAME_OVER)
+PLAY = Phase.PLAY
 MAX_STEPS = 2000  # a hand of Cancellation Hearts has at most 104 plays; far beyond any hand
 
 
@@ -38,14 +40,30 @@ def indices(mask: int) -> Iterator[int]:
 RANKS = tuple(i % 13 for i in range(2 * DECK))
 SUITS = tuple(i % DECK // 13 for i in range(2 * DECK))
 rank, suit = RANKS.__getitem__, SUITS.__getitem__
+RANK_BITS = tuple(sum(1 << i for i in range(2 * DECK) if i % 13 == r) for r in range(13))
+BELOW_RANK = tuple(sum(RANK_BITS[:r]) for r in range(14))  # the cards ranked below r
+ONE_DECK = (1 << DECK) - 1
+
+
+def _ranks(mask: int) -> int:
+    """The ranks present in `mask` (either deck), as 13 bits."""
+    folded = (mask | mask >> DECK) & ONE_DECK
+    return (folded | folded >> 13 | folded >> 26 | folded >> 39) & 0x1FFF
 
 
 def highest(mask: int) -> int:
-    return max(indices(mask), key=rank)
+    """The card of the highest rank in a non-empty `mask`, the lowest index among equals: what
+    `max(indices(mask), key=rank)` gives, without walking the cards."""
+    top = mask & RANK_BITS[_ranks(mask).bit_length() - 1]
+    return (top & -top).bit_length() - 1
 
 
 def lowest(mask: int) -> int:
-    return min(indices(mask), key=rank)
+    """The card of the lowest rank in a non-empty `mask`, the lowest index among equals (as
+    `min(indices(mask), key=rank)`)."""
+    ranks = _ranks(mask)
+    bottom = mask & RANK_BITS[(ranks & -ranks).bit_length() - 1]
+    return (bottom & -bottom).bit_length() - 1
 
 
 # --- playing a card -------------------------------------------------------------------------
@@ -56,9 +74,10 @@ def play_policy(t: Table, seat: int) -> int:
     if not legal & (legal - 1):
         return legal.bit_length() - 1
     queens = t.penalty & QS_BITS
-    if not t.trick:
+    trick = t.trick
+    if not trick:
         return _lead(t, seat, legal, queens)
-    led = suit(t.trick[0][1])
+    led = SUITS[trick[0][1]]
     if legal & BOTH_DECKS[led]:
         return _follow(t, seat, legal, led, queens)
     return _discard(t, seat, legal, queens)
@@ -90,29 +109,37 @@ def _queen_out(t: Table, seat: int, queens: int) -> bool:
 
 
 def _lead(t: Table, seat: int, legal: int, queens: int) -> int:
-    queen_out = _queen_out(t, seat, queens)
+    """The card of least lead cost: its rank, a penalty card 6 more, a spade above the queen 40
+    more while someone else may hold the queen, the queen 50 more; the lowest index among
+    equals (as `min` over the cards in index order). Within a group of cards of equal extra
+    cost the cheapest is its `lowest`, so the least of the groups' cheapest is the card."""
     penalty = t.penalty & ~QS_BITS
-
-    def cost(index: int) -> int:
-        bit = 1 << index
-        value = rank(index) + (6 if bit & penalty else 0)
-        if bit & queens:
-            value += 50
-        elif queen_out and bit & HIGH_SPADES and queens:
-            value += 40
-        return value
-
-    return min(indices(legal), key=cost)
+    high = HIGH_SPADES if legal & HIGH_SPADES and _queen_out(t, seat, queens) else 0
+    if not legal & (penalty | queens | high):
+        return lowest(legal)
+    plain = legal & ~queens & ~high
+    best, best_cost = -1, 1 << 30
+    for group, extra in ((plain & ~penalty, 0), (plain & penalty, 6), (legal & high & ~penalty, 40),
+                         (legal & high & penalty, 46), (legal & queens, 50)):
+        if group:
+            index = lowest(group)
+            value = RANKS[index] + extra
+            if value < best_cost or (value == best_cost and index < best):
+                best, best_cost = index, value
+    return best
 
 
 def _follow(t: Table, seat: int, legal: int, led: int, queens: int) -> int:
-    winning = max(rank(i) for _, i in t.trick if suit(i) == led)
+    winning = -1
+    for _, i in t.trick:
+        if SUITS[i] == led and RANKS[i] > winning:
+            winning = RANKS[i]
     if legal & queens and led == SPADES and winning > QUEEN:
         return (legal & queens).bit_length() - 1
-    below = [i for i in indices(legal & ~queens) if rank(i) < winning]
-    if below:
-        return max(below, key=rank)
     safe = legal & ~queens
+    below = safe & BELOW_RANK[winning]
+    if below:
+        return highest(below)
     if safe and _last_to_play(t, seat) and not _points_at_stake(t):
         return highest(safe)
     return lowest(safe or legal)
@@ -133,7 +160,7 @@ def _points_at_stake(t: Table) -> bool:
 def _discard(t: Table, seat: int, legal: int, queens: int) -> int:
     if legal & queens:
         return (legal & queens).bit_length() - 1
-    if _queen_out(t, seat, queens) and legal & HIGH_SPADES:
+    if legal & HIGH_SPADES and _queen_out(t, seat, queens):
         return highest(legal & HIGH_SPADES)
     penalty = legal & t.penalty
     return highest(penalty or legal)
@@ -178,16 +205,21 @@ def play_out(t: Table, wild: Sequence[float] = (), rng: random.Random | None = N
     except that seat `s` plays a random legal card with probability `wild[s]` (drawn from `rng`):
     the model of an opponent who does not play like the heuristic; and seat `own` (the robot
     searching) plays `own_policy`, its own rules of thumb."""
+    odds = [0.0] * max(t.seats, len(wild))
+    if rng is not None:
+        odds[: len(wild)] = wild
+        chance = rng.random
+    play, legal_mask = t.play, t.legal_mask
     for _ in range(MAX_STEPS):
         phase = t.phase
-        if phase is Phase.PLAY:
+        if phase is PLAY:
             seat = t.turn
-            if seat < len(wild) and wild[seat] and rng is not None and rng.random() < wild[seat]:
-                t.play(seat, random_card(t.legal_mask(seat), rng))
+            if odds[seat] and chance() < odds[seat]:
+                play(seat, random_card(legal_mask(seat), rng))  # type: ignore[arg-type]
             elif seat == own:
-                t.play(seat, own_policy(t, seat))
+                play(seat, own_policy(t, seat))
             else:
-                t.play(seat, play_policy(t, seat))
+                play(seat, play_policy(t, seat))
         elif phase in END:
             return
         else:
@@ -196,13 +228,12 @@ def play_out(t: Table, wild: Sequence[float] = (), rng: random.Random | None = N
 
 
 def random_card(legal: int, rng: random.Random) -> int:
-    """A card of the legal mask, each equally likely."""
-    pick = rng.randrange(legal.bit_count())
-    for index in indices(legal):
-        if not pick:
-            return index
-        pick -= 1
-    raise AssertionError("a pick beyond the legal cards")
+    """A card of the (non-empty) legal mask, each equally likely: the `randrange(count)`-th in
+    index order (drawn as `randbelow` says)."""
+    pick = randbelow(rng)(legal.bit_count())
+    for _ in range(pick):
+        legal &= legal - 1
+    return (legal & -legal).bit_length() - 1
 
 
 def _other_step(t: Table, phase: Phase) -> None:

@@ -11,7 +11,7 @@ the GameState built here is made from the view and the sample alone.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from pbem.engine import (
@@ -72,6 +72,14 @@ def mask(cards: Iterable[Card]) -> int:
 
 def suit_of(index: int) -> int:
     return index % DECK // 13
+
+
+def randbelow(rng: random.Random) -> Callable[[int], int]:
+    """`rng.randrange` for a positive bound, without its argument checks: CPython's
+    `randrange(n)` (3.11 to 3.13) returns `self._randbelow(n)` for an int n > 0, so calling it
+    directly draws exactly the same numbers from the generator."""
+    draw: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
+    return draw
 
 
 # --- what is known: the unseen cards, the voids, where the passed cards went ---------------------
@@ -192,15 +200,18 @@ def _try_world(know: Knowledge, rng: random.Random,
         return None
     rng.shuffle(free)
     voids = know.voids if respect_voids else [0] * len(room)
-    free.sort(key=lambda i: -sum(v >> suit_of(i) & 1 for v in voids))
+    lacking = [sum(v >> s & 1 for v in voids) for s in range(4)]  # per suit: the seats void
+    free.sort(key=lambda i: -lacking[i % DECK // 13])
+    draw = randbelow(rng)  # rng.randrange's draws (see `randbelow`)
     rest = 0
     for index in free:
         bit = 1 << suit_of(index)
-        weights = [r if not voids[s] & bit else 0 for s, r in enumerate(room)]
+        weights = [r if not voids[s] & bit else 0 for s, r in enumerate(room)] \
+            if lacking[suit_of(index)] else room
         total = sum(weights) + rest_room
         if total <= 0:
             return None
-        pick = rng.randrange(total)
+        pick = draw(total)
         if pick >= total - rest_room:
             rest |= 1 << index
             rest_room -= 1

@@ -4,9 +4,9 @@
 script with that code first on PYTHONPATH: `PYTHONPATH=/path/to/old python
 tests/engine/test_bot_search_unchanged.py`). It holds, per hand, every decision of the strong
 robot (small budgets) playing against random players, in 40 standard hands and three hands of
-every preset, and per preset the outcome of a few rollouts on sampled worlds with wild opponents. The
-same seen views and seeds must give the same decisions: a faster rollout that drew one random
-number differently, or broke one tie between equal cards the other way, fails here."""
+every preset, and per preset the outcome of a few rollouts on sampled worlds with wild
+opponents. The same seen views and seeds must give the same decisions: a faster rollout that drew
+one random number differently, or broke one tie between equal cards the other way, fails here."""
 
 from __future__ import annotations
 
