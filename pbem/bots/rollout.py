@@ -208,14 +208,15 @@ def play_out(t: Table, wild: Sequence[float] = (), rng: random.Random | None = N
     odds = [0.0] * max(t.seats, len(wild))
     if rng is not None:
         odds[: len(wild)] = wild
-        chance = rng.random
+        chance, draw = rng.random, randbelow(rng)
     play, legal_mask = t.play, t.legal_mask
     for _ in range(MAX_STEPS):
         phase = t.phase
         if phase is PLAY:
             seat = t.turn
             if odds[seat] and chance() < odds[seat]:
-                play(seat, random_card(legal_mask(seat), rng))  # type: ignore[arg-type]
+                legal = legal_mask(seat)
+                play(seat, nth_card(legal, draw(legal.bit_count())))
             elif seat == own:
                 play(seat, own_policy(t, seat))
             else:
@@ -230,10 +231,14 @@ def play_out(t: Table, wild: Sequence[float] = (), rng: random.Random | None = N
 def random_card(legal: int, rng: random.Random) -> int:
     """A card of the (non-empty) legal mask, each equally likely: the `randrange(count)`-th in
     index order (drawn as `randbelow` says)."""
-    pick = randbelow(rng)(legal.bit_count())
-    for _ in range(pick):
-        legal &= legal - 1
-    return (legal & -legal).bit_length() - 1
+    return nth_card(legal, randbelow(rng)(legal.bit_count()))
+
+
+def nth_card(cards: int, n: int) -> int:
+    """The `n`-th card (from 0) of the mask in index order."""
+    for _ in range(n):
+        cards &= cards - 1
+    return (cards & -cards).bit_length() - 1
 
 
 def _other_step(t: Table, phase: Phase) -> None:

@@ -203,12 +203,15 @@ def _try_world(know: Knowledge, rng: random.Random,
     lacking = [sum(v >> s & 1 for v in voids) for s in range(4)]  # per suit: the seats void
     free.sort(key=lambda i: -lacking[i % DECK // 13])
     draw = randbelow(rng)  # rng.randrange's draws (see `randbelow`)
-    rest = 0
+    rest, room_left = 0, sum(room)
     for index in free:
-        bit = 1 << suit_of(index)
-        weights = [r if not voids[s] & bit else 0 for s, r in enumerate(room)] \
-            if lacking[suit_of(index)] else room
-        total = sum(weights) + rest_room
+        suit = index % DECK // 13
+        if lacking[suit]:
+            bit = 1 << suit
+            weights = [r if not voids[s] & bit else 0 for s, r in enumerate(room)]
+            total = sum(weights) + rest_room
+        else:
+            weights, total = room, room_left + rest_room
         if total <= 0:
             return None
         pick = draw(total)
@@ -219,6 +222,7 @@ def _try_world(know: Knowledge, rng: random.Random,
         seat = _seat_at(weights, pick)
         hands[seat] |= 1 << index
         room[seat] -= 1
+        room_left -= 1
     return hands, rest
 
 
