@@ -187,14 +187,13 @@ def _try_world(know: Knowledge, rng: random.Random,
                respect_voids: bool) -> tuple[list[int], int] | None:
     room = list(know.sizes)
     hands = [0] * len(room)
-    free: list[int] = []
-    for index in know.unseen:
-        seat = know.pinned.get(index)
-        if seat is None or room[seat] <= 0:
-            free.append(index)
-        else:
+    placed = 0  # the pinned cards (all unseen), in index order as `unseen` is
+    for index, seat in sorted(know.pinned.items()):
+        if room[seat] > 0:
             hands[seat] |= 1 << index
             room[seat] -= 1
+            placed |= 1 << index
+    free = [i for i in know.unseen if not placed >> i & 1] if placed else list(know.unseen)
     rest_room = len(free) - sum(room)
     if rest_room < 0:
         return None
