@@ -45,23 +45,21 @@ BELOW_RANK = tuple(sum(RANK_BITS[:r]) for r in range(14))  # the cards ranked be
 ONE_DECK = (1 << DECK) - 1
 
 
-def _ranks(mask: int) -> int:
-    """The ranks present in `mask` (either deck), as 13 bits."""
-    folded = (mask | mask >> DECK) & ONE_DECK
-    return (folded | folded >> 13 | folded >> 26 | folded >> 39) & 0x1FFF
-
-
 def highest(mask: int) -> int:
     """The card of the highest rank in a non-empty `mask`, the lowest index among equals: what
-    `max(indices(mask), key=rank)` gives, without walking the cards."""
-    top = mask & RANK_BITS[_ranks(mask).bit_length() - 1]
+    `max(indices(mask), key=rank)` gives, without walking the cards. (The ranks present, as 13
+    bits: both decks folded onto one, then its four suits onto one.)"""
+    folded = (mask | mask >> DECK) & ONE_DECK
+    ranks = (folded | folded >> 13 | folded >> 26 | folded >> 39) & 0x1FFF
+    top = mask & RANK_BITS[ranks.bit_length() - 1]
     return (top & -top).bit_length() - 1
 
 
 def lowest(mask: int) -> int:
     """The card of the lowest rank in a non-empty `mask`, the lowest index among equals (as
-    `min(indices(mask), key=rank)`)."""
-    ranks = _ranks(mask)
+    `min(indices(mask), key=rank)`; the ranks present found as in `highest`)."""
+    folded = (mask | mask >> DECK) & ONE_DECK
+    ranks = (folded | folded >> 13 | folded >> 26 | folded >> 39) & 0x1FFF
     bottom = mask & RANK_BITS[(ranks & -ranks).bit_length() - 1]
     return (bottom & -bottom).bit_length() - 1
 
@@ -111,22 +109,26 @@ def _queen_out(t: Table, seat: int, queens: int) -> bool:
 def _lead(t: Table, seat: int, legal: int, queens: int) -> int:
     """The card of least lead cost: its rank, a penalty card 6 more, a spade above the queen 40
     more while someone else may hold the queen, the queen 50 more; the lowest index among
-    equals (as `min` over the cards in index order). Within a group of cards of equal extra
-    cost the cheapest is its `lowest`, so the least of the groups' cheapest is the card."""
+    equals (as `min` over the cards in index order). Within cards of one extra cost the
+    cheapest is their `lowest`; any card of the first two kinds (at most 12 + 6) beats the
+    others (40 and more), and those rank apart: a high spade 51 or 52 (57 or 58 if it is a
+    penalty card), the queen 60."""
     penalty = t.penalty & ~QS_BITS
     high = HIGH_SPADES if legal & HIGH_SPADES and _queen_out(t, seat, queens) else 0
-    if not legal & (penalty | queens | high):
-        return lowest(legal)
     plain = legal & ~queens & ~high
-    best, best_cost = -1, 1 << 30
-    for group, extra in ((plain & ~penalty, 0), (plain & penalty, 6), (legal & high & ~penalty, 40),
-                         (legal & high & penalty, 46), (legal & queens, 50)):
-        if group:
-            index = lowest(group)
-            value = RANKS[index] + extra
-            if value < best_cost or (value == best_cost and index < best):
-                best, best_cost = index, value
-    return best
+    if not plain:
+        for group in (legal & high & ~penalty, legal & high & penalty):
+            if group:
+                return lowest(group)
+        return lowest(legal & queens)
+    cheap, dear = plain & ~penalty, plain & penalty
+    if not (cheap and dear):
+        return lowest(plain)
+    low, low_penalty = lowest(cheap), lowest(dear)
+    cost, cost_penalty = RANKS[low], RANKS[low_penalty] + 6
+    if cost < cost_penalty or (cost == cost_penalty and low < low_penalty):
+        return low
+    return low_penalty
 
 
 def _follow(t: Table, seat: int, legal: int, led: int, queens: int) -> int:
@@ -146,8 +148,14 @@ def _follow(t: Table, seat: int, legal: int, led: int, queens: int) -> int:
 
 
 def _last_to_play(t: Table, seat: int) -> bool:
-    played = {s for s, _ in t.trick}
-    return all(s == seat or s in played or not hand for s, hand in enumerate(t.hands))
+    """Has every other seat still holding cards played to this trick?"""
+    waiting = 0  # as bits: the seats holding cards, less those that played
+    for s, hand in enumerate(t.hands):
+        if hand:
+            waiting |= 1 << s
+    for s, _ in t.trick:
+        waiting &= ~(1 << s)
+    return not waiting & ~(1 << seat)
 
 
 def _points_at_stake(t: Table) -> bool:
