@@ -1,4 +1,4 @@
-"""What a human's move costs when robots answer it in the same command (a page's POST, a reply).
+"""What a human's move costs when robots answer it: in the same command, or left to the worker.
 
 Run: python benchmarks/robot_answers.py [--db POSTGRES_URL] [--hands 3]
 One human (Ann, seat 1) and three robot seats, standard rules: Ann plays `--hands` hands through
@@ -9,6 +9,11 @@ to six card decisions, or three passes and the cards before hers when a hand end
 strong robots beside the same game with easy robots (the reference: the command's own work,
 robots that cost well under a millisecond), the same deals (the same seed), as a ratio.
 To compare two robots, run it on each commit (the easy reference keeps the runs comparable).
+
+Since issue 15's "no request that can stall the others", production leaves strong robots' moves
+to the worker (pbem.service.core `ROBOTS_NOW`): the same strong game is played that way too,
+Ann's command (what a page's POST or a reply now costs) timed apart from the worker's pass that
+plays the robots' answers after it (`play_robot_turns`, as `pbem worker` runs it every second).
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -42,23 +49,36 @@ def command_for(event: Event) -> PassCards | PlayCard:
     raise RuntimeError(f"Ann has no command for {event}")
 
 
-def play(engine: Engine, strength: str, hands: int) -> list[tuple[float, float]]:
-    """(CPU, wall) seconds of each of Ann's commands over `hands` hands."""
-    ctx = service.Context(engine=engine, rng=service.make_rng(seed=21))
+Timed = tuple[float, float]  # CPU and wall seconds
+
+
+def play(engine: Engine, strength: str, hands: int,
+         later: bool = False) -> tuple[list[Timed], list[Timed]]:
+    """(CPU, wall) seconds of each of Ann's commands over `hands` hands and, `later`, of each
+    worker pass playing the robots' moves her command left to it."""
+    ctx = service.Context(engine=engine, rng=service.make_rng(seed=21), robots_now=not later)
+    worker = service.Context(engine=engine, rng=service.make_rng(seed=22), robots_now=True)
     game_id = service.create_game(ctx, name=strength, players=[ANN], bot_seats=(1, 2, 3),
                                   robot_strength=strength).game_id
-    times: list[tuple[float, float]] = []
+    times: list[Timed] = []
+    passes: list[Timed] = []
     while True:
+        if later:
+            passes.append(timed(partial(service.play_robot_turns, worker, game_id)))
         with transaction(engine, read_only=True) as session:
             state = load_state(session, game_id).state
         if state.game_over or len(state.sheet) >= hands:
-            return times
+            return times, passes
         if 0 not in state.to_move or state.phase not in (Phase.PASS, Phase.PLAY):
             raise RuntimeError(f"not Ann's move: {state.phase}")
         command = command_for(choose_event(state, 0))
-        wall, cpu = time.perf_counter(), time.process_time()
-        service.move(ctx, game_id, command)
-        times.append((time.process_time() - cpu, time.perf_counter() - wall))
+        times.append(timed(partial(service.move, ctx, game_id, command)))
+
+
+def timed(work: Callable[[], object]) -> Timed:
+    wall, cpu = time.perf_counter(), time.process_time()
+    work()
+    return time.process_time() - cpu, time.perf_counter() - wall
 
 
 def quantiles(values: list[float]) -> tuple[float, float, float]:
@@ -76,17 +96,22 @@ def main() -> None:
     with scratch_database(args.db) as (url, folder):
         app = bench_app(url, folder)
         with app.app_context():
-            easy = play(db_engine(app), "easy", args.hands)
-            tough = play(db_engine(app), "strong", args.hands)
+            easy, _ = play(db_engine(app), "easy", args.hands)
+            tough, _ = play(db_engine(app), "strong", args.hands)
+            request, passes = play(db_engine(app), "strong", args.hands, later=True)
         db_engine(app).dispose()
     print(f"Ann's commands over {args.hands} hands, one human and three robots "
           f"({len(tough)} commands with strong robots, {len(easy)} with easy ones):")
+    rows = (("strong robots answering in the command", tough),
+            ("strong robots left to the worker: the command (production)", request),
+            ("  ... then the worker's pass playing their answers", passes))
     for name, index in (("CPU", 0), ("wall", 1)):
-        s50, s99, smax = quantiles([t[index] for t in tough])
         e50, e99, emax = quantiles([t[index] for t in easy])
-        print(f"  {name}: strong p50 {s50:.0f} / p99 {s99:.0f} / max {smax:.0f} ms;"
-              f" easy (reference) p50 {e50:.1f} / p99 {e99:.1f} / max {emax:.1f} ms;"
-              f" ratio at p50 {s50 / e50:.0f}x")
+        print(f"  {name}, reference: easy robots p50 {e50:.1f} / p99 {e99:.1f} / max {emax:.1f} ms")
+        for label, figures in rows:
+            s50, s99, smax = quantiles([t[index] for t in figures])
+            print(f"    {label}: p50 {s50:.1f} / p99 {s99:.1f} / max {smax:.1f} ms;"
+                  f" ratio at p50 {s50 / e50:.1f}x")
 
 
 if __name__ == "__main__":

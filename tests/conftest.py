@@ -41,6 +41,15 @@ def _mail_now(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(core, "MAIL_NOW", True)
 
 
+@pytest.fixture(autouse=True)
+def _robots_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The robots have answered when a command returns (production leaves strong robots'
+    moves to the worker: tests/scheduler/test_robots_later.py covers that path)."""
+    from pbem.service import core
+
+    monkeypatch.setattr(core, "ROBOTS_NOW", True)
+
+
 @pytest.fixture(scope="session")
 def _pg_session_url() -> Iterator[str | None]:
     """One schema per test session (and xdist worker), tables created once."""

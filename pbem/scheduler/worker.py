@@ -386,12 +386,13 @@ def _robot_chunk(ctx: Context, game_id: int, failing: FailingRobotGames) -> bool
 
 
 def play_robot_games(app: Flask, stopping: threading.Event | None = None) -> list[int]:
-    """Every second: carry on the games left to robots (not behind the lease: each chunk is
+    """Every second: carry on the games left to robots, and play the robots' moves the
+    commands left to the worker (`robots_thinking_since`) (not behind the lease: each chunk is
     checked against the game as read, so two workers never play one twice; a game a worker
     found with nothing to play is left out only while its seq and seats are as found, when
     any worker would find the same)."""
     with app.app_context():
-        played = carry_on_robot_games(Context(engine=db_engine(app)),
+        played = carry_on_robot_games(Context(engine=db_engine(app), robots_now=True),
                                       stopping.is_set if stopping else lambda: False)
     if played:
         log.info("robots played on in games %s", sorted(set(played)))

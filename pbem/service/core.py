@@ -75,6 +75,7 @@ from pbem.store.events import (
     remember_state,
     save_snapshot,
     set_game_status,
+    set_robots_thinking,
 )
 from pbem.store.gamerows import GameRows, PendingDeadline, read_game
 from pbem.store.mailjobs import Job, Rebuilt, queue_job
@@ -108,16 +109,31 @@ class Context:
     # Work the command's emails out in its own transaction (the mail layer's `fan_out` of
     # its job, at once) instead of leaving its mail job to the worker; None: MAIL_NOW.
     mail_now: bool | None = None
+    # Let strong robots make their moves in this command (the worker's robot pass, which
+    # exists to play them) instead of leaving them to the worker; None: ROBOTS_NOW.
+    robots_now: bool | None = None
 
     @property
     def mails_now(self) -> bool:
         return MAIL_NOW if self.mail_now is None else self.mail_now
+
+    @property
+    def plays_robots_now(self) -> bool:
+        return ROBOTS_NOW if self.robots_now is None else self.robots_now
 
 
 # Production leaves a command's emails to the worker (`pbem worker` fans out mail jobs every
 # second): the write transaction stays short. Tests set this so a command's outbox rows are
 # there when it returns.
 MAIL_NOW = False
+
+# A strong robot searches for ~50 ms a decision (docs/robots.md), three of them answering a
+# move for ~150 ms: production leaves their moves to the worker (pbem.service.robotturns,
+# within a second), so a web request or a reply only writes the player's own move and what
+# costs nothing (deals, forced plays, easy robots), and never holds a web process's CPU while
+# a robot thinks. Tests set this so the robots have answered when a command returns.
+ROBOTS_NOW = False
+THINKS_LONG = frozenset({"strong"})  # robot strengths whose moves are left to the worker
 
 
 @dataclass(frozen=True)
@@ -417,6 +433,7 @@ def commit(
     if g.game.status == "active":
         more, state = advance(ctx, state, g.seats, actors, g.game.robot_strength, g.game_id)
         appended += more
+        _mark_robots_thinking(ctx, g, state)
     new_seq = append_events(g.session, g.game_id, g.loaded.seq, appended, actors)
     set_committed_value(g.game, "last_seq", new_seq)  # planning's plain copy too
     if new_seq - g.loaded.snapshot_seq >= ctx.snapshot_every:
@@ -435,6 +452,15 @@ def commit(
     else:
         queue_job(g.session, job)  # fanned out by the worker (pbem.mail.jobs)
     return Outcome(g.game_id, new_seq, tuple(appended), state)
+
+
+def _mark_robots_thinking(ctx: Context, g: Loaded, state: GameState) -> None:
+    """Keep `game.robots_thinking_since` in step: set while the robots have a move to make
+    once `advance` stopped (left to the worker), cleared once they have none."""
+    robots = any(s.is_bot or s.bot_holding for s in g.seats)  # else nothing to ask
+    owed = robots and not state.game_over and robots_have_moves(state, g.seats)
+    if owed != (g.game.robots_thinking_since is not None):
+        set_robots_thinking(g.session, g.game, ctx.clock() if owed else None)
 
 
 def _rate(session: Session, game: Game, state: GameState, seats: Sequence[Seat],
@@ -458,14 +484,18 @@ def advance(
     made `robot_budget` decisions: the worker carries on, one bounded call per transaction
     (pbem.service.robotturns). `actors`, when given, gets who made each event appended (see
     PLAYER...). The robots play at the game's `strength`; `seed` (the game's id) varies the
-    strong robot's samples."""
+    strong robot's samples. Unless `ctx.plays_robots_now`, a robot that thinks long
+    (THINKS_LONG) is not asked at all: the worker plays on from its move."""
     bots = _robot_seats(seats)
     left_to_robots = all(s.seat_no in bots or s.player_id is None for s in seats)
     left = robot_budget(state.seats)
+    later = not ctx.plays_robots_now and strength in THINKS_LONG
     out: list[Event] = []
     while len(out) < MAX_AUTOMATIC_EVENTS:
         if left_to_robots and left <= 0:
             return out, state  # enough for one call: the rest is the worker's
+        if later and _robot_asked_next(state, bots):
+            return out, state  # the worker's, within a second (pbem.service.robotturns)
         step, by = _automatic_events(ctx, state, bots, strength, seed)
         if not step:
             return out, state
@@ -501,6 +531,16 @@ def robots_have_moves(state: GameState, seats: Sequence[Seat]) -> bool:
     robots = [seat for seat, who in bots.items() if who == ROBOT]
     return bool(robot_votes(state, robots) or state.phase is Phase.DEAL
                 or forced_events(state) or not bots.keys().isdisjoint(state.to_move))
+
+
+def _robot_asked_next(state: GameState, bots: dict[int, str]) -> bool:
+    """Whether the next automatic event is a robot's own choice (not a vote, a deal or a
+    forced play): the one `_automatic_events` would ask a robot for."""
+    if robot_votes(state, [seat for seat, who in bots.items() if who == ROBOT]):
+        return False
+    if state.phase is Phase.DEAL or forced_events(state):
+        return False
+    return not bots.keys().isdisjoint(state.to_move)
 
 
 def _automatic_events(

@@ -9,7 +9,13 @@ pending deadline) and plays each on, one chunk per short transaction, with `play
 planned like a timeout (the robots decide without the writer lock), then written only if the
 game is still as read, so a second worker or a player's command racing with it is never
 applied twice: the loser plans again on the new state. The chunk that ends the game finishes
-it as any move does (status, ratings, the summary emails)."""
+it as any move does (status, ratings, the summary emails).
+
+It also plays the strong robots' answers in games people play (issue 15: no request stalls
+the others): a command outside the worker's robot pass never asks a strong robot (~50 ms of
+search a decision, pbem.service.core `ROBOTS_NOW`); it writes the player's move, marks the
+game `robots_thinking_since`, and the pass plays the robots up to the next human question
+within a second (their pages refresh until then)."""
 
 from __future__ import annotations
 
@@ -17,7 +23,7 @@ import threading
 from collections.abc import Sequence
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Engine, exists
+from sqlalchemy import Engine, exists, or_
 from sqlalchemy import select as sql_select
 from sqlmodel import col, select
 
@@ -34,11 +40,16 @@ from pbem.service.core import (
     run,
 )
 from pbem.store.db import planning, transaction
+from pbem.store.events import set_robots_thinking
 from pbem.store.models import Deadline, Game, Seat
 
 _PENDING_DEADLINE = exists().where(col(Deadline.game_id) == col(Game.id),
                                    col(Deadline.status) == "pending")
-_NOBODY_WAITED_FOR = (select(Game.id).where(col(Game.status) == "active", ~_PENDING_DEADLINE)
+# Games whose robots may have a move: no human waited for (no pending deadline), or marked
+# as robots to move (a command left a strong robot's move to the worker: the game may wait
+# for another human at the same time, as a pass does).
+_ROBOTS_MAY_MOVE = or_(~_PENDING_DEADLINE, col(Game.robots_thinking_since).is_not(None))
+_NOBODY_WAITED_FOR = (select(Game.id).where(col(Game.status) == "active", _ROBOTS_MAY_MOVE)
                       .order_by(col(Game.id)))
 # The same games, each with what decides whether the robots have a move in it (its seq and
 # its seats: who holds each), one row per seat.
@@ -46,15 +57,16 @@ _G, _S = Game.__table__, Seat.__table__  # type: ignore[attr-defined]
 _WITH_SEATS = (sql_select(_G.c.id, _G.c.last_seq, _S.c.seat_no, _S.c.player_id, _S.c.is_bot,
                           _S.c.bot_holding)
                .join_from(_G, _S, _S.c.game_id == _G.c.id)
-               .where(_G.c.status == "active", ~_PENDING_DEADLINE)
+               .where(_G.c.status == "active", _ROBOTS_MAY_MOVE)
                .order_by(_G.c.id, _S.c.seat_no))
 
 Seen = tuple[int, SeatsSeen]  # a game's last seq and its seats (seat_no, player, robot, held)
 
 
 def games_left_to_robots(ctx: Context) -> list[int]:
-    """Active games no human is waited for (no pending deadline row): the robots (or the
-    dealer, or a forced play) have the next move. Oldest first."""
+    """Active games no human is waited for (no pending deadline row), or whose robots were
+    left a move (`robots_thinking_since`): the robots (or the dealer, or a forced play) may
+    have the next move. Oldest first."""
     with transaction(ctx.engine, read_only=True) as session:
         return [game_id for game_id in session.exec(_NOBODY_WAITED_FOR).all() if game_id]
 
@@ -110,6 +122,8 @@ def play_robot_turns(ctx: Context, game_id: int) -> Outcome:
 
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
         if not robots_have_moves(g.state, g.seats) and not _asked_without_deadline(g):
+            if g.game.robots_thinking_since is not None:  # not theirs any more: unmarked
+                set_robots_thinking(g.session, g.game, None)
             _found_idle(ctx.engine, g)
             return Duplicate("The robots have nothing to play in this game.")
         return []  # `commit` lets the table move on (the robots' chunk), and opens deadlines

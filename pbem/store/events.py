@@ -10,6 +10,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
@@ -47,6 +48,8 @@ _INSERT_EVENTS = insert(_EVENTS).inline()  # no RETURNING of the keys: see db.pi
 _INSERT_SNAPSHOT = insert(_SNAPSHOTS)
 _SET_STATUS = (update(_GAMES).where(_GAMES.c.id == bindparam("game_id"))
                .values(status=bindparam("new_status")))
+_SET_THINKING = (update(_GAMES).where(_GAMES.c.id == bindparam("game_id"))
+                 .values(robots_thinking_since=bindparam("since")))
 _PAYLOADS = (select(_EVENTS.c.seq, _EVENTS.c.payload)
              .where(_EVENTS.c.game_id == bindparam("game_id"), _EVENTS.c.seq > bindparam("seq"))
              .order_by(_EVENTS.c.seq))
@@ -327,6 +330,13 @@ def set_game_status(session: Session, game: Game, status: str) -> None:
     """Change the game's status (a plain UPDATE, or collected when planning); `game` too."""
     execute_write(session, _SET_STATUS, {"game_id": game.id, "new_status": status})
     set_committed_value(game, "status", status)
+
+
+def set_robots_thinking(session: Session, game: Game, since: datetime | None) -> None:
+    """Mark since when the game's robots have a move to make (None: none), as
+    `set_game_status` writes the status; `game` too."""
+    execute_write(session, _SET_THINKING, {"game_id": game.id, "since": since})
+    set_committed_value(game, "robots_thinking_since", since)
 
 
 def event_count(session: Session, game_id: int) -> int:

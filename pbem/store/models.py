@@ -126,6 +126,13 @@ class Game(SQLModel, table=True):
     # rematch's asker): they confirm it and may start it now with robots. None: nobody
     # (a game made by the CLI or the demo).
     organiser_id: int | None = Field(default=None, foreign_key="player.id")
+    # Since when the game's robots have a move to make that the command before left to the
+    # worker (pbem.service.core `advance`: a strong robot's search is kept out of web
+    # requests), or the robots play on alone in a game no human plays any more; None when no
+    # robot is to move. Written with the events that make it so and those that end it;
+    # indexed: the worker looks for these games every second (pbem.service.robotturns).
+    robots_thinking_since: datetime | None = Field(default=None, sa_type=UTCDateTime,
+                                                   index=True)
 
 
 class Seat(SQLModel, table=True):

@@ -28,6 +28,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 class LiveSite:
     app: Flask
     url: str
+    pump: OutboxPump | None = None  # sends the mail and plays the robots' moves left to it
 
 
 @pytest.fixture
@@ -39,6 +40,7 @@ def live_site(make_app: Callable[..., Flask], tmp_path: Path,
     from pbem.service import core
 
     monkeypatch.setattr(core, "MAIL_NOW", False)
+    monkeypatch.setattr(core, "ROBOTS_NOW", False)  # strong robots answer from the pump
     web_port, smtp_port = free_port(), free_port()
     folder = tmp_path / "caught-mail"
     url = f"http://127.0.0.1:{web_port}"
@@ -49,7 +51,7 @@ def live_site(make_app: Callable[..., Flask], tmp_path: Path,
     server = make_server("127.0.0.1", web_port, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield LiveSite(app, url)
+    yield LiveSite(app, url, pump)
     server.shutdown()
     pump.stop()
     catcher.stop()
