@@ -1,8 +1,9 @@
 """A game left to robots alone: what the request that leaves it costs, and the worker's chunks.
 
 Run: python benchmarks/robot_chunks.py [--db POSTGRES_URL] [--strong-chunks 8] [--idle 50]
-One human (Ann) and three robots, at each strength: Ann passes (a normal request: the robots
-answer it up to her next card), then resigns at the start of hand 1's play (no human left:
+One human (Ann) and three robots, at each strength: Ann passes (a normal request: easy robots
+answer it up to her next card; strong robots' moves are left to the worker, as in production,
+pbem.service.core `ROBOTS_NOW`), then resigns at the start of hand 1's play (no human left:
 one bounded chunk, pbem.service.core `robot_budget`), then the worker's chunks
 (`play_robot_turns`). Figures, CPU time of this process (the honest one on a shared machine):
 - the resign request beside Ann's pass, from the same run (a normal request's cost), as a
@@ -59,11 +60,12 @@ def one_strength(engine: Engine, strength: str, chunk_limit: int) -> None:
           f"{len(moved.events)} events")
     print(f"  her resignation (no human left): {resign_cpu * 1000:.0f} ms CPU, "
           f"{len(resigned.events)} events; ratio to her pass {resign_cpu / move_cpu:.2f}")
+    worker = service.Context(engine=engine, rng=service.make_rng(seed=14), robots_now=True)
     chunks: list[float] = []
     events = 0
     over = False
     while not over and len(chunks) < chunk_limit:
-        spent, out = cpu(lambda: service.play_robot_turns(ctx, game_id))
+        spent, out = cpu(lambda: service.play_robot_turns(worker, game_id))
         chunks.append(spent)
         events += len(out.events)
         over = out.state is not None and out.state.game_over
