@@ -2,7 +2,8 @@
 gunicorn worker and the worker process tell the same story without shared memory.
 
 Moves and other events by type, emails by outbox status, mail jobs by state, inbound mail by
-status, how late the outbox and the deadlines run, and when a worker last beat its heartbeat."""
+status, how late the outbox and the deadlines run, how long games wait for their robots' moves
+(the worker's), and when a worker last beat its heartbeat."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from prometheus_client.registry import Collector
 from sqlalchemy import Connection, Engine, Table, func, select
 
 from pbem.store.mailjobs import job_counts
-from pbem.store.models import Deadline, Event, InboundMail, OutboxEmail, WorkerLease
+from pbem.store.models import Deadline, Event, Game, InboundMail, OutboxEmail, WorkerLease
 from pbem.store.types import utcnow
 
 REGISTRY_EXTENSION = "pbem.metrics"
@@ -36,7 +37,7 @@ class DatabaseCollector(Collector):
     def collect(self) -> Iterator[Metric]:
         now = utcnow()
         event, outbox_t, inbound_t = _table(Event), _table(OutboxEmail), _table(InboundMail)
-        deadline, lease = _table(Deadline), _table(WorkerLease)
+        deadline, lease, game = _table(Deadline), _table(WorkerLease), _table(Game)
         with self.engine.connect() as conn:
             events = _counts(conn, event.c.type)
             outbox = _counts(conn, outbox_t.c.status)
@@ -48,6 +49,9 @@ class DatabaseCollector(Collector):
             last_beat = conn.execute(select(func.max(lease.c.expires_at)).where(
                 lease.c.name.startswith("heartbeat:"))).scalar()
             mail_jobs = sorted(job_counts(conn).items())
+            thinking = conn.execute(select(func.count(), func.min(game.c.robots_thinking_since))
+                                    .where(game.c.robots_thinking_since.is_not(None),
+                                           game.c.status == "active")).one()
         yield _family(CounterMetricFamily, "pbem_events", "Game events stored, by type "
                       "(card plays, passes, bids... are moves).", "type", events)
         yield _family(GaugeMetricFamily, "pbem_outbox_emails", "Emails in the outbox by status "
@@ -63,6 +67,12 @@ class DatabaseCollector(Collector):
         yield GaugeMetricFamily("pbem_deadline_overdue_seconds", "How long past its grace the "
                                 "oldest pending deadline is (0: none overdue).",
                                 value=_age(now, oldest_deadline))
+        yield GaugeMetricFamily("pbem_games_waiting_for_robots", "Active games whose robots "
+                                "have a move the worker is to make.", value=thinking[0])
+        yield GaugeMetricFamily("pbem_robots_waiting_seconds", "How long the oldest of those "
+                                "games has waited for its robots (a few seconds at most while "
+                                "the worker runs; 0: none waiting).",
+                                value=_age(now, thinking[1]))
         yield GaugeMetricFamily("pbem_worker_heartbeat_age_seconds", "Seconds since a worker "
                                 "last beat (-1: no worker has).",
                                 value=_age(now, last_beat) if last_beat else -1.0)

@@ -14,10 +14,16 @@ from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from flask import Flask
+from sqlalchemy import update
+from sqlmodel import col
 
 from pbem.logs import mask_tokens, setup_logging
+from pbem.store.db import transaction
+from pbem.store.models import Game
 from pbem.store.testing import create_tables
+from pbem.store.types import utcnow
 from tests.ops.support import wait_until_serving
 from tests.web.support import free_port
 
@@ -139,6 +145,38 @@ def test_metrics_count_events_emails_and_lag(make_app: Callable[..., Flask], db_
     age = next(line for line in text.splitlines()
                if line.startswith("pbem_worker_heartbeat_age_seconds "))
     assert 0 <= float(age.split()[1]) < 60
+    assert "pbem_games_waiting_for_robots 0.0" in text  # easy robots answered at once
+
+
+def test_metrics_say_how_long_games_wait_for_their_robots(
+    make_app: Callable[..., Flask], db_url: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A strong robots' game whose moves are left to the worker, with no worker running for
+    a minute: the gauge an operator alerts on says so; once played, back to none."""
+    from pbem.app import db_engine
+    from pbem.scheduler.worker import play_robot_games
+    from pbem.service import core
+    from tests.web.support import start_game
+
+    monkeypatch.setattr(core, "ROBOTS_NOW", False)
+    app = make_app(DATABASE_URL=db_url)
+    game_id = start_game(app, strength="strong")
+    with transaction(db_engine(app)) as session:
+        session.execute(update(Game).where(col(Game.id) == game_id).values(
+            robots_thinking_since=utcnow() - timedelta(minutes=1)))
+
+    def gauges() -> dict[str, float]:
+        text = app.test_client().get("/metrics").get_data(as_text=True)
+        return {line.split()[0]: float(line.split()[1]) for line in text.splitlines()
+                if line.startswith(("pbem_games_waiting_for_robots ",
+                                    "pbem_robots_waiting_seconds "))}
+
+    waiting = gauges()
+    assert waiting["pbem_games_waiting_for_robots"] == 1
+    assert 60 <= waiting["pbem_robots_waiting_seconds"] < 120
+    assert play_robot_games(app) == [game_id]
+    assert gauges() == {"pbem_games_waiting_for_robots": 0,
+                        "pbem_robots_waiting_seconds": 0}
 
 
 def test_metrics_can_require_a_token(make_app: Callable[..., Flask]) -> None:

@@ -27,12 +27,12 @@ _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
 def start_game(app: Flask, *, seed: int = 7, name: str = "Demo",
-               human: service.Invitee = HUMAN, target: int = 26) -> int:
+               human: service.Invitee = HUMAN, target: int = 26, strength: str = "easy") -> int:
     """A standard game, one human in seat 0 against three robots, dealt at once."""
     with app.app_context():
         ctx = service.Context(engine=db_engine(app), rng=service.make_rng(seed))
         out = service.create_game(ctx, name=name, options={"target": target}, players=[human],
-                                  bot_seats=BOT_SEATS, robot_strength="easy")
+                                  bot_seats=BOT_SEATS, robot_strength=strength)
     return out.game_id
 
 
