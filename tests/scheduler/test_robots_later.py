@@ -218,6 +218,7 @@ def test_the_pages_say_the_robots_are_thinking_and_reload_until_they_moved(
     html = client.get(path).get_data(as_text=True)
     assert 'http-equiv="refresh" content="2"' in html
     assert "The robots are thinking: this page shows their moves in a moment." in html
+    assert "Nudge" not in html  # only robots are to move: nobody to nudge
     public = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert 'http-equiv="refresh"' in public and "The robots are thinking" in public
     play_robot_games(app)
