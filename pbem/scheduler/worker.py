@@ -317,22 +317,31 @@ def check_deadlines(app: Flask, holder: str, now: datetime | None = None,
 # --- games left to robots ----------------------------------------------------------------------
 
 def carry_on_robot_games(ctx: Context, stop: Callable[[], bool] = lambda: False) -> list[int]:
-    """Play on the games no human is waited for, one bounded chunk of robot moves per game and
-    transaction (pbem.service.robotturns), taking the games in turns until none has a move
-    left or `stop()`; the ids of the games played, once per chunk. Safe beside another worker
-    or a player's command: a chunk is written only on the game as it was read. A game found
-    with nothing to play is left out until its seq or seats change (`games_to_play`): an idle
-    pass is one query. A game whose chunk raised is tried again after a growing back-off (5 s
-    doubling, at most 10 min, as a failing mail job: `retry_delay`), not at every pass."""
+    """Play the robots' moves the commands left to the worker and play on the games no human
+    is waited for, one bounded chunk of robot moves per game and transaction
+    (pbem.service.robotturns), until none has a move left or `stop()`; the ids of the games
+    played, once per chunk. One chunk at a time, then the games are listed again: a game
+    where someone waits for the robots goes before any game left to robots alone (whose
+    chunks take up to a second with strong robots), and those take turns (the fewest chunks
+    this pass first). Safe beside another worker or a player's command: a chunk is written
+    only on the game as it was read. A game found with nothing to play is left out until
+    its seq or seats change (`games_to_play`): an idle pass is one query. A game whose chunk
+    raised is tried again after a growing back-off (5 s doubling, at most 10 min, as a
+    failing mail job: `retry_delay`), not at every pass."""
     played: list[int] = []
+    chunks: dict[int, int] = {}
     failing = _failing(ctx.engine)
     while not stop():
-        moved = [game_id for game_id in games_to_play(ctx)
-                 if not stop() and failing.due(game_id, ctx.clock())
-                 and _robot_chunk(ctx, game_id, failing)]
-        if not moved:
+        due = [game_id for game_id in games_to_play(ctx)
+               if chunks.get(game_id, 0) >= 0 and failing.due(game_id, ctx.clock())]
+        if not due:
             break
-        played += moved
+        game_id = due[min(range(len(due)), key=lambda n: (chunks.get(due[n], 0), n))]
+        if _robot_chunk(ctx, game_id, failing):
+            played.append(game_id)
+            chunks[game_id] = chunks.get(game_id, 0) + 1
+        else:
+            chunks[game_id] = -1  # nothing played: not again this pass
     return played
 
 

@@ -455,10 +455,14 @@ def commit(
 
 
 def _mark_robots_thinking(ctx: Context, g: Loaded, state: GameState) -> None:
-    """Keep `game.robots_thinking_since` in step: set while the robots have a move to make
-    once `advance` stopped (left to the worker), cleared once they have none."""
+    """Keep `game.robots_thinking_since` in step: set while people play the game and its
+    robots have a move to make once `advance` stopped (left to the worker), cleared once
+    they have none. (A game left to robots alone is the worker's by its lack of deadlines,
+    and comes after those where someone waits: pbem.service.robotturns.)"""
     robots = any(s.is_bot or s.bot_holding for s in g.seats)  # else nothing to ask
-    owed = robots and not state.game_over and robots_have_moves(state, g.seats)
+    people = any(not s.is_bot and not s.bot_holding and s.player_id is not None
+                 for s in g.seats)
+    owed = robots and people and not state.game_over and robots_have_moves(state, g.seats)
     if owed != (g.game.robots_thinking_since is not None):
         set_robots_thinking(g.session, g.game, ctx.clock() if owed else None)
 

@@ -32,6 +32,7 @@ from pbem.service import (
     make_rng,
     pass_cards,
     play_card,
+    resign,
 )
 from pbem.store.db import make_engine, transaction
 from pbem.store.events import load_events, load_state
@@ -267,3 +268,21 @@ def test_leaving_the_robots_to_the_worker_sends_the_same_emails(tmp_path: Path) 
     later = emails_of_four_tricks(f"sqlite:///{tmp_path / 'later.db'}", later=True)
     assert later == now
     assert sum(kind == "turn" for _address, kind in now) >= 4
+
+
+def test_a_game_where_someone_waits_for_the_robots_goes_before_games_left_to_robots(
+    engine: Engine,
+) -> None:
+    """An older game left to robots alone (its one human resigned: chunks of 12 decisions to
+    its end) and a newer one where Ann waits for the strong robots' passes: the worker's pass
+    plays Ann's robots first, then the other game's chunks."""
+    ctx, alone = robots_game(engine, [BOB], strength="easy", seed=5)
+    resign(ctx, alone, 0)
+    assert table(engine, alone)[1] is None  # nobody waits: found by its lack of deadlines
+    _, waited = robots_game(engine, [ANN])
+    assert games_to_play(ctx) == [waited, alone]
+    played = carry_on_robot_games(worker(engine))
+    assert played[0] == waited and played.count(waited) == 1
+    assert played.count(alone) > 1  # the rest of the robots' game, chunk by chunk
+    assert table(engine, waited)[0].to_move == (0,)
+    assert table(engine, alone)[0].game_over
