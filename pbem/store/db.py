@@ -416,6 +416,16 @@ def read_now(connection: Connection, statement: Executable,
     return rows
 
 
+def read_alone(engine: Engine, statement: Executable,
+               params: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """The rows of one SELECT that needs no transaction around it (a request's one read, as a
+    move's private-link look-up), through `read_now`: no BEGIN and ROLLBACK. A lone statement
+    reads one snapshot anyway: SQLite (whose driver begins nothing itself here) runs it in
+    an implicit transaction of its own, PostgreSQL in autocommit (as `planning` reads)."""
+    with _reading(engine).connect() as connection:
+        return read_now(connection, statement, params)
+
+
 def run_writes(session: Session, writes: list[Write]) -> None:
     """Run the writes a planning session collected, in order, in `session`'s transaction."""
     for write in writes:

@@ -3,8 +3,6 @@ the error pages."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +17,6 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError, validate_csrf
 from markupsafe import Markup
-from sqlalchemy import Connection, Engine
 from sqlmodel import Session, col, select
 from wtforms import ValidationError
 
@@ -39,7 +36,6 @@ from pbem.present import views
 from pbem.present.presenters import presenter
 from pbem.present.words import chips_words
 from pbem.roster import load_roster
-from pbem.store.db import READ_ONLY, is_sqlite
 from pbem.store.events import load_state
 from pbem.store.models import Game, Seat
 from pbem.web.play.kept import kept
@@ -136,19 +132,6 @@ def load_table(session: Session, game_id: int, seat: int | None) -> Table | None
     roster = load_roster(session, seats)
     return Table(game, load_state(session, game_id).state, seat, roster.names, seats,
                  roster.failing)
-
-
-@contextmanager
-def read_connection(engine: Engine) -> Iterator[Connection]:
-    """A connection for a request's one read statement, without an ORM session: on SQLite a
-    plain (deferred) BEGIN, as read-only transactions take; on PostgreSQL autocommit, so the
-    read is one round trip, without BEGIN and ROLLBACK around it."""
-    with engine.connect() as conn:
-        if is_sqlite(engine):
-            conn.execution_options(**{READ_ONLY: True})
-        else:
-            conn.execution_options(isolation_level="AUTOCOMMIT")
-        yield conn
 
 
 def choice_words(made: BidMade | SuitNamed | None, by: str = "") -> str | None:

@@ -44,7 +44,7 @@ from pbem.present import links as seat_links
 from pbem.present import pages as variants
 from pbem.present.tokens import hash_token
 from pbem.store.app_engine import db_engine
-from pbem.store.db import transaction
+from pbem.store.db import read_alone, transaction
 from pbem.store.models import Game, Seat, Token
 from pbem.web.play.common import (
     MOON_CODES,
@@ -55,7 +55,6 @@ from pbem.web.play.common import (
     load_table,
     mail_url,
     pass_target,
-    read_connection,
 )
 
 
@@ -114,8 +113,7 @@ def find_seat(raw: str) -> SeatKey:
     longer the player's seat, or a game with no table yet)."""
     raw, now = raw.strip(), datetime.now(UTC)
     hashes = {"hash": hash_token(raw), "lower": hash_token(raw.lower())}
-    with read_connection(db_engine()) as conn:
-        rows = conn.execute(_SEAT_KEY, hashes).all()
+    rows = read_alone(db_engine(), _SEAT_KEY, hashes)
     for game_id, seat, player_id, expires_at, rules in rows:
         if expires_at is None or expires_at > now:
             return SeatKey(game_id, seat, player_id, rules)
