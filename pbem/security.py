@@ -167,7 +167,26 @@ def _limiter(app: Flask, storage: str, exempt: Callable[[], bool]) -> Limiter:
     # A request filter, not application_limits_exempt_when: an exempt request (a move, when
     # MoveLimit counts it) leaves before the limiter resolves any limit.
     limiter.request_filter(exempt)
+    _skip_when_exempt(app, limiter, exempt)
     return limiter
+
+
+def _skip_when_exempt(app: Flask, limiter: Limiter, exempt: Callable[[], bool]) -> None:
+    """Flask-Limiter's before_request hook, called only for requests `exempt` does not let
+    off. For one it lets off, the hook counts nothing (its filter answers the same) but still
+    looks up the view, its exemption scopes and meta limits and sets up its per-request
+    context: ~2.5% of a move's web CPU (py-spy, issue 15). The views it limits by decorator
+    (STRICT_LIMITS) check their limit in the decorator, as before."""
+    check = limiter._check_request_limit
+    hooks = app.before_request_funcs.get(None, [])
+    if check not in hooks:  # a disabled limiter (RATELIMIT_ENABLED off) adds no hook
+        return
+
+    def check_unless_exempt() -> None:
+        if not exempt():
+            check()
+
+    hooks[hooks.index(check)] = check_unless_exempt
 
 
 # Views that email someone, limited more strictly than the app-wide bucket, per client.
