@@ -3,10 +3,12 @@ POSTs and /new (counted in the database, so every gunicorn worker shares it)."""
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Callable
 
 from flask import Flask
 
+from pbem.logs import incoming_request_id
 from pbem.security import CONTENT_SECURITY_POLICY
 from tests.settings import PRODUCTION_SAFE
 
@@ -50,6 +52,20 @@ def test_a_request_id_from_the_proxy_is_kept_when_plain(app: Flask) -> None:
         == "abc-123"
     odd = client.get("/", headers={"X-Request-ID": "a b\x01"}).headers["X-Request-ID"]
     assert odd != "a b\x01" and len(odd) == 32
+
+
+def test_new_request_ids_differ_in_each_forked_worker() -> None:
+    """gunicorn forks its workers from a preloaded master: each must make ids of its own."""
+    context = multiprocessing.get_context("fork")
+    with context.Pool(2) as pool:
+        ids = pool.map(_new_ids, range(4))
+    made = [i for batch in ids for i in batch] + _new_ids(0)
+    assert len(set(made)) == len(made)
+    assert all(len(i) == 32 and int(i, 16) >= 0 for i in made)
+
+
+def _new_ids(_n: int) -> list[str]:
+    return [incoming_request_id(None) for _ in range(3)]
 
 
 def _limited_app(make_app: Callable[..., Flask], db_url: str) -> Flask:
