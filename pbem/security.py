@@ -9,6 +9,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from flask import Flask, Response, request
+from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import TooManyRequests
 
 if TYPE_CHECKING:
@@ -34,6 +36,7 @@ def init_security(app: Flask) -> None:
     app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
     app.config["SESSION_COOKIE_SECURE"] = bool(app.config.get("SESSION_COOKIE_SECURE")) \
         or production
+    app.session_interface = KeptSerializerSessions()
 
     @app.after_request
     def security_headers(response: Response) -> Response:
@@ -53,6 +56,22 @@ def init_security(app: Flask) -> None:
         count = int(app.config["PROXIES"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count)  # type: ignore[method-assign]
     init_rate_limit(app)
+
+
+class KeptSerializerSessions(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, the same cookie, with the signing serializer made once
+    per set of keys (secret key and fallbacks), not anew at each open and each save: a move,
+    which opens the session (its CSRF token) and saves it (its flashed message), made two."""
+
+    def __init__(self) -> None:
+        self._kept: tuple[tuple[object, ...], URLSafeTimedSerializer | None] | None = None
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        keys = (app.secret_key, *(app.config["SECRET_KEY_FALLBACKS"] or ()))
+        kept = self._kept
+        if kept is None or kept[0] != keys:
+            kept = self._kept = (keys, super().get_signing_serializer(app))
+        return kept[1]
 
 
 def rate_limited(path: str, method: str) -> bool:

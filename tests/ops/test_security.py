@@ -6,10 +6,13 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Callable
 
+import pytest
 from flask import Flask
+from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from pbem.logs import incoming_request_id
-from pbem.security import CONTENT_SECURITY_POLICY
+from pbem.security import CONTENT_SECURITY_POLICY, KeptSerializerSessions
 from tests.settings import PRODUCTION_SAFE
 
 
@@ -52,6 +55,24 @@ def test_a_request_id_from_the_proxy_is_kept_when_plain(app: Flask) -> None:
         == "abc-123"
     odd = client.get("/", headers={"X-Request-ID": "a b\x01"}).headers["X-Request-ID"]
     assert odd != "a b\x01" and len(odd) == 32
+
+
+def test_session_cookies_are_flasks_own_and_follow_a_new_secret_key(app: Flask) -> None:
+    kept = app.session_interface
+    assert isinstance(kept, KeptSerializerSessions)
+    signed = _serializer(kept, app).dumps({"csrf_token": "abc"})
+    assert _serializer(SecureCookieSessionInterface(), app).loads(signed) == {"csrf_token": "abc"}
+    old_key, app.secret_key = app.secret_key, "a new secret key"
+    with pytest.raises(BadSignature):
+        _serializer(kept, app).loads(signed)
+    app.config["SECRET_KEY_FALLBACKS"] = [old_key]
+    assert _serializer(kept, app).loads(signed) == {"csrf_token": "abc"}
+
+
+def _serializer(sessions: SecureCookieSessionInterface, app: Flask) -> URLSafeTimedSerializer:
+    serializer = sessions.get_signing_serializer(app)
+    assert serializer is not None
+    return serializer
 
 
 def test_new_request_ids_differ_in_each_forked_worker() -> None:
