@@ -196,10 +196,10 @@ def _skip_when_exempt(app: Flask, limiter: Limiter, exempt: Callable[[], bool]) 
     looks up the view, its exemption scopes and meta limits and sets up its per-request
     context: ~2.5% of a move's web CPU (py-spy, issue 15). The views it limits by decorator
     (STRICT_LIMITS) check their limit in the decorator, as before."""
-    check = limiter._check_request_limit
+    check = getattr(limiter, "_check_request_limit", None)  # Flask-Limiter's own hook
     hooks = app.before_request_funcs.get(None, [])
-    if check not in hooks:  # a disabled limiter (RATELIMIT_ENABLED off) adds no hook
-        return
+    if check is None or check not in hooks:  # disabled (no hook), or a version without it:
+        return  # its hook stays as it is
 
     def check_unless_exempt() -> None:
         if not exempt():
