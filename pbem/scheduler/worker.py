@@ -330,10 +330,11 @@ def carry_on_robot_games(ctx: Context, stop: Callable[[], bool] = lambda: False)
     failing mail job: `retry_delay`), not at every pass."""
     played: list[int] = []
     chunks: dict[int, int] = {}
+    passed_over: set[int] = set()  # played nothing this pass: not tried again in it
     failing = _failing(ctx.engine)
     while not stop():
         due = [game_id for game_id in games_to_play(ctx)
-               if chunks.get(game_id, 0) >= 0 and failing.due(game_id, ctx.clock())]
+               if game_id not in passed_over and failing.due(game_id, ctx.clock())]
         if not due:
             break
         game_id = due[min(range(len(due)), key=lambda n: (chunks.get(due[n], 0), n))]
@@ -341,7 +342,7 @@ def carry_on_robot_games(ctx: Context, stop: Callable[[], bool] = lambda: False)
             played.append(game_id)
             chunks[game_id] = chunks.get(game_id, 0) + 1
         else:
-            chunks[game_id] = -1  # nothing played: not again this pass
+            passed_over.add(game_id)
     return played
 
 

@@ -493,14 +493,12 @@ def advance(
     bots = _robot_seats(seats)
     left_to_robots = all(s.seat_no in bots or s.player_id is None for s in seats)
     left = robot_budget(state.seats)
-    later = not ctx.plays_robots_now and strength in THINKS_LONG
+    ask = ctx.plays_robots_now or strength not in THINKS_LONG  # else the worker's
     out: list[Event] = []
     while len(out) < MAX_AUTOMATIC_EVENTS:
         if left_to_robots and left <= 0:
             return out, state  # enough for one call: the rest is the worker's
-        if later and _robot_asked_next(state, bots):
-            return out, state  # the worker's, within a second (pbem.service.robotturns)
-        step, by = _automatic_events(ctx, state, bots, strength, seed)
+        step, by = _automatic_events(ctx, state, bots, strength, seed, ask=ask)
         if not step:
             return out, state
         for event in step:
@@ -537,22 +535,13 @@ def robots_have_moves(state: GameState, seats: Sequence[Seat]) -> bool:
                 or forced_events(state) or not bots.keys().isdisjoint(state.to_move))
 
 
-def _robot_asked_next(state: GameState, bots: dict[int, str]) -> bool:
-    """Whether the next automatic event is a robot's own choice (not a vote, a deal or a
-    forced play): the one `_automatic_events` would ask a robot for."""
-    if robot_votes(state, [seat for seat, who in bots.items() if who == ROBOT]):
-        return False
-    if state.phase is Phase.DEAL or forced_events(state):
-        return False
-    return not bots.keys().isdisjoint(state.to_move)
-
-
 def _automatic_events(
     ctx: Context, state: GameState, bots: dict[int, str], strength: str = DEFAULT_STRENGTH,
-    seed: int = 0,
+    seed: int = 0, *, ask: bool = True,
 ) -> tuple[tuple[Event, ...], str | None]:
     """The next events nobody needs to be asked for, and who makes them. A robot's move is
-    what the robot is asked (`asked`), chosen by the bot at the game's strength."""
+    what the robot is asked (`asked`), chosen by the bot at the game's strength; none when
+    not `ask` (its move is left to the worker, pbem.service.robotturns)."""
     votes = robot_votes(state, [seat for seat, who in bots.items() if who == ROBOT])
     if votes:
         return votes, ROBOT
@@ -563,7 +552,7 @@ def _automatic_events(
         return forced, FORCED
     for seat in state.to_move:
         if seat in bots:
-            return (robot_event(state, seat, strength, seed),), bots[seat]
+            return ((robot_event(state, seat, strength, seed),), bots[seat]) if ask else ((), None)
     return (), None
 
 
