@@ -14,6 +14,13 @@ Since issue 15's "no request that can stall the others", production leaves stron
 to the worker (pbem.service.core `ROBOTS_NOW`): the same strong game is played that way too,
 Ann's command (what a page's POST or a reply now costs) timed apart from the worker's pass that
 plays the robots' answers after it (`play_robot_turns`, as `pbem worker` runs it every second).
+
+Then what Ann waits for, with the worker's job running in the background as deployed
+(APScheduler, `RobotPasses.tick` every 0.25 s: a full pass each second, the games where a
+player waits at every tick): from her command's return to the robots' answers committed,
+polled every 5 ms. Beside the same wait with the job run every second (as before the tick)
+and the worker's pass alone (what the robots think: the floor). Her page then reloads within
+a second (it reloads every second while the robots think).
 """
 
 from __future__ import annotations
@@ -28,6 +35,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from apscheduler.schedulers.background import BackgroundScheduler  # noqa: E402
+from flask import Flask  # noqa: E402
 from scratch import bench_app, scratch_database  # noqa: E402
 from sqlalchemy import Engine  # noqa: E402
 
@@ -35,8 +44,10 @@ from pbem import service  # noqa: E402
 from pbem.app import db_engine  # noqa: E402
 from pbem.bots import choose_event  # noqa: E402
 from pbem.engine import CardPlayed, CardsPassed, Event, PassCards, Phase, PlayCard  # noqa: E402
+from pbem.scheduler.worker import RobotPasses  # noqa: E402
 from pbem.store.db import transaction  # noqa: E402
 from pbem.store.events import load_state  # noqa: E402
+from pbem.store.models import Game  # noqa: E402
 
 ANN = service.Invitee(email="ann@example.org", name="Ann", accepted=True)
 
@@ -75,6 +86,44 @@ def play(engine: Engine, strength: str, hands: int,
         times.append(timed(partial(service.move, ctx, game_id, command)))
 
 
+def waits(app: Flask, hands: int, tick: float, full_every: float) -> list[float]:
+    """Wall seconds from each of Ann's commands to the robots' answers committed, the worker's
+    job (`RobotPasses`) ticking every `tick` seconds in a background scheduler."""
+    engine = db_engine(app)
+    ctx = service.Context(engine=engine, rng=service.make_rng(seed=23), robots_now=False)
+    scheduler = BackgroundScheduler(timezone="UTC")
+    passes = RobotPasses(app, every=full_every)
+    scheduler.add_job(passes.tick, "interval", seconds=tick, max_instances=2, coalesce=True)
+    game_id = service.create_game(ctx, name="live", players=[ANN], bot_seats=(1, 2, 3),
+                                  robot_strength="strong").game_id
+    scheduler.start()
+    found: list[float] = []
+    try:
+        thinking = robots_thinking(engine, game_id)  # the robots' first passes
+        while True:
+            while robots_thinking(engine, game_id):
+                time.sleep(0.005)
+            with transaction(engine, read_only=True) as session:
+                state = load_state(session, game_id).state
+            if state.game_over or len(state.sheet) >= hands:
+                return found
+            service.move(ctx, game_id, command_for(choose_event(state, 0)))
+            moved = time.perf_counter()
+            thinking = robots_thinking(engine, game_id)
+            while thinking:
+                time.sleep(0.005)
+                thinking = robots_thinking(engine, game_id)
+            found.append(time.perf_counter() - moved)
+    finally:
+        scheduler.shutdown()
+
+
+def robots_thinking(engine: Engine, game_id: int) -> bool:
+    with transaction(engine, read_only=True) as session:
+        game = session.get(Game, game_id)
+        return game is not None and game.robots_thinking_since is not None
+
+
 def timed(work: Callable[[], object]) -> Timed:
     wall, cpu = time.perf_counter(), time.process_time()
     work()
@@ -99,6 +148,8 @@ def main() -> None:
             easy, _ = play(db_engine(app), "easy", args.hands)
             tough, _ = play(db_engine(app), "strong", args.hands)
             request, passes = play(db_engine(app), "strong", args.hands, later=True)
+            ticking = waits(app, args.hands, tick=0.25, full_every=1.0)
+            each_second = waits(app, args.hands, tick=1.0, full_every=1.0)
         db_engine(app).dispose()
     print(f"Ann's commands over {args.hands} hands, one human and three robots "
           f"({len(tough)} commands with strong robots, {len(easy)} with easy ones):")
@@ -112,6 +163,14 @@ def main() -> None:
             s50, s99, smax = quantiles([t[index] for t in figures])
             print(f"    {label}: p50 {s50:.1f} / p99 {s99:.1f} / max {smax:.1f} ms;"
                   f" ratio at p50 {s50 / e50:.1f}x")
+    floor, _, _ = quantiles([t[1] for t in passes])
+    print(f"Ann's wait for the robots' answers, the worker's job in the background "
+          f"(reference: the worker's pass alone, wall p50 {floor:.0f} ms):")
+    for label, found in (("job ticking every 0.25 s (deployed)", ticking),
+                         ("job every second (before)", each_second)):
+        w50, w99, wmax = quantiles(found)
+        print(f"  {label}: p50 {w50:.0f} / p99 {w99:.0f} / max {wmax:.0f} ms over {len(found)}"
+              f" moves; ratio at p50 {w50 / floor:.2f}x")
 
 
 if __name__ == "__main__":

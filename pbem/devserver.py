@@ -28,7 +28,7 @@ from pbem.mail.compose import MailSettings
 from pbem.mail.jobs import fan_out_pending
 from pbem.mail.outbox import SmtpSettings, drain_all
 from pbem.mailin.process import process_new
-from pbem.scheduler.worker import play_robot_games
+from pbem.scheduler.worker import ROBOTS_AWAITED_POLL_SECONDS, play_robot_games
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.migrate import upgrade
@@ -161,7 +161,10 @@ def dev(new_demo: bool, no_demo: bool) -> None:
     upgrade(app.config["DATABASE_URL"])
     engine = db_engine(app)
     catcher = start_dev_catcher(app)
-    pump = OutboxPump(engine, SmtpSettings.from_config(app.config), app=app).start()
+    # as often as the worker looks for players waiting for robots: the demo's robots answer
+    # a move a few tenths of a second after they have decided
+    pump = OutboxPump(engine, SmtpSettings.from_config(app.config), app=app,
+                      interval=ROBOTS_AWAITED_POLL_SECONDS).start()
     try:
         game_id, created = (0, False) if no_demo else ensure_demo_game(engine, new=new_demo)
         click.echo(banner(app, game_id, created, catcher is not None))

@@ -16,6 +16,7 @@ import os
 import signal
 import socket
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -42,6 +43,7 @@ from pbem.scheduler.digest import send_digests
 from pbem.service import (
     Context,
     PlayerMistake,
+    games_awaiting_robots,
     games_to_play,
     play_robot_turns,
     timeout_move,
@@ -78,6 +80,9 @@ PROCESS_NEW_MAIL = ("pbem.mailin.process", "process_new")  # (app) -> int
 NEW_MAIL_INTERVAL_SECONDS = 1  # `pbem ingest` only spools: the worker plays within a second
 REVIEW_INTERVAL_SECONDS = 30
 ROBOTS_INTERVAL_SECONDS = 1  # games left to robots alone play on within a second
+# How often the worker looks (one indexed read) for players waiting for robots' moves their
+# command left to it: it starts on them within this, not within the second above.
+ROBOTS_AWAITED_POLL_SECONDS = 0.25
 
 
 def default_holder() -> str:
@@ -316,7 +321,8 @@ def check_deadlines(app: Flask, holder: str, now: datetime | None = None,
 
 # --- games left to robots ----------------------------------------------------------------------
 
-def carry_on_robot_games(ctx: Context, stop: Callable[[], bool] = lambda: False) -> list[int]:
+def carry_on_robot_games(ctx: Context, stop: Callable[[], bool] = lambda: False,
+                         games: Callable[[Context], list[int]] = games_to_play) -> list[int]:
     """Play the robots' moves the commands left to the worker and play on the games no human
     is waited for, one bounded chunk of robot moves per game and transaction
     (pbem.service.robotturns), until none has a move left or `stop()`; the ids of the games
@@ -327,13 +333,14 @@ def carry_on_robot_games(ctx: Context, stop: Callable[[], bool] = lambda: False)
     only on the game as it was read. A game found with nothing to play is left out until
     its seq or seats change (`games_to_play`): an idle pass is one query. A game whose chunk
     raised is tried again after a growing back-off (5 s doubling, at most 10 min, as a
-    failing mail job: `retry_delay`), not at every pass."""
+    failing mail job: `retry_delay`), not at every pass. `games` lists the games to play
+    (`games_awaiting_robots`: only those where a player waits)."""
     played: list[int] = []
     chunks: dict[int, int] = {}
     passed_over: set[int] = set()  # played nothing this pass: not tried again in it
     failing = _failing(ctx.engine)
     while not stop():
-        due = [game_id for game_id in games_to_play(ctx)
+        due = [game_id for game_id in games(ctx)
                if game_id not in passed_over and failing.due(game_id, ctx.clock())]
         if not due:
             break
@@ -395,18 +402,52 @@ def _robot_chunk(ctx: Context, game_id: int, failing: FailingRobotGames) -> bool
     return played
 
 
-def play_robot_games(app: Flask, stopping: threading.Event | None = None) -> list[int]:
+def play_robot_games(app: Flask, stopping: threading.Event | None = None,
+                     awaited_only: bool = False) -> list[int]:
     """Every second: carry on the games left to robots, and play the robots' moves the
-    commands left to the worker (`robots_thinking_since`) (not behind the lease: each chunk is
+    commands left to the worker (`robots_thinking_since`; `awaited_only`: only those, as
+    `RobotPasses` does between the seconds) (not behind the lease: each chunk is
     checked against the game as read, so two workers never play one twice; a game a worker
     found with nothing to play is left out only while its seq and seats are as found, when
     any worker would find the same)."""
     with app.app_context():
         played = carry_on_robot_games(Context(engine=db_engine(app), robots_now=True),
-                                      stopping.is_set if stopping else lambda: False)
+                                      stopping.is_set if stopping else lambda: False,
+                                      games_awaiting_robots if awaited_only else games_to_play)
     if played:
         log.info("robots played on in games %s", sorted(set(played)))
     return played
+
+
+@dataclass
+class RobotPasses:
+    """When the worker's robot pass (`play_robot_games`) runs: every `every` seconds in full,
+    and at each `tick` in between (the scheduler's, every ROBOTS_AWAITED_POLL_SECONDS) for the
+    games where a player waits for robots' moves (one indexed read when there are none): their
+    page shows the moves a few tenths of a second after the robots have decided. While a
+    full pass runs, those games go before the games left to robots alone at each chunk, and
+    the ticks that fall meanwhile return at once (the job allows two instances, so the
+    scheduler never finds it still running and warns, four times a second, that it skipped
+    one)."""
+
+    app: Flask
+    stopping: threading.Event | None = None
+    every: float = ROBOTS_INTERVAL_SECONDS
+    clock: Callable[[], float] = time.monotonic
+    last: float | None = None
+    running: threading.Lock = field(default_factory=threading.Lock)
+
+    def tick(self) -> list[int]:
+        if not self.running.acquire(blocking=False):
+            return []  # a pass is under way: it lists the waiting games before each chunk
+        try:
+            now = self.clock()
+            if self.last is not None and now - self.last < self.every:
+                return play_robot_games(self.app, self.stopping, awaited_only=True)
+            self.last = now
+            return play_robot_games(self.app, self.stopping)
+        finally:
+            self.running.release()
 
 
 # --- reviews ----------------------------------------------------------------------------------
@@ -558,9 +599,9 @@ def build_scheduler(app: Flask, scheduler: BaseScheduler | None = None,
     scheduler.add_job(check_deadlines, "interval", args=[app, holder, None, stopping],
                       seconds=DEADLINE_INTERVAL_SECONDS, id="check_deadlines", max_instances=1,
                       coalesce=True, misfire_grace_time=DEADLINE_INTERVAL_SECONDS * 5)
-    scheduler.add_job(play_robot_games, "interval", args=[app, stopping],
-                      seconds=ROBOTS_INTERVAL_SECONDS, id="play_robot_games", max_instances=1,
-                      coalesce=True, misfire_grace_time=60)
+    scheduler.add_job(RobotPasses(app, stopping).tick, "interval",
+                      seconds=ROBOTS_AWAITED_POLL_SECONDS, id="play_robot_games",
+                      max_instances=2, coalesce=True, misfire_grace_time=60)
     scheduler.add_job(review_finished_games, "interval", args=[app, holder, stopping],
                       seconds=REVIEW_INTERVAL_SECONDS, id="review_finished_games",
                       max_instances=1, coalesce=True,

@@ -49,7 +49,12 @@ from pbem.service.moves import (
     pass_cards,
     play_card,
 )
-from pbem.service.robotturns import games_left_to_robots, games_to_play, play_robot_turns
+from pbem.service.robotturns import (
+    games_awaiting_robots,
+    games_left_to_robots,
+    games_to_play,
+    play_robot_turns,
+)
 from pbem.service.time import away_dates, clear_away, nudge, resume_game, set_away
 from pbem.service.timeouts import timeout_move
 
@@ -61,5 +66,6 @@ __all__ = [
     "pass_cards", "play_card", "replace_seat", "resign",
     "away_dates", "clear_away", "nudge", "resume_game", "set_away", "take_seat_back",
     "timeout_move", "games_left_to_robots", "games_to_play", "play_robot_turns",
+    "games_awaiting_robots",
     "move", "Stale", "PLAYER", "TIMEOUT", "HOLDING", "ROBOT", "FORCED",
 ]

@@ -61,6 +61,20 @@ _WITH_SEATS = (sql_select(_G.c.id, _G.c.last_seq, _S.c.seat_no, _S.c.player_id, 
                .order_by(_G.c.robots_thinking_since.is_(None), _G.c.id, _S.c.seat_no))
 
 Seen = tuple[int, SeatsSeen]  # a game's last seq and its seats (seat_no, player, robot, held)
+# The active games whose players wait for robots' moves left to the worker, the longest
+# waiting first (the index on robots_thinking_since answers it).
+_AWAITING_ROBOTS = (sql_select(_G.c.id)
+                    .where(_G.c.robots_thinking_since.is_not(None), _G.c.status == "active")
+                    .order_by(_G.c.robots_thinking_since, _G.c.id))
+
+
+def games_awaiting_robots(ctx: Context) -> list[int]:
+    """The games where a command left robots' moves to the worker (`robots_thinking_since`:
+    a player waits to see them), the longest waiting first: one indexed read (a planning
+    read), which the worker makes several times a second."""
+    with planning(ctx.engine) as session:
+        return [int(game_id) for game_id in session.connection().execute(_AWAITING_ROBOTS)
+                .scalars()]
 
 
 def games_left_to_robots(ctx: Context) -> list[int]:

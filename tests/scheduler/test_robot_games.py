@@ -17,7 +17,12 @@ from sqlalchemy import Engine, update
 from sqlmodel import col, select
 
 from pbem.engine import Phase, legal_cards, replay
-from pbem.scheduler.worker import ROBOTS_INTERVAL_SECONDS, build_scheduler, carry_on_robot_games
+from pbem.scheduler.worker import (
+    ROBOTS_AWAITED_POLL_SECONDS,
+    RobotPasses,
+    build_scheduler,
+    carry_on_robot_games,
+)
 from pbem.service import (
     HOLDING,
     ROBOT,
@@ -169,11 +174,15 @@ def test_two_workers_racing_on_a_robots_game_play_each_move_once(engine: Engine)
     assert played[0] or played[1]
 
 
-def test_the_worker_plays_robot_games_every_second(make_app: Callable[..., Flask]) -> None:
+def test_the_worker_looks_for_robot_moves_four_times_a_second(
+        make_app: Callable[..., Flask]) -> None:
+    """The job ticks every quarter second (`RobotPasses`: a pass every second, and at once
+    for a player waiting for robots; tests/scheduler/test_robots_later.py)."""
     job = build_scheduler(make_app(), BackgroundScheduler(timezone="UTC")).get_job(
         "play_robot_games")
-    assert job is not None and job.max_instances == 1
-    assert job.trigger.interval.total_seconds() == ROBOTS_INTERVAL_SECONDS == 1
+    assert job is not None and job.max_instances == 2  # a tick during a pass returns at once
+    assert isinstance(job.func.__self__, RobotPasses) and job.func.__self__.every == 1
+    assert job.trigger.interval.total_seconds() == ROBOTS_AWAITED_POLL_SECONDS == 0.25
 
 
 def pending_seats(engine: Engine, game_id: int) -> list[int]:

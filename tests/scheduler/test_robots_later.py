@@ -21,7 +21,7 @@ from sqlmodel import col, select
 
 from pbem.app import db_engine
 from pbem.engine import GameState, Phase, legal_cards, replay
-from pbem.scheduler.worker import carry_on_robot_games, play_robot_games
+from pbem.scheduler.worker import RobotPasses, carry_on_robot_games, play_robot_games
 from pbem.service import (
     ROBOT,
     Context,
@@ -203,6 +203,58 @@ def test_the_worker_pass_plays_the_robots_a_request_left(make_app: Callable[...,
     assert state.to_move == (0,) and thinking is None
 
 
+def test_a_waiting_player_s_robots_are_played_at_the_next_tick_the_others_each_second(
+        make_app: Callable[..., Flask], db_url: str) -> None:
+    """The worker's job ticks four times a second: a game whose players wait for the robots
+    is played at the next tick; a game left to robots alone only when the second is up."""
+    app = make_app(DATABASE_URL=db_url)
+    engine = db_engine(app)
+    now = [100.0]
+    passes = RobotPasses(app, clock=lambda: now[0])
+    assert passes.tick() == []  # the pass due at once: nothing to play yet
+    _, alone = robots_game(engine, [], strength="easy")  # four robots: nobody waits
+    _, waited = robots_game(engine, [ANN])  # strong robots: their passes left to the worker
+    assert table(engine, waited)[1] is not None and table(engine, alone)[1] is None
+    seq_alone = last_seq(engine, alone)
+    now[0] = 100.25
+    assert passes.tick() == [waited]  # within the second: only for the waiting player
+    assert table(engine, waited)[1] is None and last_seq(engine, alone) == seq_alone
+    now[0] = 100.5
+    assert passes.tick() == []  # nobody waits: one read, nothing played
+    assert last_seq(engine, alone) == seq_alone
+    now[0] = 101.25
+    assert alone in passes.tick()  # the second is up: games left to robots play on
+    assert last_seq(engine, alone) > seq_alone
+
+
+def test_a_tick_while_the_robots_pass_runs_returns_at_once(make_app: Callable[..., Flask],
+                                                          db_url: str) -> None:
+    """Ticks fall four times a second, a pass may take seconds: the ticks meanwhile return
+    at once (the scheduler runs two at most), never a second pass over the same games."""
+    app = make_app(DATABASE_URL=db_url)
+    engine = db_engine(app)
+    _, game_id = robots_game(engine, [ANN])
+    passes = RobotPasses(app)
+    entered, release = threading.Event(), threading.Event()
+    real_games = games_to_play
+
+    def slow_listing(ctx: Context) -> list[int]:
+        entered.set()
+        release.wait(10)
+        return real_games(ctx)
+
+    results: list[list[int]] = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("pbem.scheduler.worker.games_to_play", slow_listing)
+        first = threading.Thread(target=lambda: results.append(passes.tick()))
+        first.start()
+        assert entered.wait(10)
+        assert passes.tick() == []  # during the pass: at once, nothing played
+        release.set()
+        first.join(10)
+    assert results == [[game_id]] and table(engine, game_id)[1] is None
+
+
 def test_the_pages_say_the_robots_are_thinking_and_reload_until_they_moved(
     app: Flask, client: FlaskClient,
 ) -> None:
@@ -217,7 +269,7 @@ def test_the_pages_say_the_robots_are_thinking_and_reload_until_they_moved(
                                                  "turn": _turn(html)})
     assert response.status_code == 303
     html = client.get(path).get_data(as_text=True)
-    assert 'http-equiv="refresh" content="2"' in html
+    assert 'http-equiv="refresh" content="1"' in html
     assert "The robots are thinking: this page shows their moves in a moment." in html
     assert "Nudge" not in html  # only robots are to move: nobody to nudge
     public = client.get(f"/games/{game_id}").get_data(as_text=True)
