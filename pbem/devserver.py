@@ -1,9 +1,12 @@
 """`pbem dev`: the whole service on one machine — SQLite, a mail catcher, a demo game.
 
 It creates or upgrades the schema, starts the SMTP catcher (caught mail is shown at /mail),
-plays the replies `pbem ingest` spooled, fans out the moves' mail jobs and sends the outbox to
-it every second from a background thread, creates a demo game (you against three computer
-seats) when no game is running, and serves the web app.
+plays the replies `pbem ingest` spooled, the robots' moves, fans out the moves' mail jobs and
+sends the outbox to it four times a second from a background thread (the pump: quicker than
+the worker's five-second outbox, so the demo's next email comes at once), runs the worker's
+other jobs on their schedule (deadlines and reminders, timeouts, open seats given to robots,
+reviews, digests), creates a demo game (you against three computer seats) when no game is
+running, and serves the web app.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from urllib.parse import urlsplit
 
 import click
 from aiosmtpd.controller import Controller
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.schedulers.base import BaseScheduler
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 from sqlalchemy import Engine
@@ -28,7 +33,7 @@ from pbem.mail.compose import MailSettings
 from pbem.mail.jobs import fan_out_pending
 from pbem.mail.outbox import SmtpSettings, drain_all
 from pbem.mailin.process import process_new
-from pbem.scheduler.worker import ROBOTS_AWAITED_POLL_SECONDS, play_robot_games
+from pbem.scheduler.worker import ROBOTS_AWAITED_POLL_SECONDS, build_scheduler, play_robot_games
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.migrate import upgrade
@@ -41,6 +46,8 @@ DEMO_PLAYER = service.Invitee(email="you@example.com", name="You", accepted=True
 DEMO_BOT_SEATS = (1, 2, 3)
 DEMO_OPTIONS = {"target": 26}  # the standard rules, but over in a few hands
 RUNNING = ("inviting", "active", "paused")
+# The worker's jobs the pump does (more often): the dev scheduler runs all the others.
+PUMPED_JOBS = ("send_outbox", "fan_out_mail", "play_robot_games", "play_new_inbound_mail")
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 
@@ -113,6 +120,16 @@ class OutboxPump:
             return 0
 
 
+def dev_scheduler(app: Flask, stopping: threading.Event) -> BaseScheduler:
+    """The worker's scheduler less the jobs the pump does (not started): deadlines,
+    reminders and timeouts, open seats given to robots, reviews, digests run in `pbem dev`
+    as in production."""
+    scheduler = build_scheduler(app, BackgroundScheduler(timezone="UTC"), stopping=stopping)
+    for job_id in PUMPED_JOBS:
+        scheduler.remove_job(job_id)
+    return scheduler
+
+
 # --- the command --------------------------------------------------------------------------
 
 def start_dev_catcher(app: Flask) -> Controller | None:
@@ -165,6 +182,9 @@ def dev(new_demo: bool, no_demo: bool) -> None:
     # a move a few tenths of a second after they have decided
     pump = OutboxPump(engine, SmtpSettings.from_config(app.config), app=app,
                       interval=ROBOTS_AWAITED_POLL_SECONDS).start()
+    stopping = threading.Event()
+    scheduler = dev_scheduler(app, stopping)
+    scheduler.start()
     try:
         game_id, created = (0, False) if no_demo else ensure_demo_game(engine, new=new_demo)
         click.echo(banner(app, game_id, created, catcher is not None))
@@ -172,6 +192,8 @@ def dev(new_demo: bool, no_demo: bool) -> None:
         # app.run() refuses to run inside a `flask`-style CLI command; run_simple is what it calls.
         run_simple(host, port, app, use_reloader=False, use_debugger=False, threaded=True)
     finally:
+        stopping.set()
+        scheduler.shutdown(wait=False)
         pump.stop()
         if catcher is not None:
             catcher.stop()

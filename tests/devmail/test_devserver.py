@@ -3,8 +3,10 @@ the catcher), the command's guard."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from flask import Flask
@@ -13,14 +15,22 @@ from sqlmodel import col, select
 from pbem.app import db_engine
 from pbem.devmail.server import start_catcher
 from pbem.devmail.store import MailStore
-from pbem.devserver import DEMO_PLAYER, OutboxPump, banner, ensure_demo_game, web_address
-from pbem.engine import CardPlayed
+from pbem.devserver import (
+    DEMO_PLAYER,
+    PUMPED_JOBS,
+    OutboxPump,
+    banner,
+    dev_scheduler,
+    ensure_demo_game,
+    web_address,
+)
+from pbem.engine import CardPlayed, Phase
 from pbem.mail.outbox import SmtpSettings, pending_count
 from pbem.service import Context, games_left_to_robots, make_rng, resign
 from pbem.store.db import transaction
 from pbem.store.events import load_events
-from pbem.store.models import Game, InboundMail, Seat
-from tests.mailin.support import latest_token, legal, reply, to_play, two_human_game
+from pbem.store.models import Deadline, Game, InboundMail, Seat
+from tests.mailin.support import latest_token, legal, reply, state_of, to_play, two_human_game
 from tests.settings import PRODUCTION_SAFE
 from tests.web.support import free_port
 
@@ -125,3 +135,34 @@ def test_banner_and_address_follow_base_url(make_app: Callable[..., Flask]) -> N
     assert web_address(app) == ("127.0.0.1", 5055)
     text = banner(app, 3, True, True)
     assert "http://127.0.0.1:5055/mail" in text and "/games/3" in text
+
+
+def test_dev_runs_the_worker_s_other_jobs_on_their_schedule(app: Flask) -> None:
+    """Deadlines, reminders, timeouts, robots filling open seats and reviews happen in `pbem
+    dev` as in production: its scheduler is the worker's, less what the pump does."""
+    ids = {job.id for job in dev_scheduler(app, threading.Event()).get_jobs()}
+    assert {"check_deadlines", "review_finished_games", "daily_digests"} <= ids
+    assert not ids & set(PUMPED_JOBS)
+
+
+def test_dev_s_scheduler_times_out_a_passed_deadline(app: Flask) -> None:
+    """A pass deadline gone by: the dev scheduler's deadline job has the robot pass for the
+    absent player, with no `pbem worker` running."""
+    engine = db_engine(app)
+    game_id = two_human_game(engine)
+    with transaction(engine) as session:
+        for deadline in session.exec(select(Deadline).where(Deadline.game_id == game_id)):
+            deadline.due_at = deadline.grace_until = datetime(2020, 1, 1, tzinfo=UTC)
+            session.add(deadline)
+    stopping = threading.Event()
+    scheduler = dev_scheduler(app, stopping)
+    scheduler.start()
+    try:
+        scheduler.modify_job("check_deadlines", next_run_time=datetime.now(UTC))
+        timed_out = time.monotonic() + 20
+        while state_of(engine, game_id).phase is Phase.PASS and time.monotonic() < timed_out:
+            time.sleep(0.1)
+    finally:
+        stopping.set()
+        scheduler.shutdown()
+    assert state_of(engine, game_id).phase is Phase.PLAY  # both absent players passed by robot
