@@ -6,8 +6,9 @@ nothing of pbem.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from datetime import UTC, date, datetime
+from functools import cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 
 def player_zone(time_zone: str | None) -> ZoneInfo:
@@ -15,6 +16,33 @@ def player_zone(time_zone: str | None) -> ZoneInfo:
         return ZoneInfo(time_zone or "UTC")
     except (ZoneInfoNotFoundError, ValueError):
         return ZoneInfo("UTC")
+
+
+@cache
+def zone_names() -> tuple[str, ...]:
+    """Every time zone's name, sorted (what a form suggests)."""
+    return tuple(sorted(available_timezones()))
+
+
+@cache
+def _names_by_key() -> dict[str, str]:
+    return {_key(name): name for name in zone_names()}
+
+
+def _key(text: str) -> str:
+    return text.strip().replace(" ", "_").casefold()
+
+
+def known_zone(text: str) -> str | None:
+    """The time zone named by what a player typed, in any case and with spaces for
+    underscores ("europe/paris", "America/New York"); None if there is none such."""
+    return _names_by_key().get(_key(text))
+
+
+def day_text(day: date, weekday: bool = False) -> str:
+    """`1 December 2026` (no leading zero), `Tuesday 1 December 2026` with the weekday."""
+    text = f"{day.day} {day:%B %Y}"
+    return f"{day:%A} {text}" if weekday else text
 
 
 def deadline_text(deadline: datetime | None, time_zone: str | None) -> str | None:

@@ -74,6 +74,7 @@ from pbem.store.db import transaction
 from pbem.store.events import load_state
 from pbem.store.models import Game, InboundMail, OutboxEmail, Player, Seat
 from pbem.store.types import utcnow
+from pbem.zones import day_text
 
 log = logging.getLogger(__name__)
 Answer = Callable[[Session], None]  # queues mail in the final transaction
@@ -583,7 +584,8 @@ def _away(inbox: Inbox, route: Route, text: str) -> str:
     except service.PlayerMistake as exc:
         return str(exc)
     start, end = dates
-    return (f"Noted: you're away from {start:%A %d %B %Y} to {end:%A %d %B %Y}. "
+    since, until = day_text(start, weekday=True), day_text(end, weekday=True)
+    return (f"Noted: you're away from {since} to {until}. "
             "Your games wait for you as their rules say. Enjoy!")
 
 

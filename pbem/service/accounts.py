@@ -13,7 +13,6 @@ import re
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from zoneinfo import available_timezones
 
 from sqlalchemy import delete, func, update
 from sqlalchemy.exc import IntegrityError
@@ -39,6 +38,7 @@ from pbem.store.models import (
     Token,
     normalise_email,
 )
+from pbem.zones import known_zone
 
 SIGNIN_TTL = timedelta(minutes=20)
 SIGNIN_PER_HOUR = 5  # sign-in emails one player may be sent in an hour (per address limit)
@@ -151,12 +151,13 @@ def set_preferences(ctx: Context, player_id: int, *, notify: str, digest: bool,
     if notify not in NOTIFY_CHOICES:
         raise BadRequest("Choose how often to hear about the play: after every trick, after "
                          "every hand, or only when it is your turn.")
-    if time_zone not in available_timezones():
+    zone = known_zone(time_zone)
+    if zone is None:
         raise BadRequest(f"“{time_zone[:64]}” is not a time zone we know; give one such as "
                          "Europe/Paris or America/New_York.")
     with transaction(ctx.engine) as session:
         player = _player(session, player_id)
-        player.notify, player.digest, player.time_zone = notify, digest, time_zone
+        player.notify, player.digest, player.time_zone = notify, digest, zone
         player.review_games = review_games
         session.add(player)
 

@@ -41,7 +41,7 @@ from pbem.store.models import NOTIFY_CHOICES, Player, Seat
 from pbem.web.play import check_csrf
 from pbem.web.play.common import bad_request
 from pbem.web.signedin import PLAYER_KEY, signed_in_player, signin_url
-from pbem.zones import deadline_text
+from pbem.zones import day_text, deadline_text, zone_names
 
 bp = Blueprint("accounts", __name__)
 bp.register_error_handler(400, bad_request)  # an expired form: the friendly page
@@ -161,7 +161,7 @@ def me() -> ResponseReturnValue:
     return render_template(
         "web/me.html", player=player, games=games, seat_links=seat_links,
         prefs=accounts.preferences(_ctx(), player.id), away=service.away_dates(_ctx(), player.id),
-        choices=NOTIFY_CHOICES, csrf=generate_csrf(),
+        choices=NOTIFY_CHOICES, csrf=generate_csrf(), time_zones=zone_names(),
         rating=ratings.player_rating(db_engine(), player.id),
         deadline=lambda when: deadline_text(when, player.time_zone))
 
@@ -213,7 +213,7 @@ def my_away() -> ResponseReturnValue:
         service.set_away(_ctx(), player.id or 0, start, end)
     except service.PlayerMistake as exc:
         return _back(str(exc))
-    return _back(f"Noted: you are away from {start:%d %B %Y} to {end:%d %B %Y}.")
+    return _back(f"Noted: you are away from {day_text(start)} to {day_text(end)}.")
 
 
 @bp.post("/me/away/clear")

@@ -14,6 +14,7 @@ from pbem import service
 from pbem.engine import list_in_words
 from pbem.store.app_engine import db_engine
 from pbem.web.play import check_csrf, load_seat
+from pbem.zones import day_text
 
 bp = Blueprint("seat_actions", __name__)
 
@@ -53,7 +54,7 @@ def away(token: str) -> ResponseReturnValue:
                          start, end)
     except service.PlayerMistake as exc:
         return back(token, str(exc))
-    return back(token, f"Noted: you are away from {start:%d %B %Y} to {end:%d %B %Y}. "
+    return back(token, f"Noted: you are away from {day_text(start)} to {day_text(end)}. "
                         "Your deadlines in every game follow each game's holiday rule.")
 
 

@@ -13,7 +13,6 @@ the page, so they check the CSRF token.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from zoneinfo import available_timezones
 
 from flask import Blueprint, render_template, request
 from flask.typing import ResponseReturnValue
@@ -25,6 +24,7 @@ from pbem.present.tokens import find_token
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import NOTIFY_CHOICES, Player
+from pbem.zones import known_zone, zone_names
 
 bp = Blueprint("unsubscribe", __name__)
 PURPOSES = frozenset({"unsubscribe"})
@@ -78,6 +78,7 @@ def page(who: Who | None, *, done: str = "", code: int = 200) -> ResponseReturnV
     if who is None:
         return render_template(TEMPLATE, who=None, state="unknown"), 404
     return render_template(TEMPLATE, who=who, state=done or "ask", csrf=generate_csrf(),
+                           time_zones=zone_names(),
                            choices=NOTIFY_CHOICES), code
 
 
@@ -111,8 +112,8 @@ def preferences(token: str) -> ResponseReturnValue:
     except ValidationError:
         return page(load(token), done="expired", code=400)
     notify = request.form.get("notify", "")
-    zone = request.form.get("time_zone", "").strip()
-    if notify not in NOTIFY_CHOICES or zone not in available_timezones():
+    zone = known_zone(request.form.get("time_zone", ""))
+    if notify not in NOTIFY_CHOICES or zone is None:
         return page(load(token), done="bad_preferences", code=400)
     with transaction(db_engine()) as session:
         player = _player(session, token)

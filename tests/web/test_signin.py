@@ -259,9 +259,15 @@ def test_settings_are_changed_from_my_games(app: Flask, client: FlaskClient) -> 
     assert "Mars/Olympus" in unescape(bad.get_data(as_text=True))
     assert accounts.preferences(service.Context(engine=db_engine(app)), 1).time_zone == \
         "Europe/Paris"
+    typed = client.post("/me/preferences", data={"csrf_token": token, "notify": "turn_only",
+                                                 "time_zone": " america/new york "})
+    assert typed.status_code == 303  # any case, spaces for underscores: the zone's own name
+    assert accounts.preferences(service.Context(engine=db_engine(app)), 1).time_zone == \
+        "America/New_York"
+    assert 'list="time-zones"' in client.get("/me").get_data(as_text=True)
     away = client.post("/me/away", data={"csrf_token": token, "start": "2030-01-02",
                                          "end": "2030-01-05"}, follow_redirects=True)
-    assert "you are away from 02 January 2030" in away.get_data(as_text=True)
+    assert "you are away from 2 January 2030" in away.get_data(as_text=True)
     client.post("/me/address", data={"csrf_token": token, "address": "you@phone.example"})
     assert newest(app, "address_confirm").to_addr == "you@phone.example"
     assert client.post("/me/away/clear", data={"csrf_token": token},
