@@ -3,6 +3,7 @@ token, and the outbox row, in the caller's transaction (every email goes through
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -93,10 +94,16 @@ def preview(kind: str, preheader: str) -> str:
     return f"{label}: {preheader}" if preheader else f"{label}."
 
 
+_NAMES_HEARTS = re.compile(r"\bhearts\b", re.IGNORECASE)
+
+
 def subject_for(game: Game | None) -> str:
     """One subject per game, so that mail clients that thread by subject (Gmail) keep one thread;
-    what each email wants leads its preview (`preview`), beside the subject in inbox lists."""
-    return f"Hearts: {game.name}" if game else "Hearts: your games today"
+    what each email wants leads its preview (`preview`), beside the subject in inbox lists.
+    A game whose name says Hearts already ("Hearts", "Friday Hearts") is not prefixed again."""
+    if game is None:
+        return "Hearts: your games today"
+    return game.name if _NAMES_HEARTS.search(game.name) else f"Hearts: {game.name}"
 
 
 def default_settings() -> MailSettings:

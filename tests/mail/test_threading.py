@@ -22,9 +22,11 @@ from pbem.app import db_engine
 from pbem.mail.compose import MailSettings, answered_id, build_headers
 from pbem.mail.errors import send_error
 from pbem.mail.outbox import drain_all
+from pbem.mail.sending import subject_for
 from pbem.mailin.process import Inbox
 from pbem.mailin.process import deliver as deliver_reply
 from pbem.store.db import transaction
+from pbem.store.models import Game
 from tests.mail.game_support import PlayedGame
 from tests.mail.mailtest_support import SmtpServer
 from tests.mail.test_notify import deliver, html, kinds, run, to_first_play
@@ -153,3 +155,14 @@ def test_an_unfit_message_id_is_not_copied_into_our_headers(message_id: str) -> 
     assert headers["In-Reply-To"] == "<pbem.game-1.player-2@pbem.test>"
     assert headers["References"] == "<pbem.game-1.player-2@pbem.test>"
     assert answered_id(" <r1.ann@mail.example> ") == "<r1.ann@mail.example>"
+
+
+@pytest.mark.parametrize(("name", "subject"), [
+    ("Friday night", "Hearts: Friday night"),
+    ("Hearts", "Hearts"),
+    ("Friday Hearts", "Friday Hearts"),
+    ("Standard Hearts (Black Lady)", "Standard Hearts (Black Lady)"),
+    ("Sweethearts", "Hearts: Sweethearts"),
+])
+def test_a_game_named_hearts_is_not_subjected_hearts_twice(name: str, subject: str) -> None:
+    assert subject_for(Game(name=name)) == subject
