@@ -134,6 +134,8 @@ def resume_game(ctx: Context, game_id: int) -> Outcome:
     transaction, an email asking for their move again."""
 
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
+        if g.game.status == "active":  # resumed by someone else since the page was shown
+            return Duplicate("This game is not paused: it goes on already.")
         g.game.status = "active"
         g.session.add(g.game)
         opened = sync_deadlines(g.session, g.game, g.state, (), ctx.clock(), g.seats)
@@ -141,4 +143,4 @@ def resume_game(ctx: Context, game_id: int) -> Outcome:
                                   deadline=min((d.due_at for d in opened), default=None))
         return []
 
-    return run(ctx, game_id, step, statuses=("paused",))
+    return run(ctx, game_id, step, statuses=("paused", "active"))

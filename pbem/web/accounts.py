@@ -81,7 +81,8 @@ def signin_ask() -> ResponseReturnValue:
                                problem=str(exc), address=address.strip(), player=None,
                                next=next_path), 422
     return render_template("web/signin.html", state="sent", address=address.strip(),
-                           minutes=int(accounts.SIGNIN_TTL.total_seconds() // 60))
+                           minutes=int(accounts.SIGNIN_TTL.total_seconds() // 60),
+                           per_hour=accounts.SIGNIN_PER_HOUR)
 
 
 def _link_refused(state: str, next_path: str | None) -> ResponseReturnValue:

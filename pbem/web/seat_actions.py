@@ -83,7 +83,10 @@ def resume(token: str) -> ResponseReturnValue:
     check_csrf()
     page = load_seat(token)
     try:
-        service.resume_game(service.Context(engine=db_engine()), page.token.game_id or 0)
+        outcome = service.resume_game(service.Context(engine=db_engine()),
+                                      page.token.game_id or 0)
     except service.PlayerMistake as exc:
         return back(token, str(exc))
+    if outcome.duplicate:
+        return back(token, outcome.message)
     return back(token, "The game goes on: everyone waited for has a fresh deadline.")

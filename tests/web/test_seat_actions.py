@@ -89,8 +89,12 @@ def test_a_paused_game_can_be_resumed_from_the_private_view(
         game.status = "paused"
     path = _ann_path(app)
     html = client.get(path).get_data(as_text=True)
-    assert "Resume the game" in html
+    assert "Resume the game" in html and html.count("paused") == 1  # said once, with why
+    assert "anyone at the table can resume it" in html
     assert client.post(f"{path}/resume", data={"csrf_token": csrf_of(html)}).status_code == 303
     with transaction(db_engine(app), read_only=True) as session:
         game = session.get(Game, game_id)
         assert game is not None and game.status == "active"
+    again = client.post(f"{path}/resume", data={"csrf_token": csrf_of(html)},
+                        follow_redirects=True).get_data(as_text=True)
+    assert "This game is not paused: it goes on already." in again  # a second tab, say
