@@ -34,7 +34,7 @@ _MOON = {
                                 "{v} instead.",
 }
 _SETTLE = {
-    Settlement.SCORE_SHEET: "The lowest score wins.",
+    Settlement.SCORE_SHEET: "",  # the end's sentence says who wins (`_end`)
     Settlement.PAIRWISE: "At the end every pair settles the difference of their scores; "
                          "a player below zero is paid double.",
     Settlement.CHIPS: "Chips: everyone pays their points into the pot and the deal's lowest "

@@ -250,3 +250,11 @@ def test_engine_guide_preset_table_matches_the_generated_summaries() -> None:
     for p in PRESETS.values():
         row = f"| `{p.name}` | {p.rules.players} | {p.title} | {p.summary} | {p.source} |"
         assert row in guide, row
+
+
+def test_the_standard_rules_say_once_that_the_lowest_score_wins() -> None:
+    """The start email's rules list ended "lowest wins, a tie for lowest plays on. The lowest
+    score wins.": the score sheet's settlement adds nothing to the end's sentence."""
+    words = " ".join(preset("standard").describe()).lower()
+    assert words.count("lowest wins") == 1 and "lowest wins, a tie for lowest" in words
+    assert "the lowest score wins" not in words
