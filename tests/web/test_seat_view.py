@@ -235,3 +235,14 @@ def test_a_private_view_shows_no_other_hand(app: Flask, client: FlaskClient,
     for seat in range(1, now.seats):
         for card in now.hand(seat):
             assert f'aria-label="{card}' not in html and f'value="{card}"' not in html
+
+
+def test_the_private_view_says_who_passed_the_cards_received(
+        app: Flask, client: FlaskClient, game_id: int) -> None:
+    path = pass_from_page(app, client, game_id)
+    now = state(app, game_id)
+    source = now.pass_source(0)  # hand 1 passes left: the cards come from the right
+    assert source != 0 and now.received_cards(0)
+    html = client.get(path).get_data(as_text=True)
+    received = re.search(r"You received (.*?)</p>", html)
+    assert received and received.group(1).endswith(f" from Robot {source + 1}.")

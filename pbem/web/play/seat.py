@@ -132,6 +132,7 @@ def render_seat(page: SeatPage, *, message: str = "", code: int = 200) -> Respon
                "passed": [views.card_view(c) for c in table.state.passed_cards(seat)],
                "received": [views.card_view(c) for c in table.state.received_cards(seat)]
                if table.state.phase is not Phase.PASS else [],
+               "received_from": table.names[table.state.pass_source(seat)],
                "moon_options": views.moon_options(table.state, seat, table.names)
                if table.state.phase is Phase.MOON_CHOICE and table.state.moon_shooter == seat
                and table.game.status == "active" else [],
