@@ -201,10 +201,20 @@ def held_copy(hand: int, card: Card) -> Card:
 
 
 def _why_illegal(table: Table, seat: int, card: Card, legal: int) -> str:
-    hand, rules = table.hands[seat], table.rules
+    """The sentence an illegal play gets: the first rule it breaks, in the order a player
+    checks them (the suit, the opening lead, the queen, the points)."""
     first = not table.tricks
-    if rules.variant is Variant.AUCTION:
+    if table.rules.variant is Variant.AUCTION:
         return _why_illegal_auction(table, card, legal, first)
+    return (_why_not_this_suit(table, seat, card, legal, first)
+            or _why_not_now(table, card, legal, first)
+            or f"{card} can't be played now.")
+
+
+def _why_not_this_suit(table: Table, seat: int, card: Card, legal: int,
+                       first: bool) -> str | None:
+    """Following suit, or the first trick's opening lead; None if neither is the reason."""
+    hand, rules = table.hands[seat], table.rules
     if table.trick:
         led = Suit(table.trick[0][1] % 52 // 13)
         follow = hand & FOLLOW_MASKS[led]
@@ -215,6 +225,12 @@ def _why_illegal(table: Table, seat: int, card: Card, legal: int) -> str:
         return f"The first trick opens with {cards_of(legal)[0]}."
     elif first and rules.opening_lead is OpeningLead.ANY_CLUB and not legal & ~SUIT_MASKS[0]:
         return "The first trick opens with a club."
+    return None
+
+
+def _why_not_now(table: Table, card: Card, legal: int, first: bool) -> str | None:
+    """The queen that must go now, the points that must wait; None if neither is the reason."""
+    rules = table.rules
     if legal == QS_BIT and rules.forced_queen:
         return ("The forced-queen rule applies: the queen of spades can't win this trick, "
                 "so you must play it now.")
@@ -228,7 +244,7 @@ def _why_illegal(table: Table, seat: int, card: Card, legal: int) -> str:
             return ("Hearts aren't broken and you hold only hearts and the queen of spades, "
                     "so you must lead the queen.")
         return "Hearts haven't been broken yet, so you can't lead a heart."
-    return f"{card} can't be played now."
+    return None
 
 
 def _why_illegal_auction(table: Table, card: Card, legal: int, first: bool) -> str:

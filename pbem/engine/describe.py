@@ -210,7 +210,8 @@ def differences(rules: Rules) -> list[str]:
     base = Rules()
     found = [_table_phrase(rules), _pass_phrase(rules, base)]
     found += _play_phrases(rules, base)
-    found += _score_phrases(rules, base)
+    found += _points_phrases(rules, base)
+    found += _game_phrases(rules, base)
     return [f for f in found if f]
 
 
@@ -259,7 +260,8 @@ def _play_phrases(rules: Rules, base: Rules) -> list[str]:
     return found
 
 
-def _score_phrases(rules: Rules, base: Rules) -> list[str]:
+def _points_phrases(rules: Rules, base: Rules) -> list[str]:
+    """What a hand's cards score: the queen, the moon, the bonus card, a false claim."""
     found = []
     if not rules.queen_scores:
         found.append("QS not scored")
@@ -273,6 +275,12 @@ def _score_phrases(rules: Rules, base: Rules) -> list[str]:
         found.append("no moon without the TD")
     if rules.claim_penalty:
         found.append(f"a false claim costs {rules.moon_points}")
+    return found
+
+
+def _game_phrases(rules: Rules, base: Rules) -> list[str]:
+    """How the game ends and is settled, and who deals first."""
+    found = []
     if rules.target != base.target:
         found.append(f"game to {rules.target}")
     if rules.ties is not base.ties:

@@ -140,70 +140,73 @@ class Rules:
             raise ValueError("; ".join(problems))
 
     def problems(self) -> list[str]:
-        found: list[str] = []
-        low, high = _PLAYERS[self.variant]
-        if not low <= self.players <= high:
-            found.append(f"{_VARIANT_TITLE[self.variant]} needs {low} to {high} players")
-        if len(set(self.removed)) != len(self.removed):
-            found.append("a card is removed twice")
+        """Every reason these rules can't be played, all at once (so the rules page and
+        `rules check` show them together), in a fixed order: the table, then a variant's own
+        limits (where a variant other than Auction Hearts stops), then the options."""
+        found = self._table_problems()
         if self.variant is not Variant.STANDARD:
             found += self._variant_problems()
             if found or self.variant is not Variant.AUCTION:
                 return found
         elif self.cancels is not Cancels.IDENTICAL:
             found.append("cancelling cards belong to Cancellation Hearts")
-        if self.settlement is Settlement.AUCTION and self.variant is not Variant.AUCTION:
-            found.append("the auction pot belongs to Auction Hearts")
+        return found + self._option_problems()
+
+    def _table_problems(self) -> list[str]:
+        low, high = _PLAYERS[self.variant]
+        return _broken((
+            (not low <= self.players <= high,
+             f"{_VARIANT_TITLE[self.variant]} needs {low} to {high} players"),
+            (len(set(self.removed)) != len(self.removed), "a card is removed twice"),
+        ))
+
+    def _option_problems(self) -> list[str]:
+        """Options that don't go together in a one-deck game (standard or Auction Hearts)."""
         deck = 52 - len(self.removed)
-        if not self.kitty and deck % self.players:
-            found.append(f"{deck} cards do not divide among {self.players} players")
-        if self.kitty and self.removed:
-            found.append("a kitty game keeps all 52 cards")
-        if self.pass_count and any(abs(o) >= self.players for o in self.pass_cycle):
-            found.append("a pass offset is larger than the table")
-        if self.pass_count * 2 > self.hand_size:
-            found.append("too many cards passed")
-        if self.target < 1:
-            found.append("the target score must be positive")
-        if self.forced_queen and self.forced_queen_discard:
-            found.append("choose one forced-queen rule")
-        if self.moon_needs_bonus_card and self.bonus_card is not BonusCard.TEN_OF_DIAMONDS:
-            found.append("only the ten of diamonds' slam can be required for the moon")
-        return found
+        return _broken((
+            (self.settlement is Settlement.AUCTION and self.variant is not Variant.AUCTION,
+             "the auction pot belongs to Auction Hearts"),
+            (not self.kitty and deck % self.players,
+             f"{deck} cards do not divide among {self.players} players"),
+            (self.kitty and self.removed, "a kitty game keeps all 52 cards"),
+            (self.pass_count and any(abs(o) >= self.players for o in self.pass_cycle),
+             "a pass offset is larger than the table"),
+            (self.pass_count * 2 > self.hand_size, "too many cards passed"),
+            (self.target < 1, "the target score must be positive"),
+            (self.forced_queen and self.forced_queen_discard, "choose one forced-queen rule"),
+            (self.moon_needs_bonus_card and self.bonus_card is not BonusCard.TEN_OF_DIAMONDS,
+             "only the ten of diamonds' slam can be required for the moon"),
+        ))
 
     def _variant_problems(self) -> list[str]:
-        found: list[str] = []
+        """What a variant's game doesn't have (a pass, a bonus card, a forced queen...) or
+        has its own way (the lead, the settlement, Cancellation's widow)."""
         name = _VARIANT_TITLE[self.variant]
-        if self.pass_count:
-            found.append(f"{name} has no pass")
-        if self.bonus_card is not BonusCard.NONE:
-            found.append(f"{name} has no bonus card")
-        if self.forced_queen or self.forced_queen_discard:
-            found.append(f"{name} has no forced queen")
-        if self.claim_penalty:
-            found.append("claim penalties belong to the standard game")
-        if self.variant is not Variant.CANCELLATION and self.cancels is not Cancels.IDENTICAL:
-            found.append("cancelling cards belong to Cancellation Hearts")
-        if self.variant is not Variant.AUCTION and self.settlement is Settlement.AUCTION:
-            found.append("the auction pot belongs to Auction Hearts")
-        if self.variant is Variant.AUCTION:
-            if self.settlement is not Settlement.AUCTION:
-                found.append("Auction Hearts settles with the auction pot (settlement auction)")
-            if self.queen_scores or self.moon is not MoonRule.NONE:
-                found.append("Auction Hearts scores only the named suit: no queen, no moon")
-        elif self.removed or self.kitty:
-            found.append(f"{name} plays with whole decks: no cards removed, no kitty option")
-        if self.variant is not Variant.AUCTION and (
-                self.opening_lead is not OpeningLead.LEFT_OF_DEALER):
-            found.append(f"in {name} the player left of the dealer leads")
-        if self.variant is Variant.AUCTION and self.opening_lead is not OpeningLead.LEFT_OF_DEALER:
-            found.append("in Auction Hearts the winning bidder leads any card "
-                         "(opening_lead left_of_dealer)")
-        if self.variant is Variant.CANCELLATION and self.kitty_to is not KittyTo.FIRST_TRICK:
-            found.append("the Cancellation widow goes with the first trick")
-        if self.target < 1:
-            found.append("the target score must be positive")
-        return found
+        auction = self.variant is Variant.AUCTION
+        return _broken((
+            (self.pass_count, f"{name} has no pass"),
+            (self.bonus_card is not BonusCard.NONE, f"{name} has no bonus card"),
+            (self.forced_queen or self.forced_queen_discard, f"{name} has no forced queen"),
+            (self.claim_penalty, "claim penalties belong to the standard game"),
+            (self.variant is not Variant.CANCELLATION and self.cancels is not Cancels.IDENTICAL,
+             "cancelling cards belong to Cancellation Hearts"),
+            (not auction and self.settlement is Settlement.AUCTION,
+             "the auction pot belongs to Auction Hearts"),
+            (auction and self.settlement is not Settlement.AUCTION,
+             "Auction Hearts settles with the auction pot (settlement auction)"),
+            (auction and (self.queen_scores or self.moon is not MoonRule.NONE),
+             "Auction Hearts scores only the named suit: no queen, no moon"),
+            (not auction and (self.removed or self.kitty),
+             f"{name} plays with whole decks: no cards removed, no kitty option"),
+            (not auction and self.opening_lead is not OpeningLead.LEFT_OF_DEALER,
+             f"in {name} the player left of the dealer leads"),
+            (auction and self.opening_lead is not OpeningLead.LEFT_OF_DEALER,
+             "in Auction Hearts the winning bidder leads any card "
+             "(opening_lead left_of_dealer)"),
+            (self.variant is Variant.CANCELLATION and self.kitty_to is not KittyTo.FIRST_TRICK,
+             "the Cancellation widow goes with the first trick"),
+            (self.target < 1, "the target score must be positive"),
+        ))
 
     @property
     def decks(self) -> int:
@@ -291,6 +294,12 @@ _OMITTED_AT_DEFAULT: dict[str, Any] = {
     "cancels": Cancels.IDENTICAL, "hearts_break_on_discard": False,
     "forced_queen_discard": False, "moon_needs_bonus_card": False, "claim_penalty": False}
 _INT_FIELDS = {"players", "pass_count", "target"}
+
+
+def _broken(checks: tuple[tuple[object, str], ...]) -> list[str]:
+    """The messages of the rule checks whose condition is true, in order: a table of checks
+    reads more easily than a run of `if`s (all conditions are evaluated; they only read)."""
+    return [message for broken, message in checks if broken]
 
 
 def _decode_option(key: str, value: Any) -> Any:

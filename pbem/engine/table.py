@@ -203,9 +203,16 @@ class Table:
             self.play(seat, event.card.index)  # type: ignore[union-attr]
             self.turns[seat] += 1
             return
-        if kind is CardsPassed:
+        if kind is CardsPassed:  # the next most frequent (one a seat a hand): inline too
             self.pass_cards(seat, mask_of(event.cards))  # type: ignore[union-attr]
-        elif kind is MoonChosen:
+            self.turns[seat] += 1
+            return
+        self._apply_seat_event(kind, seat, event)
+
+    def _apply_seat_event(self, kind: type[Event], seat: int, event: Event) -> None:
+        """A seat's rarer event (the moon, a claim, a vote, a variant's): apart from `apply`
+        so that its frequent events stay short and read at a glance."""
+        if kind is MoonChosen:
             self.choose_moon(seat, event.down)  # type: ignore[union-attr]
         elif kind is ClaimAccepted:
             self.claim(seat)
