@@ -226,6 +226,11 @@ DEV_MAIL_PORT = 1025
 def production_problems(cfg: Mapping[str, Any]) -> list[str]:
     """Every setting that is unsafe for a public service, each in one sentence (all at once,
     so an operator fixes them in one go). Used by create_app in production and `pbem check`."""
+    return [*_secret_problems(cfg), *_address_problems(cfg), *_backend_problems(cfg)]
+
+
+def _secret_problems(cfg: Mapping[str, Any]) -> list[str]:
+    """A secret key too short, or a setting still holding the example's placeholder."""
     problems = []
     key = str(cfg.get("SECRET_KEY") or "")
     if len(key.encode()) < MIN_SECRET_BYTES:
@@ -235,6 +240,12 @@ def production_problems(cfg: Mapping[str, Any]) -> list[str]:
     for key_name in ("SECRET_KEY", "DATABASE_URL"):
         if "CHANGE-ME" in str(cfg.get(key_name) or ""):
             problems.append(f"PBEM_{key_name} still holds the example's CHANGE-ME")
+    return problems
+
+
+def _address_problems(cfg: Mapping[str, Any]) -> list[str]:
+    """The links in emails must reach players: https, and not this machine's address."""
+    problems = []
     base = urlsplit(str(cfg.get("BASE_URL", "")))
     if base.scheme != "https":
         problems.append(f"PBEM_BASE_URL must start with https:// (it is {cfg.get('BASE_URL')!r})")
@@ -242,6 +253,13 @@ def production_problems(cfg: Mapping[str, Any]) -> list[str]:
     if host in _LOCAL_HOSTS or host.endswith(".localhost") or host.startswith("127."):
         problems.append(f"PBEM_BASE_URL points at this machine ({host or 'no host'}): players "
                         "need the public address")
+    return problems
+
+
+def _backend_problems(cfg: Mapping[str, Any]) -> list[str]:
+    """The services behind it left at their development settings: the mail catcher's port,
+    SQLite by default, per-process rate limits; a DKIM key that can't be read, a log format."""
+    problems = []
     if int(cfg.get("SMTP_PORT", 0)) == DEV_MAIL_PORT:
         problems.append(f"PBEM_SMTP_PORT is {DEV_MAIL_PORT}, the development mail catcher's port: "
                         "set your relay's port (25, 465 or 587)")

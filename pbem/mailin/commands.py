@@ -57,6 +57,7 @@ END_PLAY_ON = frozenset({"play on", "keep playing", "end no", "no end", "vote pl
                          "continue", "dont end", "don't end"})
 SUIT_VERBS = frozenset({"avoid", "name", "suit"})  # `avoid spades`, `name spades`, `suit spades`
 NO_BID = frozenset({"no bid", "bid pass", "pass bid", "pass the bid"})
+_MOVE_VERBS = frozenset({"play", "bid", "pass", "moon"} | SUIT_VERBS)  # read by `_read_move`
 _NUMBER_WORDS = {word: n for n, word in enumerate((
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
@@ -231,40 +232,59 @@ def _looks_like_card(text: str) -> bool:
 def read_line(line: str, now: Asked | None = None) -> Command | None:
     """One cleaned line → a Command; None if it isn't one; UnreadableInput if it starts like
     one but can't be read ("play XZ"). `now`: what the seat is asked (see read_commands)."""
-    phase = now.state.phase if now is not None and now.state is not None else None
     verb, _, rest = line.partition(" ")
     verb, rest = verb.rstrip(":"), rest.strip().lstrip(":").strip()
     if line in END_AGREE or line in END_PLAY_ON:
         return Command("end", agree=line in END_AGREE, line=line)
-    if verb == "play":
-        return Command("play", (_one_card(rest),), line=line)
-    if line in NO_BID or (verb == "bid" and rest in {"pass", "none", "nothing"}):
+    if line in NO_BID:  # before the verbs: "pass bid" is no pass of cards
         return Command("bid", line=line)
-    if verb == "bid":
-        return Command("bid", chips=_chips(rest), line=line)
-    if verb in SUIT_VERBS:
-        suit = _suit(verb, rest)
-        return Command("avoid", suit=suit, line=line) if suit is not None else None
-    if verb == "pass":
-        if not rest:
-            return _bare_pass(line, now)
-        return Command("pass", _cards(rest), line=line)
+    if verb in _MOVE_VERBS:
+        return _read_move(line, verb, rest, now)
     if verb in {"claim", "status", "help"} and rest in {"", "all", "the rest", "rest"}:
         return Command(verb, line=line)
-    if verb == "moon":
-        if rest in {"down", "go down"}:
-            return Command("moon", down=True, line=line)
-        if rest in {"up", "others up", "put others up"}:
-            return Command("moon", down=False, line=line)
-        raise UnreadableInput("Choose “moon down” (you go down) or “moon up” (everyone "
-                              "else goes up).")
     if verb == "away":
         return Command("away", text=rest, line=line)
     if verb == "address" or line.startswith("add address "):  # "address bob@work.example"
-        address = line.removeprefix("add address ").removeprefix("address").strip(" :")
-        if not address:
-            raise UnreadableInput("Write the address to add, e.g. “address you@example.org”.")
-        return Command("address", text=address, line=line)
+        return _address(line)
+    return _bare_line(line, now)
+
+
+def _read_move(line: str, verb: str, rest: str, now: Asked | None) -> Command | None:
+    """A line that starts with a move's verb (`play`, `bid`, `pass`, `moon`, `avoid`...)."""
+    if verb == "play":
+        return Command("play", (_one_card(rest),), line=line)
+    if verb == "bid":
+        if rest in {"pass", "none", "nothing"}:
+            return Command("bid", line=line)
+        return Command("bid", chips=_chips(rest), line=line)
+    if verb == "pass":
+        return Command("pass", _cards(rest), line=line) if rest else _bare_pass(line, now)
+    if verb == "moon":
+        return _moon(rest, line)
+    suit = _suit(verb, rest)
+    return Command("avoid", suit=suit, line=line) if suit is not None else None
+
+
+def _moon(rest: str, line: str) -> Command:
+    if rest in {"down", "go down"}:
+        return Command("moon", down=True, line=line)
+    if rest in {"up", "others up", "put others up"}:
+        return Command("moon", down=False, line=line)
+    raise UnreadableInput("Choose “moon down” (you go down) or “moon up” (everyone "
+                          "else goes up).")
+
+
+def _address(line: str) -> Command:
+    address = line.removeprefix("add address ").removeprefix("address").strip(" :")
+    if not address:
+        raise UnreadableInput("Write the address to add, e.g. “address you@example.org”.")
+    return Command("address", text=address, line=line)
+
+
+def _bare_line(line: str, now: Asked | None) -> Command | None:
+    """A line without a verb: a suit's name while the suit is named, else cards (a pass in
+    the pass phase)."""
+    phase = now.state.phase if now is not None and now.state is not None else None
     suit = _bare_suit(line) if phase is Phase.NAME_SUIT else None
     if suit is not None:
         return Command("avoid", suit=suit, line=line)

@@ -92,27 +92,37 @@ def replay_hands(events: Sequence[Event], names: Sequence[str]) -> list[HandReco
         before, state = state, apply(state, event)
         if isinstance(event, HandDealt):
             hands.append(_new_hand(state, names))
-            continue
-        if not hands:
-            continue
-        record = hands[-1]
-        if isinstance(event, CardsPassed):
-            record.passes.append(PassLine(names[event.seat], names[before.pass_target(event.seat)],
-                                          tuple(views.card_views(event.cards))))
-        elif isinstance(event, ClaimAccepted | ClaimFailed):
-            record.claimed_by = names[event.seat]
-            record.false_claim = isinstance(event, ClaimFailed)
-        elif isinstance(event, CardsDrawn):
-            record.draws.append(DrawLine(names[event.seat], before.trick_number, tuple(
-                views.card_view(c) for c in drawn_cards(before, event))))
-        elif isinstance(event, SuitNamed):
-            record.opening.append(_auction_line(before, event, names))
-        if len(state.tricks) > len(before.tricks):
-            record.tricks.append(_trick(state, len(state.tricks), names))
-        if len(state.sheet) > len(before.sheet):
-            _finish(record, state.sheet[-1], names, isinstance(event, MoonChosen))
-            _variant_ending(record, before, state, event, names)
+        elif hands:
+            _record(hands[-1], before, state, event, names)
     return hands
+
+
+def _record(record: HandRecord, before: GameState, after: GameState, event: Event,
+            names: Sequence[str]) -> None:
+    """One event of a hand into its record: what the event says, then the trick or the hand
+    it ended."""
+    _record_event(record, before, event, names)
+    if len(after.tricks) > len(before.tricks):
+        record.tricks.append(_trick(after, len(after.tricks), names))
+    if len(after.sheet) > len(before.sheet):
+        _finish(record, after.sheet[-1], names, isinstance(event, MoonChosen))
+        _variant_ending(record, before, after, event, names)
+
+
+def _record_event(record: HandRecord, before: GameState, event: Event,
+                  names: Sequence[str]) -> None:
+    """The events a hand's record tells of: passes, claims, draws, the suit named."""
+    if isinstance(event, CardsPassed):
+        record.passes.append(PassLine(names[event.seat], names[before.pass_target(event.seat)],
+                                      tuple(views.card_views(event.cards))))
+    elif isinstance(event, ClaimAccepted | ClaimFailed):
+        record.claimed_by = names[event.seat]
+        record.false_claim = isinstance(event, ClaimFailed)
+    elif isinstance(event, CardsDrawn):
+        record.draws.append(DrawLine(names[event.seat], before.trick_number, tuple(
+            views.card_view(c) for c in drawn_cards(before, event))))
+    elif isinstance(event, SuitNamed):
+        record.opening.append(_auction_line(before, event, names))
 
 
 def _new_hand(state: GameState, names: Sequence[str]) -> HandRecord:
