@@ -150,61 +150,71 @@ def rows_since(engine: Engine, mark: dict[str, int]) -> dict[str, list[dict[str,
                 for t in TABLES}
 
 
-def bare_writer(engine: Engine, game: int) -> Callable[[dict[str, list[dict[str, Any]]]], float]:
+Rows = dict[str, list[dict[str, Any]]]  # a move's new rows, by table
+
+
+class BareWriter:
     """Writes one move's rows again (fresh seqs and hashes, in game `game`) in one bare
-    DBAPI transaction: BEGIN IMMEDIATE / BEGIN, the game's seq UPDATE, executemany per table."""
-    raw = engine.raw_connection()
-    driver = raw.driver_connection
-    sqlite = engine.dialect.name == "sqlite"
-    counter = [10_000_000]
-    if sqlite:
-        driver.isolation_level = None
-        mark, begin = "?", "BEGIN IMMEDIATE"
-    else:
-        from psycopg.types.json import Jsonb  # type: ignore[import-not-found]
+    DBAPI transaction: BEGIN IMMEDIATE / BEGIN, the game's seq UPDATE, executemany per table.
+    Called with the rows, it returns the transaction's wall-clock and CPU time."""
 
-        driver.autocommit = True
-        mark, begin = "%s", "BEGIN"
+    def __init__(self, engine: Engine, game: int) -> None:
+        raw = engine.raw_connection()
+        self.driver = raw.driver_connection
+        self.game, self.counter = game, 10_000_000
+        self.sqlite = engine.dialect.name == "sqlite"
+        if self.sqlite:
+            self.driver.isolation_level = None
+            self.mark, self.begin = "?", "BEGIN IMMEDIATE"
+            self.to_json: Callable[[Any], Any] = json.dumps
+        else:
+            from psycopg.types.json import Jsonb  # type: ignore[import-not-found]
 
-    def value(v: Any) -> Any:
-        if isinstance(v, (dict, list)):
-            return json.dumps(v) if sqlite else Jsonb(v)
-        if sqlite and isinstance(v, datetime):
-            return v.isoformat(sep=" ")
-        if sqlite and isinstance(v, str) and v.startswith("{"):
-            return v
-        return v
+            self.driver.autocommit = True
+            self.mark, self.begin, self.to_json = "%s", "BEGIN", Jsonb
 
-    def write(rows: dict[str, list[dict[str, Any]]]) -> tuple[float, float]:
-        prepared = []
-        for table, found in rows.items():
-            if not found:
-                continue
-            cols = [c for c in found[0] if c != "id"]
-            values = []
-            for row in found:
-                counter[0] += 1
-                fresh = dict(row, game_id=game)
-                if table == "event":
-                    fresh["seq"] = counter[0]
-                if table == "token":
-                    fresh["token_hash"] = f"bench{counter[0]}"
-                if table == "deadline":
-                    fresh["turn_seq"] = counter[0]
-                values.append(tuple(value(fresh[c]) for c in cols))
-            sql = (f"INSERT INTO {table} ({', '.join(cols)}) "
-                   f"VALUES ({', '.join([mark] * len(cols))})")
-            prepared.append((sql, values))
-        cursor = driver.cursor()
+    def __call__(self, rows: Rows) -> tuple[float, float]:
+        prepared = [self._insert(table, found) for table, found in rows.items() if found]
+        cursor = self.driver.cursor()
         start, cpu = time.perf_counter(), time.thread_time()
-        cursor.execute(begin)
-        cursor.execute(f"UPDATE game SET last_seq = last_seq WHERE id = {mark}", (game,))
+        cursor.execute(self.begin)
+        cursor.execute(f"UPDATE game SET last_seq = last_seq WHERE id = {self.mark}",
+                       (self.game,))
         for sql, values in prepared:
             cursor.executemany(sql, values)
         cursor.execute("COMMIT")
         return time.perf_counter() - start, time.thread_time() - cpu
 
-    return write
+    def _insert(self, table: str, found: list[dict[str, Any]]) -> tuple[str, list[tuple[Any, ...]]]:
+        """The INSERT of a table's rows (all but their ids), with the rows' values."""
+        cols = [c for c in found[0] if c != "id"]
+        values = []
+        for row in found:
+            fresh = self._fresh(table, row)
+            values.append(tuple(self._value(fresh[c]) for c in cols))
+        sql = (f"INSERT INTO {table} ({', '.join(cols)}) "
+               f"VALUES ({', '.join([self.mark] * len(cols))})")
+        return sql, values
+
+    def _fresh(self, table: str, row: dict[str, Any]) -> dict[str, Any]:
+        """The row in the reference game, with new values where the schema wants them unique."""
+        self.counter += 1
+        fresh = dict(row, game_id=self.game)
+        if table == "event":
+            fresh["seq"] = self.counter
+        if table == "token":
+            fresh["token_hash"] = f"bench{self.counter}"
+        if table == "deadline":
+            fresh["turn_seq"] = self.counter
+        return fresh
+
+    def _value(self, v: Any) -> Any:
+        """A value as the driver takes it (a JSON string stays as it is)."""
+        if isinstance(v, (dict, list)):
+            return self.to_json(v)
+        if self.sqlite and isinstance(v, datetime):
+            return v.isoformat(sep=" ")
+        return v
 
 
 # --- figures ------------------------------------------------------------------------------
@@ -258,7 +268,7 @@ def measure(engine: Engine, n: int, long_events: int) -> None:
     for _ in range(30):  # warm up
         _took, state = move(engine, game, state)
         fan_out(engine)
-    write = bare_writer(engine, ref_game)
+    write = BareWriter(engine, ref_game)
     HELD.clear()
     service_times: list[float] = []
     bare: list[float] = []
