@@ -1,9 +1,11 @@
 """Receive: store a message's raw bytes as a pending InboundMail row, once. Nothing else.
 (From the mail spool `pbem ingest` writes, too: store_spooled.)
 
-A message is the same one when its Message-ID and the hash of its body match: the body, not
-the whole message, so that a copy that came by another way in (with other Received or
-Delivered-To headers) is still a duplicate.
+A message is the same one when its Message-ID and its content hash match (rawmail.content_hash):
+the hash of its body, not of the whole message, so that a copy that came by another way in
+(with other Received or Delivered-To headers) is still a duplicate; for a message without a
+Message-ID, of its own headers (From, To, Cc, Subject, Date, In-Reply-To, References) and
+body, so that two different messages with the same body ("QS" to two games) are two.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 IMAP against Dovecot, `pbem ingest`) on SQLite and PostgreSQL; each plays exactly once:
 - Exchange / Outlook: no plus address, only In-Reply-To naming the turn email itself;
 - reply-all: the sender's own token and another player's, copies delivered to both;
+- no Message-ID (a client or gateway that leaves it out): a copy delivered twice is still one
+  message, but two different replies with the same body ("QS" to two games) are two;
 - an unroutable reply from a player is answered (why, their games, links); from a stranger or
   a machine it is not (no backscatter), and the raw mail is kept with its reason.
 """
@@ -85,14 +87,18 @@ def way(request: pytest.FixtureRequest, make_app: Callable[..., Flask],
 
 def message(sender: str, body: str, *, to: str, cc: str | None = None,
             in_reply_to: str | None = None, references: str | None = None,
-            headers: dict[str, str] | None = None) -> bytes:
+            headers: dict[str, str] | None = None, message_id: bool = True) -> bytes:
+    """A reply as Outlook writes it (`message_id=False`: one a client or gateway sent
+    without a Message-ID, and no MTA on the way added one)."""
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = to
     if cc:
         msg["Cc"] = cc
     msg["Subject"] = "RE: Hearts: Friday night"
-    msg["Message-ID"] = f"<{uuid.uuid4().hex}@client.example>"
+    msg["Date"] = "Sat, 21 Nov 2026 09:48:02 +0100"
+    if message_id:
+        msg["Message-ID"] = f"<{uuid.uuid4().hex}@client.example>"
     if in_reply_to:
         msg["In-Reply-To"] = in_reply_to
     if references:
@@ -116,9 +122,11 @@ def reasons(engine: Engine) -> list[tuple[str, str | None, bool]]:
         return [(r.status, r.reason, bool(r.raw)) for r in rows]
 
 
-def test_outlook_reply_with_only_in_reply_to_plays_once(way: tuple[Flask, Send]) -> None:
+@pytest.mark.parametrize("message_id", [True, False], ids=["message-id", "no-message-id"])
+def test_outlook_reply_with_only_in_reply_to_plays_once(way: tuple[Flask, Send],
+                                                        message_id: bool) -> None:
     """Exchange dropped the plus address and the client kept only In-Reply-To: the turn
-    email's own Message-ID leads to its reply token."""
+    email's own Message-ID leads to its reply token. Delivered twice, it is stored once."""
     app, send = way
     engine = db_engine(app)
     game = two_human_game(engine)
@@ -127,7 +135,8 @@ def test_outlook_reply_with_only_in_reply_to_plays_once(way: tuple[Flask, Send])
     turn = emails(engine, me, "turn")[-1]
     assert turn.message_id is not None and "pbem.reply." not in turn.message_id
     card = legal(state, seat)
-    raw = message(me, str(card), to="Hearts <play@pbem.test>", in_reply_to=turn.message_id)
+    raw = message(me, str(card), to="Hearts <play@pbem.test>", in_reply_to=turn.message_id,
+                  message_id=message_id)
     before = len(plays(engine, game))
     send(raw, ["play@pbem.test"])
     send(raw, ["play@pbem.test"])  # delivered twice
@@ -135,11 +144,15 @@ def test_outlook_reply_with_only_in_reply_to_plays_once(way: tuple[Flask, Send])
     assert after[before] == CardPlayed(seat, card)
     assert after.count(CardPlayed(seat, card)) == 1
     assert not emails(engine, me, "unroutable")
+    assert len(reasons(engine)) == 1  # one message stored
 
 
-def test_reply_all_is_routed_to_the_senders_own_seat_once(way: tuple[Flask, Send]) -> None:
+@pytest.mark.parametrize("message_id", [True, False], ids=["message-id", "no-message-id"])
+def test_reply_all_is_routed_to_the_senders_own_seat_once(way: tuple[Flask, Send],
+                                                          message_id: bool) -> None:
     """The reply also went to the other player's reply address, and that copy arrives first:
-    it is still the sender's move, made once; the other player is told nothing."""
+    it is still the sender's move, made once; the other player is told nothing. The copies
+    differ only in what the way in added (the envelope recipient): one message stored."""
     app, send = way
     engine = db_engine(app)
     game = two_human_game(engine)
@@ -148,7 +161,7 @@ def test_reply_all_is_routed_to_the_senders_own_seat_once(way: tuple[Flask, Send
     mine, theirs = latest_token(engine, me, "turn"), latest_token(engine, other)
     card = legal(state, seat)
     raw = message(me, f"{card}", to=f"Hearts <play+{theirs}@pbem.test>",
-                  cc=f"Hearts <play+{mine}@pbem.test>")
+                  cc=f"Hearts <play+{mine}@pbem.test>", message_id=message_id)
     before = len(plays(engine, game))
     send(raw, [f"play+{theirs}@pbem.test"])  # the other player's copy first
     send(raw, [f"play+{mine}@pbem.test"])
@@ -156,6 +169,28 @@ def test_reply_all_is_routed_to_the_senders_own_seat_once(way: tuple[Flask, Send
     assert after[before] == CardPlayed(seat, card)
     assert after.count(CardPlayed(seat, card)) == 1
     assert not emails(engine, other, "not_your_seat")
+    assert len(reasons(engine)) == 1
+
+
+def test_two_replies_without_a_message_id_with_the_same_body_both_play(
+        way: tuple[Flask, Send]) -> None:
+    """QA finding 2: the same card to two games (dealt alike), from a client that sends no
+    Message-ID. The same body, but not the same message (its To, its In-Reply-To): both are
+    stored and both played."""
+    app, send = way
+    engine = db_engine(app)
+    games = [two_human_game(engine), two_human_game(engine)]
+    (seat, state), (other_seat, other_state) = [to_play(engine, game) for game in games]
+    assert (seat, state.hand(seat)) == (other_seat, other_state.hand(seat))
+    me, card = PEOPLE[seat], legal(state, seat)
+    for game in games:
+        turn = next(e for e in reversed(emails(engine, me, "turn")) if e.game_id == game)
+        token = turn.headers["Reply-To"].split("play+")[1].split("@")[0]
+        send(message(me, str(card), to=f"Hearts <play+{token}@pbem.test>",
+                     in_reply_to=turn.message_id, message_id=False),
+             [f"play+{token}@pbem.test"])
+    assert [plays(engine, game).count(CardPlayed(seat, card)) for game in games] == [1, 1]
+    assert [status for status, _, _ in reasons(engine)] == ["processed", "processed"]
 
 
 def test_an_unroutable_reply_from_a_player_is_answered_with_their_games(
