@@ -18,7 +18,7 @@ import os
 import re
 import smtplib
 import socket
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.utils import parseaddr
@@ -31,7 +31,7 @@ from sqlmodel import Session, col, select
 from pbem.mail.compose import MailSettings, to_bytes, without_tokens
 from pbem.store.db import execute_write, inserted_id, is_planning, transaction, writing
 from pbem.store.gamerows import plain
-from pbem.store.models import OutboxEmail, Player
+from pbem.store.models import OutboxEmail, Player, normalise_email
 from pbem.store.types import utcnow
 
 log = logging.getLogger(__name__)
@@ -410,6 +410,22 @@ def mark_bounced(session: Session, row_id: int, reason: str, *, blame: bool) -> 
     return row.player_id
 
 
+def emails_bounced(session: Session, message_ids: Sequence[str],
+                   addresses: Sequence[str]) -> list[int]:
+    """The outbox rows a delivery report without VERP returns: those whose Message-ID is one
+    the report names (`message_ids`, as sent: a row keeps it without its reply token) and
+    that went to one of the addresses it says failed. Empty for a report naming no email we
+    sent to that address (anyone can write one: it must not stop a player's mail)."""
+    wanted = {normalise_email(a) for a in addresses if a}
+    ids = set(message_ids) | {without_tokens(i) for i in message_ids}
+    if not wanted or not ids:
+        return []
+    rows = session.exec(select(OutboxEmail.id, OutboxEmail.to_addr).where(
+        col(OutboxEmail.message_id).in_(sorted(ids))).order_by(col(OutboxEmail.id)))
+    return [row_id for row_id, to_addr in rows
+            if row_id is not None and normalise_email(to_addr) in wanted]
+
+
 def _envelope_from(settings: SmtpSettings, row: Claimed) -> str:
     if settings.bounce_localpart and settings.bounce_domain:
         return verp_address(settings, row.id)
@@ -555,8 +571,6 @@ def reset_player(engine: Engine, player_id: int) -> int:
 def reset_address(engine: Engine, address: str) -> int:
     """Mail the player at `address` again (clears a "failing" mark); the number of players
     changed."""
-    from pbem.store.models import normalise_email
-
     with transaction(engine) as session:
         result = session.execute(
             update(Player).where(col(Player.email) == normalise_email(address))

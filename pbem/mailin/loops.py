@@ -1,16 +1,19 @@
 """Loops: recognise mail no one typed — auto-replies, lists, our own mail, bounces (DSNs).
 
 We never answer such mail (RFC 3834 and practice, see NOTES.md). A delivery status notification
-that reports a permanent failure names the address that fails; process marks its player.
+that reports a permanent failure names the address that fails and, if it is genuine, the email
+that failed (anyone can write one: process marks a player only for an email we sent them).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from email.message import Message
 from email.utils import parseaddr
 from typing import Any, Protocol
+
+from pbem.mailin.rawmail import message_id_of
 
 _DAEMONS = re.compile(r"^(mailer-daemon|postmaster|mail-daemon|mailer_daemon)@", re.IGNORECASE)
 _NOREPLY = re.compile(r"^(no-?reply|do-?not-?reply|bounces?)[@+]", re.IGNORECASE)
@@ -18,12 +21,15 @@ _NOREPLY = re.compile(r"^(no-?reply|do-?not-?reply|bounces?)[@+]", re.IGNORECASE
 
 @dataclass(frozen=True)
 class Bounce:
-    """A DSN: who failed for good (lower-cased addresses), and the status line for the record
-    (the first failure's; without one, what the report says instead, e.g. "delayed: 4.2.2")."""
+    """A DSN: who failed for good (lower-cased addresses: each failure's Final-Recipient and
+    Original-Recipient), the status line for the record (the first failure's; without one,
+    what the report says instead, e.g. "delayed: 4.2.2"), and the Message-IDs it names as the
+    email that failed (`named`, see named_ids): only these tie it to an email we sent."""
 
     recipients: tuple[str, ...]
     permanent: bool
     status: str
+    named: tuple[str, ...] = ()
 
 
 class Headers(Protocol):
@@ -94,8 +100,36 @@ def bounce_of(message: Message) -> Bounce | None:
         return None
     for part in message.walk():
         if part.get_content_type() == "message/delivery-status":
-            return _read_status(part)
-    return Bounce((), False, "")
+            found = _read_status(part)
+            return replace(found, named=named_ids(message, found.named))
+    return Bounce((), False, "", named_ids(message))
+
+
+NAMED_LIMIT = 20  # Message-IDs read from one report (a hostile one may list thousands)
+_MESSAGE_IDS = re.compile(r"<[^<>\s]{1,250}>")
+_RETURNED_HEADERS = ("text/rfc822-headers", "message/rfc822-headers")
+
+
+def named_ids(report: Message, in_status: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The Message-IDs a delivery report names as the email that failed: the returned
+    message's own (a message/rfc822 part, or its headers in a text/rfc822-headers part), an
+    Original-Message-ID field of the report (`in_status`), and the report's In-Reply-To and
+    References (some servers answer the failed email)."""
+    found = list(in_status)
+    for part in report.walk():
+        kind = part.get_content_type()
+        if kind == "message/rfc822":
+            inner = part.get_payload()
+            if isinstance(inner, list) and inner and isinstance(inner[0], Message):
+                found.append(str(inner[0].get("Message-ID", "")))
+        elif kind in _RETURNED_HEADERS:
+            data = part.get_payload(decode=True)
+            if isinstance(data, bytes):
+                found.append(message_id_of(data.lstrip(b"\r\n")))
+    for name in ("In-Reply-To", "References"):
+        found += [str(value) for value in report.get_all(name) or []]
+    ids = [i for text in found for i in _MESSAGE_IDS.findall(text)]
+    return tuple(dict.fromkeys(ids))[:NAMED_LIMIT]
 
 
 def _read_status(part: Message) -> Bounce:
@@ -108,21 +142,25 @@ def _read_status(part: Message) -> Bounce:
         data = part.get_payload(decode=True)
         text = data.decode("utf-8", "replace") if isinstance(data, bytes) else str(payload)
     recipients: list[str] = []
+    named: list[str] = []
     failed = other = ""
     for block in re.split(r"\n\s*\n", text):
         fields = _fields(block)
-        rcpt = fields.get("final-recipient") or fields.get("original-recipient") or ""
-        if not rcpt:
+        named += [fields[n] for n in ("original-message-id", "x-original-message-id")
+                  if n in fields]
+        rcpts = [fields[n] for n in ("final-recipient", "original-recipient") if fields.get(n)]
+        if not rcpts:
             continue
         action = fields.get("action", "").lower()
         code = fields.get("status", "")
         said = f"{code} {fields.get('diagnostic-code', '')}".strip()
         if action == "failed" or code.startswith("5"):
-            recipients.append(rcpt.split(";", 1)[-1].strip().strip("<>").lower())
+            recipients += [r.split(";", 1)[-1].strip().strip("<>").lower() for r in rcpts]
             failed = failed or said
         else:  # delayed, relayed, delivered, expanded: nothing failed for good
             other = other or f"{action or 'no action'}: {said}".strip()
-    return Bounce(tuple(recipients), bool(recipients), failed or other)
+    return Bounce(tuple(dict.fromkeys(recipients)), bool(recipients), failed or other,
+                  tuple(named))
 
 
 def _fields(block: str) -> dict[str, str]:

@@ -43,7 +43,13 @@ from pbem.engine import Command as EngineCommand
 from pbem.mail.addresses import AddressRefused, request_address
 from pbem.mail.compose import MailSettings, answered_id
 from pbem.mail.errors import send_error
-from pbem.mail.outbox import mark_bounced, recipient_refused, verp_row_of
+from pbem.mail.outbox import (
+    emails_bounced,
+    mark_bounced,
+    recipient_refused,
+    reset_player,
+    verp_row_of,
+)
 from pbem.mail.votes import AGREE_WORD, PLAY_ON_WORD
 from pbem.mailin import replies
 from pbem.mailin.commands import (
@@ -63,8 +69,8 @@ from pbem.mailin.route import (
     Route,
     decoded_header,
     find_route,
-    players_with_address,
     recipients_of,
+    without_plus,
 )
 from pbem.mailin.unroutable import unroutable
 from pbem.present import views
@@ -285,20 +291,49 @@ def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
         route = replace(route, answered=answered_id(message.get("Message-ID")))
         if not route.from_player:
             return _not_the_player(inbox, route, sender)
-        try:
-            text = reply_text(message)
-        except READ_ERRORS as exc:
-            return _error(inbox, route, "", "We couldn't read your email: its format is broken "
-                          f"({_why(exc)}). Please send your reply again as plain text.",
-                          "malformed")
-        text = text or subject_words(decoded_header(message.get("Subject", "")))
-        now = None
-        if needs_phase(text):
-            now = asked(load_state(session, route.game_id).state, route.seat_no)
-        reading = read_commands(text, now)
+        failing = _failing_mark(session, route.player_id, sender)
+        reading = _read(inbox, session, route, message)
+    if failing:
+        _reachable_again(inbox, route.player_id, sender, failing)
+    if isinstance(reading, Decision):
+        return reading
     # Staleness ("this reply was for an earlier turn") is the move command's, checked inside
     # its locked transaction.
     return _carry_out(inbox, route, reading, message, mail_id)
+
+
+def _read(inbox: Inbox, session: Session, route: Route, message: Message) -> Reading | Decision:
+    """The commands in the player's reply (an error answer when it can't be read at all)."""
+    try:
+        text = reply_text(message)
+    except READ_ERRORS as exc:
+        return _error(inbox, route, "", "We couldn't read your email: its format is broken "
+                      f"({_why(exc)}). Please send your reply again as plain text.",
+                      "malformed")
+    text = text or subject_words(decoded_header(message.get("Subject", "")))
+    now = None
+    if needs_phase(text):
+        now = asked(load_state(session, route.game_id).state, route.seat_no)
+    return read_commands(text, now)
+
+
+def _failing_mark(session: Session, player_id: int, sender: str) -> str:
+    """Why the player's address is marked failing, when their reply came from that very
+    address (or a plus variant of it: the same mailbox); "" otherwise."""
+    player = session.get(Player, player_id)
+    if player is None or player.email_status != "failing" \
+            or without_plus(sender) != without_plus(player.email):
+        return ""
+    return player.email_status_reason or "failing"
+
+
+def _reachable_again(inbox: Inbox, player_id: int, sender: str, why: str) -> None:
+    """The player wrote from the address marked failing, through their own seat's reply
+    token: it evidently works. Mail them again (as the "my address works" button does),
+    before their reply is carried out, so its answer and their next turn emails go out."""
+    reset_player(inbox.engine, player_id)
+    log.info("player %s wrote from %s, marked failing (%s): their mail goes out again",
+             player_id, sender, printable(why)[:200])
 
 
 # What reading a hostile message may raise (the stdlib email package and our parsing):
@@ -319,22 +354,31 @@ def blames_address(status: str) -> bool:
 
 
 def _bounce(inbox: Inbox, bounce: Bounce) -> Decision:
-    """A DSN to our From address (no VERP): the players using the failed addresses."""
+    """A DSN to our From address (no VERP). Anyone can write one, so it counts only when it
+    names an email we sent to an address it says failed (its returned copy's Message-ID, an
+    Original-Message-ID, In-Reply-To or References: emails_bounced); then it is read as a
+    bounce to that email's VERP address would be (`_verp_bounce`). Otherwise it is kept
+    (raw, with the reason) and nothing else happens. Never answered."""
     if not bounce.permanent:
         return Decision("ignored", "delivery status notification without a permanent failure"
                                    f" ({bounce.status or 'no status'}): nothing marked")
-    failed, status = bounce.recipients, bounce.status
-    if not blames_address(status):
-        return Decision("processed", f"bounce: {', '.join(failed)} ({status}): the email "
-                                     "failed, not the address: nothing marked")
+    failed, status = ", ".join(bounce.recipients), bounce.status or "failed"
+    with transaction(inbox.engine, read_only=True) as session:
+        rows = emails_bounced(session, bounce.named, bounce.recipients)
+    if not rows:
+        log.info("a delivery report for %s (%s) names no email we sent there: nothing marked",
+                 failed, status)
+        return Decision("ignored", f"bounce: {failed} ({status}) names no email we sent to "
+                                   "that address: nothing marked")
+    blame = blames_address(status)
 
     def mark(session: Session) -> None:
-        for player in players_with_address(session, list(failed)):
-            player.email_status, player.email_status_reason = "failing", status or "bounced"
-            session.add(player)
+        for row_id in rows:
+            mark_bounced(session, row_id, status, blame=blame)
 
-    return Decision("processed", f"bounce: {', '.join(failed)} marked failing ({status})",
-                    [mark])
+    emails = ", ".join(f"#{row_id}" for row_id in rows)
+    result = f"{failed} marked failing" if blame else "the email failed, not the address"
+    return Decision("processed", f"bounce of email {emails}: {result} ({status})", [mark])
 
 
 def verp_row_in(settings: MailSettings, message: Message) -> int | None:

@@ -237,7 +237,7 @@ class OutboxEmail(SQLModel, table=True):
     body_text: str = Field(sa_type=Text)
     body_html: str | None = Field(default=None, sa_type=Text)
     headers: dict[str, str] = Field(default_factory=dict, sa_type=JSON)
-    message_id: str | None = Field(default=None, max_length=250)
+    message_id: str | None = Field(default=None, max_length=250, index=True)  # bounces name it
     status: str = Field(default="pending", max_length=16)
     attempts: int = 0
     next_attempt_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
@@ -314,7 +314,7 @@ class InboundMail(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(default="", max_length=998)  # "" when the mail has none
-    content_hash: str = Field(max_length=64)  # sha256 hex of raw
+    content_hash: str = Field(max_length=64)  # sha256 hex: pbem.mailin.rawmail
     raw: bytes = Field(sa_type=LargeBinary)
     status: str = Field(default="pending", max_length=16)
     reason: str | None = Field(default=None, sa_type=Text)

@@ -14,7 +14,7 @@ from pbem.mailin.process import deliver, process, process_pending
 from pbem.mailin.receive import purge_raw_mail, store_raw
 from pbem.store.db import transaction
 from pbem.store.events import load_events
-from pbem.store.models import InboundMail, PlayerAddress
+from pbem.store.models import InboundMail, Player, PlayerAddress
 from pbem.store.types import utcnow
 from tests.mailin.support import (
     emails,
@@ -131,15 +131,48 @@ def test_an_autoresponder_gets_silence(engine: Engine) -> None:
     assert not state_of(engine, game).has_passed(0)
 
 
-def test_a_bounce_marks_the_address_failing(engine: Engine) -> None:
+def test_a_bounce_marks_the_address_failing_only_when_it_returns_our_email(
+        engine: Engine) -> None:
+    """The corpus report returns the headers of an email to Ann but no Message-ID: it names
+    no email we sent, so anyone could have written it; with the Message-ID of Ann's email
+    it marks her address (more in test_plain_bounces.py)."""
     two_human_game(engine)
     from tests.mailin.test_corpus import CORPUS
 
-    stored = deliver(inbox(engine), (CORPUS / "bounce.eml").read_bytes())
+    report = (CORPUS / "bounce.eml").read_bytes()
+    stored = deliver(inbox(engine), report)
+    assert row(engine, stored.id).status == "ignored"
+    assert player(engine, "ann@example.org").email_status == "ok"
+    sent = emails(engine, "ann@example.org")[-1]
+    assert sent.message_id
+    loop = b"X-PBEM-Loop: pbem.test\r\n"
+    assert loop in report
+    returned = report.replace(loop, loop + f"Message-ID: {sent.message_id}\r\n".encode())
+    stored = deliver(inbox(engine), returned.replace(b"ABC12@", b"ABC13@"))
     assert row(engine, stored.id).status == "processed"
     ann = player(engine, "ann@example.org")
     assert ann.email_status == "failing" and "5.1.1" in (ann.email_status_reason or "")
     assert player(engine, "bob@example.org").email_status == "ok"
+    assert emails(engine, "ann@example.org")[-1].status == "failed"
+
+
+def test_a_reply_from_the_failing_address_clears_it_and_is_answered(engine: Engine) -> None:
+    """Ann's address is marked failing. A reply from her second address proves nothing about
+    it; one from it (a plus variant: the same mailbox) does: answered, the mark cleared."""
+    two_human_game(engine)
+    ann = "ann@example.org"
+    with transaction(engine) as session:
+        session.add(PlayerAddress(player_id=player(engine, ann).id, email="ann@work.example"))
+        found = session.exec(select(Player).where(Player.email == ann)).one()
+        found.email_status, found.email_status_reason = "failing", "bounce: 5.1.1"
+        session.add(found)
+    token = latest_token(engine, ann, "pass")
+    deliver(inbox(engine), reply(token, "status", sender="Ann <ann@work.example>"))
+    assert player(engine, ann).email_status == "failing"
+    assert not emails(engine, ann, "status")
+    deliver(inbox(engine), reply(token, "status", sender="Ann <Ann+hearts@example.org>"))
+    assert player(engine, ann).email_status == "ok"
+    assert len(emails(engine, ann, "status")) == 1
 
 
 def test_a_pending_message_is_processed_on_restart(engine: Engine) -> None:

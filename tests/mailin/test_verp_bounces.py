@@ -268,14 +268,4 @@ def test_a_forged_verp_address_by_another_way_in_blames_no_one(
     assert outbox_row(engine, row_id).status == "sent"
 
 
-@pytest.mark.parametrize(("status", "action", "marked"), [
-    ("5.1.1", "failed", True), ("5.7.1", "failed", False), ("4.2.2", "delayed", False)])
-def test_without_verp_a_report_to_our_from_address_marks_only_an_address_failure(
-        app: Flask, status: str, action: str, marked: bool) -> None:
-    """The older way (no VERP address): the report's Final-Recipient names the player; only an
-    addressing failure marks it, as a relay's refusal would."""
-    two_human_game(db_engine(app))
-    send = next(by_ingest(app))
-    send(dsn("hearts@pbem.test", status, action=action, final=ANN), "hearts@pbem.test")
-    assert (player(db_engine(app), ANN).email_status == "failing") is marked
-    assert status in inbound(db_engine(app)).reason
+# Reports to our From address (no VERP): tests/mailin/test_plain_bounces.py.
