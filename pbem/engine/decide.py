@@ -408,7 +408,9 @@ def _decide_bid(state: GameState, command: Bid, name: _Namer) -> tuple[Event, ..
         raise IllegalMove("A bid is a whole number of chips, at least 1; or pass.")
     if chips is not None and chips <= high:
         leader = name(state.bids.index(high))
-        raise IllegalMove(f"{leader} already bid {high}: bid more than {high} chips, or pass.")
+        chips_word = "chip" if high == 1 else "chips"
+        raise IllegalMove(f"{leader} already bid {high}: bid more than {high} {chips_word}, "
+                          "or pass.")
     return (BidMade(seat, chips),)
 
 

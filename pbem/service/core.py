@@ -188,12 +188,8 @@ class Loaded:
         return self.loaded_roster
 
     def names(self) -> list[str]:
-        players = self.roster().players
-        return [
-            "Robot" if s.is_bot else
-            players[s.seat_no].name if s.seat_no in players else f"Seat {s.seat_no + 1}"
-            for s in self.seats
-        ]
+        """The seats' names as pages and emails show them ("Robot 4", not "Robot")."""
+        return self.roster().names
 
 
 Step = Callable[[Loaded], "Sequence[Event] | Duplicate"]

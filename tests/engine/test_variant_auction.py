@@ -81,6 +81,8 @@ def test_a_bid_must_be_higher_than_the_last_bid_or_a_pass() -> None:
     state = bid(dealt(), 4)
     with pytest.raises(IllegalMove, match="seat 1 already bid 4: bid more than 4 chips, or pass"):
         decide(state, Bid(1, 4))
+    with pytest.raises(IllegalMove, match="seat 1 already bid 1: bid more than 1 chip, or pass"):
+        decide(bid(dealt(), 1), Bid(1, 1))  # one chip, not "1 chips"
     with pytest.raises(IllegalMove, match="at least 1"):
         decide(state, Bid(1, 0))
     assert decide(state, Bid(1, None)) == (BidMade(1, None),)

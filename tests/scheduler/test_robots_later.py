@@ -26,6 +26,7 @@ from pbem.service import (
     ROBOT,
     Context,
     Invitee,
+    PlayerMistake,
     core,
     create_game,
     games_to_play,
@@ -118,6 +119,21 @@ def test_a_move_against_strong_robots_writes_only_the_players_move_and_the_worke
         assert 0 in state.to_move and thinking is None
     with transaction(engine, read_only=True) as s:
         replay(list(load_events(s, game_id)))  # the log replays: every card legal, once
+
+
+def test_a_move_out_of_turn_names_the_robot_waited_for_as_the_pages_do(engine: Engine) -> None:
+    """The refusal says "Robot 2", as every page and email names the seat (not "Robot")."""
+    ctx, game_id = robots_game(engine, [ANN])
+    carry_on_robot_games(worker(engine))  # the robots pass
+    pass_cards(ctx, game_id, 0, table(engine, game_id)[0].hand(0)[:3])
+    carry_on_robot_games(worker(engine))  # up to Ann's first card
+    state = table(engine, game_id)[0]
+    while state.to_move == (0,):  # Ann plays until a robot is to answer her
+        play_card(ctx, game_id, 0, legal_cards(state, 0)[0])
+        state = table(engine, game_id)[0]
+    (waited,) = state.to_move
+    with pytest.raises(PlayerMistake, match=f"we're waiting for Robot {waited + 1} to play"):
+        play_card(ctx, game_id, 0, state.hand(0)[0])
 
 
 def test_easy_robots_still_answer_in_the_request(engine: Engine) -> None:
