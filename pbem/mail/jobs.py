@@ -10,6 +10,14 @@ still there and no earlier job of its game waits. So two workers never send a jo
 twice (one deletes it, the other writes nothing), a crash before that commit leaves the job
 to be done again, and each game's emails go out in seq order.
 
+A game's jobs worked out together carry a reply's echo forward (pbem.mail.notify `carried`):
+the move a player sent by email is said in the first email any of them sends that player (the
+turn the robots' moves bring back, in the robots' job that follows the reply's), and only the
+last job of the batch sends a confirmation for an echo no email said, with what the game
+waits for then. (A game's jobs wait while its robots think: pbem.store.mailjobs.) A job whose
+echo went forward is written only with the job that says it: if that one is not written now,
+neither is the job, and the next batch works both out again.
+
 A job whose fan-out raises (a rendering bug for one state, bad data) must not silence its
 game: each failure is counted on the job with its error (once, however many workers tried),
 the job is tried again after a growing back-off, and after MAX_ATTEMPTS it is set aside, kept
@@ -230,7 +238,9 @@ def _by_game(jobs: Sequence[Job]) -> list[list[Job]]:
     return groups
 
 
-Planned = list[tuple[Job, list[Write]]]
+# Each job with its writes, and whether it left an echo to a later job (said there, or in
+# the last job's confirmation: written only with it).
+Planned = list[tuple[Job, list[Write], bool]]
 
 
 def _fan_out_group(engine: Engine, jobs: list[Job], settings: MailSettings | None,
@@ -260,21 +270,32 @@ def _fan_out_group(engine: Engine, jobs: list[Job], settings: MailSettings | Non
 
 def _plan(engine: Engine, jobs: list[Job],
           settings: MailSettings | None) -> tuple[Planned, tuple[Job, Exception] | None]:
-    """Each job's writes, worked out in one planning session, up to the first that fails."""
+    """Each job's writes, worked out in one planning session, up to the first that fails
+    (less the jobs just before it that left it an echo to say)."""
     planned: Planned = []
+    carried: dict[int, str] = {}  # seat -> a reply's echo no email has said yet
     with planning(engine) as session:
         writes = collected_writes(session)
         read = read_game(session.connection(), jobs[0].game_id)  # once for the group
-        for job in jobs:
+        for number, job in enumerate(jobs, 1):
             start = len(writes)
             try:
                 if read is not None:  # else the game is gone: nothing to write
-                    fan_out(session, job, settings=settings, read=read)
+                    fan_out(session, job, settings=settings, read=read, carried=carried,
+                            confirm=number == len(jobs))
             except Exception as exc:
                 del writes[start:]
-                return planned, (job, exc)
-            planned.append((job, writes[start:]))
+                return _saying_all(planned), (job, exc)
+            planned.append((job, writes[start:], bool(carried)))
     return planned, None
+
+
+def _saying_all(planned: Planned) -> Planned:
+    """`planned` less its last jobs if they left an echo to a job not in it."""
+    end = len(planned)
+    while end and planned[end - 1][2]:
+        end -= 1
+    return planned[:end]
 
 
 def _write(engine: Engine, planned: Planned) -> tuple[list[int], bool]:
@@ -288,16 +309,17 @@ def _write(engine: Engine, planned: Planned) -> tuple[list[int], bool]:
         try:
             _write_jobs(engine, planned)
         except JobGone as gone:
-            planned, complete = planned[:[job for job, _ in planned].index(gone.job)], False
+            kept = planned[:[job for job, _, _ in planned].index(gone.job)]
+            planned, complete = _saying_all(kept), False
             continue
-        return [_job_id(job) for job, _writes in planned], complete
+        return [_job_id(job) for job, _writes, _left in planned], complete
     return [], complete
 
 
 def _write_jobs(engine: Engine, planned: Planned) -> None:
-    every = [write for _job, writes in planned for write in writes]
+    every = [write for _job, writes, _left in planned for write in writes]
     with pipelined_transaction(engine, all_plain(every)) as session:
-        for job, writes in planned:
+        for job, writes, _left in planned:
             finish_job(session, job)
             run_writes(session, writes)
 
@@ -376,7 +398,7 @@ def fan_out_one(engine: Engine, job: Job, settings: MailSettings | None = None) 
     with planning(engine) as session:
         fan_out(session, job, settings=settings)
         writes = list(collected_writes(session))
-    written, _complete = _write(engine, [(job, writes)])
+    written, _complete = _write(engine, [(job, writes, False)])
     return bool(written)
 
 

@@ -69,6 +69,8 @@ def notify(
     renderer: Renderer | None = None,
     roster: Roster | None = None,
     moved_on: frozenset[int] = frozenset(),
+    carried: dict[int, str] | None = None,
+    confirm: bool = True,
 ) -> list[OutboxEmail]:
     """Queue every email the new `events` call for (`roster`: the game's, if the caller has
     it loaded already; `moved_on`: seats that have acted since, when the emails are worked
@@ -76,13 +78,44 @@ def notify(
     `game.last_seq` (it is the turn_seq of the new tokens). `actor`: the seat whose command
     made the events; by default the seat of the first play or pass. `echo`: the command came
     by email, so the actor's move is said in the first email they get from here (a short
-    confirmation if none); a move made on a page gets no email for itself."""
-    if not events:
+    confirmation if none); a move made on a page gets no email for itself.
+
+    `carried`: the echoes of the game's earlier jobs, worked out with this one, that no
+    email said yet (pbem.mail.jobs): said in this job's emails, before its own. `confirm`
+    False (a later job of the game follows in the same batch): an echo no email said is put
+    back in `carried` for it, where it goes with the player's next email (the robots'
+    moves bring them their turn), or in a confirmation that says what the game waits for
+    then, instead of one sent now and out of date a second later."""
+    unsaid = dict(carried or {})
+    if carried is not None:
+        carried.clear()
+    if not events and not unsaid:
         return []
     mail = GameMail.load(session, game, settings, now, renderer, roster)
+    mail.echo = _joined(unsaid, echo_words(state_after, events, actor, state_before)
+                        if echo else {})
+    rows: list[OutboxEmail | None] = []
+    if events:
+        rows += _emails(mail, state_before, state_after, events, deadline, moved_on)
+    if confirm or carried is None:
+        rows += confirmation(mail, state_after)  # only if no email above carried the echo
+    else:
+        carried.update(mail.echo)  # for the next job's emails
+    return [row for row in rows if row is not None]
+
+
+def _joined(first: dict[int, str], then: dict[int, str]) -> dict[int, str]:
+    """Two jobs' echoes, by seat: a seat in both gets the earlier's words, then the later's."""
+    return {seat: " ".join(said for said in (first.get(seat), then.get(seat)) if said)
+            for seat in first | then}
+
+
+def _emails(mail: GameMail, state_before: GameState | None, state_after: GameState,
+            events: Sequence[Event], deadline: datetime | None,
+            moved_on: frozenset[int]) -> list[OutboxEmail | None]:
+    """The emails the events call for (results, the game's start or end, votes, asks)."""
     mail.draws = _draws(state_before, events)
     rows: list[OutboxEmail | None] = []
-    mail.echo = echo_words(state_after, events, actor, state_before) if echo else {}
     done = _finished(state_before, events)
     rows += _results(mail, done)
     if _game_started(state_before, state_after):
@@ -94,8 +127,7 @@ def notify(
         rows += vote_mails(mail, state_before, state_after, events)
     else:
         rows += _asks(mail, state_before, state_after, deadline, moved_on)
-    rows += confirmation(mail, state_after)  # only if no email above carried the echo
-    return [row for row in rows if row is not None]
+    return rows
 
 
 def resend_turns(

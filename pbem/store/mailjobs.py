@@ -4,13 +4,19 @@ transaction, so a job is fanned out exactly once and is never lost (a crash leav
 A job whose fan-out fails counts its attempts and waits out a back-off (its game's later jobs
 wait with it: each game's emails go out in seq order) until it is set aside: kept, with its
 error, for an operator, and no longer holding back the jobs after it.
+
+A job of a game whose robots are still thinking (a command left their moves to the worker:
+`game.robots_thinking_since`) is not due until they have moved (their chunk writes its own job
+and clears the mark), or for HOLD_FOR_ROBOTS at most (a stalled or failing robot pass holds no
+mail longer): the game's jobs then go out together, and a reply's move is said in the email
+the robots' moves bring its player (pbem.mail.jobs), not in a confirmation already out of date.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -31,13 +37,14 @@ from sqlalchemy import (
 from sqlmodel import Session
 
 from pbem.store.db import Deferred, after_sync, deferred, execute_write, read_now
-from pbem.store.models import MailJob
+from pbem.store.models import Game, MailJob
 from pbem.store.types import utcnow
 
 if TYPE_CHECKING:
     from pbem.engine import Event, GameState
 
 _J = MailJob.__table__  # type: ignore[attr-defined]
+_G = Game.__table__  # type: ignore[attr-defined]
 _EARLIER = _J.alias("earlier")
 _INSERT = insert(_J)
 _COLUMNS = [_J.c.id, _J.c.game_id, _J.c.seq_before, _J.c.seq_after, _J.c.actor, _J.c.echo,
@@ -52,11 +59,19 @@ def _holds_back(job: Any) -> ColumnElement[bool]:
                 job.c.set_aside_at.is_(None))
 
 
-# Due: not set aside, and neither it nor an earlier job of its game waits out a back-off.
+# How long a job waits at most for its game's robots to move (they answer within a second
+# or two when the worker's robot pass runs): then it goes out anyway.
+HOLD_FOR_ROBOTS = timedelta(seconds=20)
+
+# Due: not set aside, neither it nor an earlier job of its game waits out a back-off, and its
+# game's robots are not still thinking (for HOLD_FOR_ROBOTS after the job was made at most).
 _BACKING_OFF = _EARLIER.c.next_attempt_at > bindparam("now")
+_HELD_FOR_ROBOTS = exists().where(_G.c.id == _J.c.game_id,
+                                  _G.c.robots_thinking_since.is_not(None),
+                                  _J.c.made_at > bindparam("held_since"))
 _DUE = and_(_J.c.set_aside_at.is_(None),
             or_(_J.c.next_attempt_at.is_(None), _J.c.next_attempt_at <= bindparam("now")),
-            ~exists().where(_holds_back(_EARLIER), _BACKING_OFF))
+            ~exists().where(_holds_back(_EARLIER), _BACKING_OFF), ~_HELD_FOR_ROBOTS)
 _PENDING = (select(*_COLUMNS).where(_DUE).order_by(_J.c.game_id, _J.c.seq_after)
             .limit(bindparam("most")))
 _PENDING_OF_GAME = (select(*_COLUMNS).where(_J.c.game_id == bindparam("game_id"), _DUE)
@@ -128,12 +143,14 @@ def queue_job(session: Session, job: Job) -> None:
 def pending_jobs(connection: Connection, *, now: datetime | None = None,
                  game_id: int | None = None, most: int = 100) -> list[Job]:
     """The jobs due at `now`, each game's in seq order (`game_id`: only that game's): not
-    set aside, and no job of their game before them (or they) waiting out a back-off."""
+    set aside, no job of their game before them (or they) waiting out a back-off, and not
+    made in the last HOLD_FOR_ROBOTS while their game's robots are thinking."""
     now = now or utcnow()
+    times = {"now": now, "held_since": now - HOLD_FOR_ROBOTS}
     if game_id is not None:  # (straight through the driver: the worker reads it every second)
-        rows = read_now(connection, _PENDING_OF_GAME, {"game_id": game_id, "now": now})
+        rows = read_now(connection, _PENDING_OF_GAME, {"game_id": game_id, **times})
     else:
-        rows = read_now(connection, _PENDING, {"most": most, "now": now})
+        rows = read_now(connection, _PENDING, {"most": most, **times})
     return [Job(**dict(zip(_KEYS, row, strict=True))) for row in rows]
 
 
