@@ -28,6 +28,7 @@ is played if it is the only card named; two different cards are asked about, nev
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -43,6 +44,7 @@ from pbem.engine import (
     parse_card,
     parse_cards,
     parse_suit,
+    sort_cards,
 )
 from pbem.mailin.language import cards_in, in_english
 
@@ -299,10 +301,20 @@ def _bare_pass(line: str, now: Asked | None) -> Command:
     if state is not None and state.phase is Phase.BID:  # asked to bid, or waiting for a bid
         return Command("bid", line=line)
     if now is None or now.kind is Ask.PASS or state is None or state.rules.pass_count:
-        raise UnreadableInput("Name the cards to pass, e.g. “pass 2C 3D AH”.")
+        held = now.cards if now is not None and now.kind is Ask.PASS else ()
+        count = now.pass_count if now is not None and now.kind is Ask.PASS else 3
+        raise UnreadableInput(f"Name the cards to pass, e.g. “{pass_example(held, count)}”.")
     why = now.why_not(PassCards(now.seat, ())) or "No cards are passed now."
     play = " reply with the card you play, e.g. “QS”." if now.kind is Ask.PLAY else ""
     raise UnreadableInput(f"{why.rstrip('.')}:{play}" if play else why)
+
+
+def pass_example(hand: Sequence[Card], count: int) -> str:
+    """A pass of cards the player holds (the first `count` in the hand's order, as the pass
+    email's example); the fixed “pass 2C 3D AH” without such a hand."""
+    held = sort_cards(hand)[:count]
+    return "pass " + " ".join(str(c) for c in held) if held and len(held) == count \
+        else "pass 2C 3D AH"
 
 
 def _chips(text: str) -> int:

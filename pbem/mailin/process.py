@@ -58,6 +58,7 @@ from pbem.mailin.commands import (
     Reading,
     away_dates,
     needs_phase,
+    pass_example,
     read_commands,
     subject_words,
 )
@@ -227,11 +228,20 @@ def _claim(inbox: Inbox, mail_id: int) -> bytes | None:
 
 
 def _finish(inbox: Inbox, mail_id: int, decision: Decision) -> None:
+    """Queue the answers and record the outcome in one transaction; an answer withheld (the
+    per-address limit, a failing address) is said in the stored reason and logged once."""
+    withheld: list[str] = []
     try:
         with transaction(inbox.engine) as session:
+            replies.withheld(session)  # nothing left over from an earlier use of the session
             for answer in decision.answers:
                 answer(session)
-            _mark(session, mail_id, decision, inbox.clock())
+            withheld = replies.withheld(session)
+            told = replace(decision, reason="; ".join([decision.reason, *withheld]))
+            _mark(session, mail_id, told, inbox.clock())
+        if withheld:
+            log.info("inbound mail %s (%s): %s", mail_id, decision.reason[:200],
+                     "; ".join(withheld))
     except Exception as exc:
         log.exception("inbound mail %s: answering failed", mail_id)
         with transaction(inbox.engine) as session:
@@ -469,15 +479,28 @@ def _move(inbox: Inbox, route: Route, command: Command, read: str,
         outcome = service.move(ctx, route.game_id, engine_command(command, route.seat_no),
                                issued_seq=route.turn_seq, player_id=route.player_id)
     except service.Stale as exc:
-        return _error(inbox, route, read, "You answered an earlier email, and the game has "
-                      f"moved on: {exc.why}, so that move was not made. Nothing changed; "
-                      "please answer the newest email.", "stale")
+        return _error(inbox, route, read, stale_words(exc), "stale")
     except service.PlayerMistake as exc:
         return _error(inbox, route, read, str(exc), "refused", command)
     if outcome.duplicate:
         note = _note(inbox, route, outcome.message)
         return Decision("processed", f"duplicate: {outcome.message}", [note])
     return _made(command, outcome, marked=mail_id is not None)
+
+
+def stale_words(exc: service.Stale) -> str:
+    """Why a reply to an earlier email was not played: what happened since, said by who did
+    it (the deadline's robot, in the player's stead, named with its move)."""
+    moved = views.move_words(exc.made) if exc.made is not None else None
+    if moved and exc.by == service.TIMEOUT:
+        return (f"The deadline of that email passed before your reply came, and the robot "
+                f"{moved} for you, so your move was not made. Nothing changed.")
+    if moved and exc.by == service.HOLDING:
+        return (f"While you were away the robot holding your seat {moved} for you, so your "
+                "move was not made. Nothing changed.")
+    return ("You answered an earlier email, and the game has moved on: "
+            f"{exc.why}, so that move was not made. Nothing changed; please answer the "
+            "newest email.")
 
 
 def engine_command(command: Command, seat: int) -> EngineCommand:
@@ -513,15 +536,20 @@ def _error(inbox: Inbox, route: Route, read: str, reason: str, label: str,
         state = load_state(session, route.game_id).state
         send_error(session, game, state, route.seat_no,
                    what_was_read=printable(read) or "(nothing)",
-                   reason=explain(reason, state, route.seat_no, command),
+                   reason=explain(reason, state, route.seat_no, command,
+                                  stale=label == "stale"),
                    settings=inbox.settings, now=inbox.clock(), in_reply_to=route.answered)
 
     return Decision("processed", f"{label}: {reason}", [answer], ok=False)
 
 
-def explain(reason: str, state: GameState, seat: int, command: Command | None = None) -> str:
+def explain(reason: str, state: GameState, seat: int, command: Command | None = None, *,
+            stale: bool = False) -> str:
     """The error email's "why not", with what this seat may reply now in the variant's terms
-    (the email lists legal cards itself during play)."""
+    (the email lists legal cards itself during play); `stale` (a reply to an earlier email),
+    that nothing is asked of them now, if so."""
+    if stale and not state.game_over and not asked(state, seat).must_act:
+        reason = f"{reason} Nothing is asked of you now: we'll email you when it's your turn."
     card_move = command is not None and command.verb in {"play", "pass", "claim"}
     if card_move and state.phase is Phase.BID:
         reason = f"The bidding comes first. {reason}"
@@ -538,7 +566,8 @@ def what_now(state: GameState, seat: int) -> str:
     if now.kind is Ask.NAME_SUIT:
         return "Reply with the suit to avoid, e.g. “avoid spades”."
     if now.kind is Ask.PASS and now.pass_count:
-        return f"Reply “pass” and the {now.pass_count} cards, e.g. “pass 2C 3D AH”."
+        return (f"Reply “pass” and the {now.pass_count} cards, e.g. "
+                f"“{pass_example(now.cards, now.pass_count)}”.")
     if now.kind is Ask.MOON:
         return "Reply “moon down” or “moon up”."
     return ""
@@ -639,10 +668,11 @@ def status_context(session: Session, game: Game, state: GameState, seat: int) ->
     view = seat_view(state, seat)
     now = asked(state, seat)
     waiting = [roster.names[s] for s in now.waiting_for if s != seat]
+    passing = pass_words(state, seat, roster.names)
     if state.game_over:
         situation = "The game is over."
     elif now.must_act:
-        situation = {Ask.PASS: f"It's your turn to pass {now.pass_count} cards.",
+        situation = {Ask.PASS: f"It's your turn to pass {now.pass_count} cards{passing}.",
                      Ask.MOON: "You shot the moon: reply “moon down” or “moon up”.",
                      Ask.BID: "It's your turn to bid for the suit to avoid.",
                      Ask.NAME_SUIT: "You name the suit to avoid.",
@@ -653,13 +683,24 @@ def status_context(session: Session, game: Game, state: GameState, seat: int) ->
         doing = {Phase.BID: " to bid", Phase.NAME_SUIT: " to name the suit to avoid"}.get(
             state.phase, "")
         situation = f"Waiting for {', '.join(waiting) + doing if waiting else 'the next hand'}."
+        if passing and state.has_passed(seat):
+            situation = f"You passed your cards{passing}. {situation}"
     if state.phase is Phase.BID:
         bids = presenter(state.rules).bids_so_far(view, roster.names)
         situation += f" Bids so far: {'; '.join(bids)}." if bids else ""
     situation += end_vote_words(state, seat, roster.names)
     legal = view.legal if now.kind is Ask.PLAY else ()
     return {**views.table_context(view, roster.names, seat, roster.failing, rules=state.rules),
-            "situation": situation, "legal": views.card_views(legal)}
+            "situation": situation, "legal": views.card_views(legal),
+            "passing": state.phase is Phase.PASS and not state.game_over}
+
+
+def pass_words(state: GameState, seat: int, names: Sequence[str]) -> str:
+    """" to Bob, on your left": whom the seat passes to in this hand's pass ("" outside it)."""
+    if state.phase is not Phase.PASS or state.game_over:
+        return ""
+    target = state.pass_target(seat)
+    return f" to {names[target]}, {views.direction_words(state.pass_offset, state.seats)}"
 
 
 def end_vote_words(state: GameState, seat: int, names: Sequence[str]) -> str:

@@ -75,7 +75,31 @@ def answers_recently(session: Session, to_addr: str, now: datetime | None = None
 
 
 def may_answer(session: Session, player: Player, now: datetime | None = None) -> bool:
-    return deliverable(player) and answers_recently(session, player.email, now) < ANSWER_LIMIT
+    """Whether an answer may go to the player now; if not, why not is kept on the session
+    (`withheld`), for the message's stored reason: an operator can tell why no answer came."""
+    if not deliverable(player):
+        _withhold(session, "no answer sent: the player's address is marked failing")
+        return False
+    if answers_recently(session, player.email, now) >= ANSWER_LIMIT:
+        _withhold(session, f"no answer sent: {ANSWER_LIMIT} answers an hour already went to "
+                           "this address")
+        return False
+    return True
+
+
+_WITHHELD = "pbem.mailin.withheld"  # session.info key: the answers may_answer refused
+
+
+def _withhold(session: Session, why: str) -> None:
+    said: list[str] = session.info.setdefault(_WITHHELD, [])
+    if why not in said:
+        said.append(why)
+
+
+def withheld(session: Session) -> list[str]:
+    """Why answers were not sent in this session (each reason once), and forget them."""
+    said: list[str] = session.info.pop(_WITHHELD, [])
+    return said
 
 
 def game_link(session: Session, settings: MailSettings, game: Game | None, seat: int | None,

@@ -565,6 +565,12 @@ def events_since(g: Loaded, seq: int) -> list[Event]:
     return [decode_event(r.payload) for r in load_event_rows(g.session, g.game_id, seq)]
 
 
+def logged_since(g: Loaded, seq: int) -> list[tuple[Event, str | None]]:
+    """The events after `seq`, each with who made it (PLAYER, TIMEOUT...; None: nobody)."""
+    return [(decode_event(r.payload), r.actor)
+            for r in load_event_rows(g.session, g.game_id, seq)]
+
+
 # --- the notification hook ----------------------------------------------------------------
 
 # The mail layer, wired in from above (the app factory: pbem.app), so the service imports no

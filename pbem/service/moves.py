@@ -49,13 +49,16 @@ from pbem.engine import (
     turn_before,
 )
 from pbem.service.core import (
+    HOLDING,
     PLAYER,
+    TIMEOUT,
     Context,
     Duplicate,
     Loaded,
     Outcome,
     decide_or_reject,
     events_since,
+    logged_since,
     run,
 )
 from pbem.service.errors import CommandRejected, NotAllowed, PlayerMistake
@@ -64,13 +67,18 @@ from pbem.service.errors import CommandRejected, NotAllowed, PlayerMistake
 class Stale(PlayerMistake):
     """The command was for a turn of this seat that has passed: nothing changed.
 
-    `why` says what happened since ("you have played since", "a new hand was dealt since"),
-    for channels that word the refusal their own way."""
+    `why` says what happened since ("you have played since", "a new hand was dealt since",
+    "the deadline passed and a robot moved for you"), for channels that word the refusal
+    their own way; `made`: the seat's move that ended that turn (None: a deal did), and
+    `by`: who made it (PLAYER; TIMEOUT, the deadline's robot; HOLDING, the robot holding an
+    absent player's seat)."""
 
-    def __init__(self, why: str) -> None:
+    def __init__(self, why: str, made: Event | None = None, by: str | None = None) -> None:
         super().__init__(f"That was for an earlier turn, and the game has moved on: {why}, so "
                          "that move was not made. Nothing changed.")
         self.why = why
+        self.made = made
+        self.by = by
 
 
 @dataclass(frozen=True)
@@ -130,10 +138,10 @@ def move_step(g: Loaded, command: Command, turn: Turn,
         if already_done(g, command):
             return Duplicate(_done_words(command))
     elif wanted < g.state.turns[seat]:
-        made = move_at(g, seat, wanted)
-        if made is not None and same_move(made, command):
+        made, by = move_at(g, seat, wanted)
+        if made is not None and same_move(made, command) and by not in ROBOTS_FOR_YOU:
             return Duplicate(_done_words(command))
-        raise Stale(_since_words(made))
+        raise Stale(_since_words(made, by), None if isinstance(made, HandDealt) else made, by)
     elif wanted > g.state.turns[seat]:
         raise Stale("this seat's turn hasn't come")
     return decide_or_reject(g, command)
@@ -150,21 +158,22 @@ def _turn_number(g: Loaded, seat: int, turn: Turn) -> int | None:
     return turn_before(g.state, seat, since)
 
 
-def move_at(g: Loaded, seat: int, number: int) -> Event | None:
-    """The event that ended `seat`'s turn `number`: its decision then, or a deal. Searched
-    from the end of the log, a window at a time (a stale command is nearly always recent)."""
+def move_at(g: Loaded, seat: int, number: int) -> tuple[Event | None, str | None]:
+    """The event that ended `seat`'s turn `number` (its decision then, or a deal) and who
+    made it (the event log's actor). Searched from the end of the log, a window at a time (a
+    stale command is nearly always recent)."""
     window = 64
     while True:
         after = max(0, g.loaded.seq - window)
-        events = events_since(g, after)
+        logged = logged_since(g, after)
         count = g.state.turns[seat]
-        for event in reversed(events):
+        for event, by in reversed(logged):
             if moves_turn(event, seat):
                 count -= 1
                 if count == number:
-                    return event
+                    return event, by
         if after == 0:
-            return None
+            return None, None
         window *= 4
 
 
@@ -235,9 +244,17 @@ _SINCE = {CardPlayed: "played", CardsPassed: "passed", MoonChosen: "chosen how t
           ClaimAccepted: "claimed", BidMade: "bid", SuitNamed: "named the suit"}
 
 
-def _since_words(made: Event | None) -> str:
+# A move a robot made for the seat's player: the deadline's (TIMEOUT) or a held seat's.
+ROBOTS_FOR_YOU = frozenset({TIMEOUT, HOLDING})
+
+
+def _since_words(made: Event | None, by: str | None = None) -> str:
     if made is None or isinstance(made, HandDealt):
         return "a new hand was dealt since"
+    if by == TIMEOUT:
+        return "the deadline passed and a robot moved for you"
+    if by == HOLDING:
+        return "a robot has moved for you since, holding your seat"
     return f"you have {_SINCE.get(type(made), 'moved')} since"
 
 

@@ -251,7 +251,8 @@ def test_status_and_help_are_answered(engine: Engine) -> None:
     deliver(inbox(engine), reply(token, "Status"))
     deliver(inbox(engine), reply(token, "HELP"))
     status = emails(engine, "ann@example.org", "status")[-1].body_text
-    assert "It's your turn to pass 3 cards." in status and "Your hand:" in status
+    assert "It's your turn to pass 3 cards to Bob, on your left." in status
+    assert "Your hand:" in status
     assert "pass 2C 3D AH" in emails(engine, "ann@example.org", "help")[-1].body_text
 
 

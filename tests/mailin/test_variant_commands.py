@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.engine import Phase, Suit
+from pbem.engine import Phase, Suit, sort_cards
 from pbem.mailin.commands import needs_phase, read_commands
 from tests.helpers import asked_at
 
@@ -68,7 +68,9 @@ def test_pass_with_cards_stays_the_card_pass() -> None:
 
 
 def test_pass_alone_asks_for_the_cards_where_cards_are_passed() -> None:
-    assert read("pass", Phase.PASS) == "problem: Name the cards to pass, e.g. “pass 2C 3D AH”."
+    """The example is three cards of the player's own hand (the first in the hand's order)."""
+    own = " ".join(str(c) for c in sort_cards(asked_at(Phase.PASS).cards)[:3])
+    assert read("pass", Phase.PASS) == f"problem: Name the cards to pass, e.g. “pass {own}”."
     assert read("pass", Phase.PLAY, "domino") == (
         "problem: Nobody passes cards in Domino Hearts: reply with the card you play, e.g. “QS”.")
     # a standard game between passes: still the cards are what's missing
