@@ -2,10 +2,14 @@
 
 One command a line, case-insensitive: a card alone or `play QS`; `pass 2C 3D AH` (in the pass
 phase a bare list of cards is a pass too); `claim`; `moon down` / `moon up`; `status`; `help`;
-`say <text>` (the rest of the reply is the message); `away <dates>`. Cards as the engine reads
-them: `QS`, `Q♠`, `10H`, `TH`, `queen of spades` (with two decks, Cancellation Hearts, `QS` is
-"a queen of spades you hold", whichever deck it came from). Lines that aren't commands
-("Thanks!") are ignored; a reply with none, or with two different ones, gets an error email.
+`say <text>` (the rest of the reply is the message); `away <dates>` (`vacation <dates>`,
+`Urlaub ...`); `unsubscribe` (`stop`, `abmelden`...: answered with how to stop the emails).
+Cards as the engine reads them: `QS`, `Q♠`, `10H`, `TH`, `Q S`, `10 H`, `queen of spades`,
+`7 of diamonds` (with two decks, Cancellation Hearts, `QS` is "a queen of spades you hold",
+whichever deck it came from). A list marker before a line ("- KS", "* KS", "1. KS") is
+dropped, and a trailing "?" after `help` or `status`; a move asked as a question ("QS?",
+"claim?") is not made but answered. Lines that aren't commands ("Thanks!") are ignored; a
+reply with none, or with two different ones, gets an error email.
 
 Auction Hearts: `bid 5` (`bid 5 chips`, `bid five`), and `pass` alone (also `no bid`, `bid
 pass`) passes the bid; the winning bidder names the suit to avoid with `avoid spades` (`avoid
@@ -13,7 +17,8 @@ pass`) passes the bid; the winning bidder names the suit to avoid with `avoid sp
 `♠`; not a bare letter, which is too often an initial) while the suit is being named.
 
 Some lines read differently by what the seat is asked (`read_commands`' `now`, the engine's
-`asked(state, seat)`): a bare list of cards is a pass in the pass phase and a mistake otherwise;
+`asked(state, seat)`): a bare list of cards is a pass in the pass phase and a mistake otherwise
+(so are cards one a line, or as a list, alone or after a `pass` line);
 a bare `pass` passes the bid while bids are made, asks for the cards when the seat is asked to
 pass them, and elsewhere gets the engine's reason why no cards can be passed now ("Nobody passes
 cards in Domino Hearts."); a bare suit names the suit only while it is being named.
@@ -21,8 +26,11 @@ cards in Domino Hearts."); a bare suit names the suit only while it is being nam
 
 Other languages (pbem.mailin.language): card names ("Pik Dame", "dame de pique"), Unicode
 playing cards and the commands in German, French, Spanish, Italian and Dutch read as English.
-When no line is a command, a card named inside a sentence ("Je joue 3C, merci", "3C bitte")
-is played if it is the only card named; two different cards are asked about, never guessed.
+When no line is a command, a card named unmistakably inside a sentence (in words: "I'll take
+the queen of spades", "le 7 de carreau"; with a symbol: "Q♠ it is") is played if it is the only
+card named (several are passed in the pass phase); two different cards are asked about, never
+guessed. A bare code inside a sentence ("my 7D", "3D printing", "my 2c") is never a move: the
+answer names it and says how to play it.
 """
 
 from __future__ import annotations
@@ -46,11 +54,11 @@ from pbem.engine import (
     parse_suit,
     sort_cards,
 )
-from pbem.mailin.language import cards_in, in_english
+from pbem.mailin.language import cards_in, cards_in_prose, in_english
 
 MOVES = frozenset({"play", "pass", "claim", "moon", "bid", "avoid", "end"})
 VERBS = ("play", "pass", "claim", "moon", "bid", "avoid", "status", "help", "say", "away",
-         "address", "end")
+         "address", "end", "unsubscribe")
 # Seed 003's vote to end the game early (any time, any seat): agree (or propose), or play on.
 END_AGREE = frozenset({"end", "end game", "end the game", "end now", "end the game now",
                        "vote end", "vote to end", "agree to end", "end yes", "yes end",
@@ -69,6 +77,12 @@ _SUIT_LETTERS = frozenset("cdhs")  # alone on a line: an initial, not a suit
 _TRAILING = re.compile(r"[\s.!,;:]+$")
 _POLITE = re.compile(r"^(?:please\s+|pls\s+)|\s+(?:please|pls|thanks|thank you)$")
 _I = re.compile(r"^i\s+(?=(?:play|pass|bid|avoid|name|claim)\b)")  # "I bid 5", "I pass"
+_LIST_MARKER = re.compile(r"^(?:[-*\u2022\u00b7\u2013\u2014]|\(?\d{1,2}[.)])\s+")  # "- KS", "1. KS"
+_SPACED_CODE = re.compile(r"^((?:play|pass)\s+)?(10|[2-9akqjt])\s+([cdhs])$")  # "Q S", "10 H"
+_ASKED = frozenset({"help", "status", "unsubscribe"})  # "help?" asks for help
+# "stop" alone most often means the emails (the game ends by "end"): the answer says both.
+_STOP = frozenset({"stop", "quit", "stop emails", "stop emailing me", "stop sending emails",
+                   "stop sending me emails", "no more emails", "stop the emails"})
 _MAX_READ = 200  # characters of the reply quoted back in an error email
 
 
@@ -86,6 +100,11 @@ class Command:
     @property
     def is_move(self) -> bool:
         return self.verb in MOVES
+
+    @property
+    def reply(self) -> str:
+        """What to reply, on a line of its own, to make this move ("QS", "pass 2C 3D AH")."""
+        return str(self.cards[0]) if self.verb == "play" else self.describe()
 
     def describe(self) -> str:
         if self.verb == "play":
@@ -121,25 +140,32 @@ class Reading:
 
 def needs_phase(text: str) -> bool:
     """Does reading `text` depend on the phase (see the module's doc: a line of several bare
-    cards, a bare `pass`, a bare suit)? Lets the caller skip loading the game otherwise."""
+    cards or several lines of one, a bare `pass`, a bare suit, cards inside sentences)? Lets
+    the caller skip loading the game otherwise."""
+    commands = bare_cards = 0
     for line in text.splitlines():
         cleaned = _clean(line)
         verb = _verb(cleaned)
-        if verb == "say":
-            return False  # the rest is the message
-        if verb in VERBS or verb in SUIT_VERBS:
-            if cleaned == "pass":
-                return True
-            continue
-        if _bare_suit(cleaned) is not None:
+        if cleaned == "pass" or _bare_suit(cleaned) is not None:
             return True
-        if cleaned:
-            try:
-                if len(parse_cards(cleaned)) > 1:
-                    return True
-            except UnreadableInput:
-                continue
-    return len(set(cards_in(text))) > 1  # in a sentence: a pass in the pass phase
+        if verb in VERBS or verb in SUIT_VERBS:
+            commands += 1
+            if verb == "say":
+                break  # the rest is the message
+            continue
+        count = _card_count(cleaned)
+        if count > 1 or (count and bare_cards):
+            return True
+        bare_cards += count
+    return not (commands or bare_cards) and bool(cards_in(text))  # sentences
+
+
+def _card_count(cleaned: str) -> int:
+    """The cards a line is made of (0: not only cards)."""
+    try:
+        return len(parse_cards(cleaned)) if cleaned else 0
+    except UnreadableInput:
+        return 0
 
 
 def read_commands(text: str, now: Asked | None = None) -> Reading:
@@ -149,7 +175,7 @@ def read_commands(text: str, now: Asked | None = None) -> Reading:
     read = _shorten(text)
     found: list[Command] = []
     problems: list[str] = []
-    lines = text.splitlines()
+    lines = _listed_pass(text.splitlines(), phase)
     for i, raw in enumerate(lines):
         line = _clean(raw)
         if not line:
@@ -159,13 +185,67 @@ def read_commands(text: str, now: Asked | None = None) -> Reading:
             found.append(Command("say", text=rest, line=raw.strip()))
             break
         try:
-            command = read_line(line, now)
+            command = _read(raw, line, now)
         except UnreadableInput as exc:
             problems.append(str(exc))
             continue
         if command is not None:
             found.append(command)
     return _judge(found, problems, read, text, phase)
+
+
+def _read(raw: str, line: str, now: Asked | None) -> Command | None:
+    """One cleaned line: read_line's commands, and `unsubscribe`, `vacation <dates>` and
+    questions ("QS?": not made, "help?": help)."""
+    if line.endswith("?"):
+        return _question(raw.strip(), _TRAILING.sub("", line.rstrip("?")), now)
+    return _more_words(line) or read_line(line, now)
+
+
+def _question(raw: str, line: str, now: Asked | None) -> Command | None:
+    """A line ending in "?": `help?` and `status?` are asked for; a move asked about ("QS?",
+    "claim?", "end?") is not made, but the answer says how to make it."""
+    try:
+        command = _more_words(line) or read_line(line, now)
+    except UnreadableInput:
+        return None  # a question in words, read with the rest of the reply
+    if command is None or not command.is_move:
+        return command
+    raise UnreadableInput(f"“{raw}” reads as a question, so we didn't act on it. To "
+                          f"{command.describe()}, reply with just “{command.reply}” on a line "
+                          "of its own.")
+
+
+def _more_words(line: str) -> Command | None:
+    """`unsubscribe` (and `stop`...), and holidays in other words (`vacation 1-14 August`,
+    `Urlaub 1-14 August`: only with dates, "off", or nothing after, so "Holiday was great"
+    is no command)."""
+    verb, _, rest = line.partition(" ")
+    verb = verb.rstrip(":")
+    if verb == "unsubscribe" or line in _STOP:
+        return Command("unsubscribe", line=line)
+    rest = rest.strip(" :")
+    if verb == "vacation" and (not rest or rest in AWAY_OFF or away_dates(rest, date.today())):
+        return Command("away", text=rest, line=line)
+    return None
+
+
+def _listed_pass(lines: list[str], phase: Phase | None) -> list[str]:
+    """In the pass phase, a `pass` line followed by the cards one a line (a list after
+    "pass:") is one line "pass KS AH JH"."""
+    if phase is not Phase.PASS:
+        return lines
+    joined: list[str] = []
+    passing = False
+    for raw in lines:
+        line = _clean(raw)
+        if passing and _card_count(line) == 1:
+            joined[-1] += f" {line}"
+            continue
+        passing = (line == "pass") or (passing and not line)
+        if line or not passing:
+            joined.append("pass" if line == "pass" else raw)
+    return joined
 
 
 def _judge(found: list[Command], problems: list[str], read: str, text: str,
@@ -177,6 +257,8 @@ def _judge(found: list[Command], problems: list[str], read: str, text: str,
                        read=read)
     if problems:
         return Reading(problem=problems[0], read=read)
+    if phase is Phase.PASS:
+        actions = _one_pass(actions)
     if len({c.describe() for c in actions}) > 1:
         named = list_in_words([f"“{c.line}”" for c in actions])
         return Reading(problem=f"Your reply has more than one command ({named}); "
@@ -186,19 +268,55 @@ def _judge(found: list[Command], problems: list[str], read: str, text: str,
     return Reading(action=actions[0] if actions else None, say=say, read=read)
 
 
+def _one_pass(actions: list[Command]) -> list[Command]:
+    """The pass phase: cards one a line ("KS", "AH", "JH"; a list) are one pass."""
+    bare = [c for c in actions if c.verb in {"play", "pass"} and _verb(c.line) not in VERBS]
+    if len(bare) < 2 or len(bare) != len(actions):
+        return actions
+    cards = tuple(dict.fromkeys(card for c in bare for card in c.cards))
+    return [Command("pass", cards, line=" / ".join(c.line for c in bare))]
+
+
 def _in_sentences(text: str, phase: Phase | None, read: str) -> Reading:
-    """No line is a command: the cards named inside the sentences. One card is played (in
-    the pass phase, the cards named are passed); two different ones are asked about."""
-    cards = tuple(dict.fromkeys(cards_in(text)))
-    if len(cards) == 1:
+    """No line is a command: the cards named unmistakably inside the sentences (in words, with
+    a symbol). One card is played (in the pass phase, the cards named are passed); two
+    different ones are asked about. Bare codes ("7D") are never played from a sentence."""
+    named, codes = cards_in_prose(text)
+    cards = tuple(dict.fromkeys(named))
+    loose: dict[Card, str] = {}
+    for code in codes:
+        loose.setdefault(parse_card(code), code)
+    others = [code for card, code in loose.items() if card not in cards]
+    if others and not cards:
+        return Reading(problem=_codes_in_sentences(others, phase, text), read=read)
+    if len(cards) == 1 and not others:
         return Reading(action=Command("play", cards, line=read), read=read)
-    if len(cards) > 1 and phase is Phase.PASS:
+    if len(cards) > 1 and phase is Phase.PASS and not others:
         return Reading(action=Command("pass", cards, line=read), read=read)
-    if len(cards) > 1:
-        named = list_in_words([str(c) for c in cards], "or")
-        return Reading(problem=f"Your reply names {len(cards)} different cards ({named}), so "
-                               "we didn't guess: reply with just the one you play.", read=read)
+    if cards:
+        named_all = list_in_words([str(c) for c in cards] + others, "or")
+        what = ("write the cards you pass on a line of their own" if phase is Phase.PASS
+                else "reply with just the one you play")
+        return Reading(problem=f"Your reply names {len(cards) + len(others)} different cards "
+                               f"({named_all}), so we didn't guess: {what}.", read=read)
     return Reading(problem=_nothing_found(text, phase), read=read)
+
+
+def _codes_in_sentences(codes: list[str], phase: Phase | None, text: str) -> str:
+    """Card codes only inside sentences ("my 7D", "3D printing"): not moves. Says which were
+    seen and how to make the move."""
+    if phase in (Phase.BID, Phase.NAME_SUIT):
+        return _nothing_found(text, phase)
+    seen = f"your reply mentions {list_in_words(codes)} inside a sentence"
+    if phase is Phase.PASS:  # the error email adds how to pass, with the number of cards
+        return (f"We didn't pass anything: {seen}, and cards are only passed from a line of "
+                "their own.")
+    first = parse_card(codes[0])
+    if len(codes) == 1:
+        return (f"We didn't play anything: {seen}. To play it, reply with just “{first}” on "
+                "a line of its own.")
+    return (f"We didn't play anything: {seen}. To play one of them, reply with just that "
+            f"card on a line of its own, e.g. “{first}”.")
 
 
 def _nothing_found(text: str, phase: Phase | None = None) -> str:
@@ -392,8 +510,11 @@ def _cards(text: str) -> tuple[Card, ...]:
     the cards named in them."""
     try:
         return parse_cards(text)
-    except UnreadableInput:
+    except UnreadableInput as exc:
         cards = tuple(dict.fromkeys(cards_in(text, any_case=True)))
+        if not cards and " " in text:  # the whole phrase, not its first word ("the")
+            raise UnreadableInput(f"We couldn't find a card in “{text}”. Write the rank then "
+                                  "the suit, like QS, 10H or “queen of spades”.") from exc
         if not cards:
             raise
         return cards
@@ -415,10 +536,14 @@ def _verb(cleaned: str) -> str:
 
 
 def _clean(line: str) -> str:
-    line = in_english(line.strip().replace("\u00a0", " "))
+    line = _LIST_MARKER.sub("", line.strip().lstrip("¿¡").replace("\u00a0", " "))
+    line = in_english(line)
     line = _TRAILING.sub("", line)
     line = _TRAILING.sub("", _POLITE.sub("", line).strip())
     line = re.sub(r"\s+", " ", line)
+    if line.endswith("?") and line.rstrip("?") in _ASKED:
+        line = line.rstrip("?")  # "help?"
+    line = _SPACED_CODE.sub(r"\1\2\3", line)  # "q s" → "qs"
     return _I.sub("", line) if line.startswith("i ") else line
 
 

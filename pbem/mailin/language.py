@@ -40,6 +40,8 @@ LANGUAGES: dict[str, Words] = {
                "jack knave", "queen", "king", "ace"),
         suits=("clubs club", "diamonds diamond", "hearts heart", "spades spade"),
         joins="of", pronouns="i",
+        commands={"vacation": "holiday holidays on_holiday on_vacation",
+                  "unsubscribe": "unsub opt_out remove_me"},
         polite="please pls thanks thank_you cheers ta"),
     "de": Words(
         ranks=("zwei", "drei", "vier", "fünf fuenf", "sechs", "sieben", "acht", "neun", "zehn",
@@ -48,7 +50,8 @@ LANGUAGES: dict[str, Words] = {
         commands={"play": "spiele spiel lege", "pass": "passe passen schiebe gebe_weiter",
                   "claim": "beanspruche rest_für_mich", "help": "hilfe",
                   "status": "stand", "end": "ende spiel_beenden beenden",
-                  "play on": "weiterspielen weiter_spielen"},
+                  "play on": "weiterspielen weiter_spielen",
+                  "vacation": "urlaub ferien abwesend", "unsubscribe": "abmelden abbestellen"},
         pronouns="ich", polite="bitte danke vielen_dank gruß gruss"),
     "fr": Words(
         ranks=("deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix",
@@ -58,7 +61,10 @@ LANGUAGES: dict[str, Words] = {
         joins="de du d'",
         commands={"play": "joue jouer", "pass": "passe passer", "claim": "réclame reclame",
                   "help": "aide", "status": "état etat statut",
-                  "end": "fin terminer fin_de_partie", "play on": "continuer on_continue"},
+                  "end": "fin terminer fin_de_partie", "play on": "continuer on_continue",
+                  "vacation": "vacances congés conges absent absente",
+                  "unsubscribe": "désabonner désabonnez-moi desabonner désinscrire "
+                                 "desinscrire me_désabonner me_desabonner"},
         pronouns="je j'", polite="merci s'il_vous_plaît s'il_vous_plait svp stp"),
     "es": Words(
         ranks=("dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez",
@@ -68,7 +74,9 @@ LANGUAGES: dict[str, Words] = {
         joins="de",
         commands={"play": "juego jugar juega", "pass": "paso pasar", "claim": "reclamo",
                   "help": "ayuda", "status": "estado", "end": "terminar fin_del_juego",
-                  "play on": "seguir seguimos continuar"},
+                  "play on": "seguir seguimos continuar", "vacation": "vacaciones",
+                  "unsubscribe": "darme_de_baja darse_de_baja cancelar_suscripción "
+                                 "cancelar_suscripcion"},
         pronouns="yo", polite="gracias por_favor"),
     "it": Words(
         ranks=("due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove", "dieci",
@@ -77,7 +85,8 @@ LANGUAGES: dict[str, Words] = {
         joins="di",
         commands={"play": "gioco giocare", "pass": "passo passare", "claim": "rivendico",
                   "help": "aiuto", "status": "stato", "end": "finire fine_partita termina",
-                  "play on": "continuiamo continuare"},
+                  "play on": "continuiamo continuare", "vacation": "vacanza vacanze ferie",
+                  "unsubscribe": "disiscrivimi disiscrivi annulla_iscrizione"},
         pronouns="io", polite="grazie per_favore"),
     "nl": Words(
         ranks=("twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen", "tien",
@@ -85,12 +94,15 @@ LANGUAGES: dict[str, Words] = {
         suits=("klaveren klaver", "ruiten", "harten", "schoppen"),
         commands={"play": "speel", "pass": "pas passen", "claim": "claim", "help": "hulp",
                   "status": "stand", "end": "einde stoppen beëindigen beeindigen",
-                  "play on": "doorspelen verder_spelen"},
+                  "play on": "doorspelen verder_spelen", "vacation": "vakantie afwezig",
+                  "unsubscribe": "afmelden uitschrijven"},
         pronouns="ik", polite="alsjeblieft alstublieft bedankt dank_je dank_u"),
 }
 
 SUIT_LETTERS = "CDHS"
 _SYMBOLS = "♣♦♥♠♧♢♡♤"
+_SYMBOL_OF = dict(zip(SUIT_LETTERS, _SYMBOLS, strict=False))  # "S" → "♠"
+_DIGIT_RANKS = {str(n): RANKS[n - 2] for n in range(2, 11)}  # "10" → "T"
 # Unicode playing cards: U+1F0A1.. spades, B1 hearts, C1 diamonds, D1 clubs; the low nibble
 # is the rank (1 ace, 2-10, B jack, C knight (not in our deck), D queen, E king).
 _BLOCK_SUITS = {0xA: "S", 0xB: "H", 0xC: "D", 0xD: "C"}
@@ -117,30 +129,34 @@ def _name_patterns() -> list[tuple[re.Pattern[str], dict[str, str], dict[str, st
     found = []
     for words in LANGUAGES.values():
         ranks = {s: RANKS[i] for i, spelled in enumerate(words.ranks) for s in _spellings(spelled)}
+        ranks |= _DIGIT_RANKS  # "7 of diamonds", "Karo 7", "6 di fiori"
         suits = {s: SUIT_LETTERS[i] for i, spelled in enumerate(words.suits)
                  for s in _spellings(spelled)}
         rank, suit = _alternation(ranks), _alternation(suits)
-        # Rank first only with the joining word ("two of hearts", "dame de pique"): "two
-        # hearts" and "twee harten" count cards, they don't name one. German and Dutch put
-        # the suit first ("Pik Dame", "schoppenvrouw").
+        # Rank first only with the joining word ("two of hearts", "dame de pique", "7 of
+        # diamonds"): "two hearts" and "twee harten" count cards, they don't name one.
+        # German and Dutch put the suit first ("Pik Dame", "schoppenvrouw", "Karo 7"); the
+        # others only with a rank in words ("hearts 2 times" is no card).
         join = _alternation(_spellings(words.joins))
         rank_first = rf"(?P<r1>{rank})\s+(?:{join})\s*(?P<s1>{suit})|" if join else ""
+        second = _alternation(r for r in ranks if join == "" or r not in _DIGIT_RANKS)
         pattern = re.compile(
-            rf"(?<![\w])(?:{rank_first}(?P<s2>{suit})[\s-]*(?P<r2>{rank}))(?![\w])",
+            rf"(?<![\w])(?:{rank_first}(?P<s2>{suit})[\s-]*(?P<r2>{second}))(?![\w])",
             re.IGNORECASE)
         found.append((pattern, ranks, suits))
     return found
 
 
-def cards_by_name(text: str) -> str:
+def cards_by_name(text: str, *, symbols: bool = False) -> str:
     """`text` with card names in any of the languages, Unicode playing cards and "3 ♣"
-    written as codes ("Pik Dame" → "QS", "🃓" → "3C")."""
+    written as codes ("Pik Dame" → "QS", "🃓" → "3C"). `symbols`: with the suit's symbol
+    ("Pik Dame" → "Q♠"), which tells a card named from a bare code like "7D"."""
     if _BLOCK.search(text):
-        text = "".join(_block_card(ch) for ch in text)
+        text = "".join(_block_card(ch, symbols) for ch in text)
     text = _SPACED_SYMBOL.sub(lambda m: m.group(1) + m.group(2), text)
     if _names_a_suit(text):  # most replies name no suit in words: skip the patterns
         for pattern, ranks, suits in _name_patterns():
-            text = pattern.sub(partial(_code, ranks=ranks, suits=suits), text)
+            text = pattern.sub(partial(_code, ranks=ranks, suits=suits, symbols=symbols), text)
     return text
 
 
@@ -163,34 +179,60 @@ def _suit_words() -> tuple[str, ...]:
                   for s in _spellings(spelled)})
 
 
-def _code(match: re.Match[str], ranks: dict[str, str], suits: dict[str, str]) -> str:
+def _code(match: re.Match[str], ranks: dict[str, str], suits: dict[str, str],
+          symbols: bool = False) -> str:
     found = match.groupdict()
     rank = (found.get("r1") or found["r2"]).lower()
-    suit = (found.get("s1") or found["s2"]).lower()
-    return ranks[rank] + suits[suit]
+    suit = suits[(found.get("s1") or found["s2"]).lower()]
+    return ranks[rank] + (_SYMBOL_OF[suit] if symbols else suit)
 
 
-def _block_card(ch: str) -> str:
+def _block_card(ch: str, symbols: bool = False) -> str:
     point = ord(ch)
     if not 0x1F0A1 <= point <= 0x1F0DE:
         return ch
     suit, rank = _BLOCK_SUITS.get((point >> 4) & 0xF), _BLOCK_RANKS.get(point & 0xF)
-    return f" {rank}{suit} " if suit and rank else ch
+    if not (suit and rank):
+        return ch
+    return f" {rank}{_SYMBOL_OF[suit] if symbols else suit} "
 
 
 def cards_in(text: str, *, any_case: bool = False) -> list[Card]:
     """Every card named anywhere in `text` (codes, names, symbols), in order, repeats kept.
     `any_case`: letter codes in lower case count too (after a command word: "pass 2c ah")."""
-    found = []
     named = cards_by_name(text)
-    for match in _CODE.finditer(named.upper() if any_case else named):
-        rank = match.group(1) or match.group(3) or match.group(5)
-        suit = match.group(2) or match.group(4) or match.group(6)
-        try:
-            found.append(parse_card(rank + suit))
-        except UnreadableInput:
-            continue
-    return found
+    found = (_card_of(m) for m in _CODE.finditer(named.upper() if any_case else named))
+    return [card for card in found if card is not None]
+
+
+def cards_in_prose(text: str) -> tuple[list[Card], list[str]]:
+    """A sentence's cards, told apart: those named unmistakably (in words: "the 7 of
+    diamonds", "dame de pique"; with a suit symbol: "7♦", "Q ♠"; Unicode playing cards),
+    and the bare codes as written ("7D", "2c", "AS"), which in prose are as often a camera,
+    "my 2c" or "3D printing" as a card."""
+    named: list[Card] = []
+    codes: list[str] = []
+    for match in _CODE.finditer(cards_by_name(text, symbols=True)):
+        card = _card_of(match)
+        if card is not None and match.group(0)[-1] in _SYMBOLS:
+            named.append(card)
+        elif card is not None:
+            codes.append(match.group(0))
+    return named, codes
+
+
+def _card_of(match: re.Match[str]) -> Card | None:
+    rank = match.group(1) or match.group(3) or match.group(5)
+    suit = match.group(2) or match.group(4) or match.group(6)
+    try:
+        return parse_card(rank + suit)
+    except UnreadableInput:
+        return None
+
+
+# German splits "weitergeben" around what is passed: "Ich gebe 2C, 3D und AH weiter".
+_SPLIT_VERB = re.compile(r"^(?:ich\s+)?(?:gebe|schiebe)\s+(?P<what>.+?)\s+weiter\b",
+                         re.IGNORECASE)
 
 
 @cache
@@ -211,6 +253,7 @@ def in_english(line: str) -> str:
     "ich passe", "je joue") made English, polite words dropped, and card names as codes."""
     lead, verbs, trail = _command_words()
     line = trail.sub("", cards_by_name(line)).strip()
+    line = _SPLIT_VERB.sub(r"passe \g<what>", line)  # "Ich gebe 2C 3D AH weiter"
     found = lead.match(line)
     if found:
         line = verbs[found.group("verb").lower()] + line[found.end():]

@@ -8,7 +8,7 @@ from email.message import Message
 from email.parser import BytesParser
 from html.parser import HTMLParser
 
-from mailparser_reply import EmailReplyParser
+from mailparser_reply import EmailMessage
 
 MARKER = "--- Reply above this line ---"  # pbem.mail.sending.MARKER, kept in step by a test
 # Languages whose quote headers ("Am ... schrieb", "De : ...") the trimmer should know.
@@ -17,8 +17,14 @@ LANGUAGES = ["en", "de", "fr", "es", "it", "nl"]
 # read (five times faster here, and the loop checks and routing need only addresses and flags;
 # every header read goes through str() so undecodable bytes come back replaced, not raised).
 _PARSER = BytesParser(policy=policy.compat32)
-_TRIMMER = EmailReplyParser(languages=LANGUAGES)
 _MARKER_LINE = re.compile(r"^[\s>|]*-*\s*reply above this line\s*-*\s*$", re.IGNORECASE)
+# A signature starts at a delimiter line: "-- " (the standard), "--", "—" or "–", alone or
+# before a name ("-- Ann", "—Ann"), or a name right after one hyphen ("-Ann"). Not at "- KS"
+# or "– KS" (a list of cards to pass: the trimmer's own rule, "- " then a word, cut those).
+_SIGNATURE_LINE = re.compile(r"^(?:-{2,}|[\u2013\u2014]+)\s*(?P<name>.{0,40})$"
+                             r"|^-(?P<glued>[^\W\d_].{0,40})$")
+_NAME = re.compile(r"^(?:[^\W\d_][\w .,'-]*)?$")
+_CARD_CODE = re.compile(r"^(?:10|[2-9akqjt])[cdhs]\b", re.IGNORECASE)
 _QUOTED = re.compile(r"^\s*(>|\|)")
 
 
@@ -84,22 +90,31 @@ def _decoded(part: Message) -> str:
 
 def trim(text: str) -> str:
     """Drop quoted lines, then everything from an unquoted marker line on (clients that don't
-    quote with ">" — Outlook — and pasted replies), then let the trimmer cut quote headers in
-    any language and signatures."""
+    quote with ">" — Outlook — and pasted replies) or a signature delimiter ("-- "), then let
+    the trimmer cut quote headers in any language and signatures ("Sent from my iPhone")."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     kept: list[str] = []
     for line in lines:
-        if _MARKER_LINE.match(line):
-            if _QUOTED.match(line):
-                continue
+        if _QUOTED.match(line):
+            continue
+        line = line.replace("\u00a0", " ").rstrip()
+        if _MARKER_LINE.match(line) or _signature_starts(line.strip()):
             break
-        if not _QUOTED.match(line):
-            kept.append(line.replace("\u00a0", " ").rstrip())
+        kept.append(line)
     unquoted = "\n".join(kept).strip()
     if not unquoted:
         return ""
-    replies = _TRIMMER.read(unquoted).replies
+    # keep_hyphen_lists: "- KS" / "- AH" is a list, not a signature (cut above instead).
+    replies = EmailMessage(unquoted, list(LANGUAGES), keep_hyphen_lists=True).read().replies
     return replies[0].body.strip() if replies else unquoted
+
+
+def _signature_starts(line: str) -> bool:
+    found = _SIGNATURE_LINE.match(line)
+    if found is None:
+        return False
+    name = found.group("name") if found.group("glued") is None else found.group("glued")
+    return bool(_NAME.match(name)) and not _CARD_CODE.match(name)
 
 
 # --- HTML-only mail ---------------------------------------------------------------------------
