@@ -442,7 +442,8 @@ def _not_the_player(inbox: Inbox, route: Route, sender: str) -> Decision:
 def _carry_out(inbox: Inbox, route: Route, reading: Reading, message: Message,
                mail_id: int | None = None) -> Decision:
     if not reading.ok:
-        return _error(inbox, route, reading.read, reading.problem, "unreadable")
+        over = _game_over(inbox, route, reading)
+        return over or _error(inbox, route, reading.read, reading.problem, "unreadable")
     answers: list[Answer] = []
     reasons: list[str] = []
     action = reading.action
@@ -527,6 +528,34 @@ def _made(command: Command, outcome: service.Outcome, marked: bool = False) -> D
 
 # --- answers --------------------------------------------------------------------------------
 
+GAME_OVER_NOTE = ("This game is over, so there is nothing more to play in it. Thanks for "
+                  "playing! To write to the other players, reply “say” and your message "
+                  "(e.g. “say good game!”).")
+UNSUBSCRIBE_NOTE = ("A reply can't unsubscribe you, so nothing changed. To stop these "
+                    "emails, open the “Unsubscribe” link at the end of this email: it stops "
+                    "them at once, and the same page lets you get fewer instead (only your "
+                    "turns, or one email a day). To end this game early, reply “end” "
+                    "(everyone has to agree).")
+
+
+def _game_over(inbox: Inbox, route: Route, reading: Reading) -> Decision | None:
+    """A reply with no command to a finished game ("Thanks, good game!"): one short note that
+    the game is over (not the card error), and silence after it. None: the game goes on."""
+    with transaction(inbox.engine, read_only=True) as session:
+        game = session.get(Game, route.game_id)
+        if game is None or game.status != "finished":
+            return None
+        told = session.exec(select(func.count()).select_from(OutboxEmail).where(
+            OutboxEmail.game_id == route.game_id, OutboxEmail.player_id == route.player_id,
+            OutboxEmail.kind == "note",
+            col(OutboxEmail.body_text).contains(GAME_OVER_NOTE[:40]))).one()
+    if told:
+        return Decision("ignored", f"game over, no command ({reading.problem}): told "
+                                   "before, no answer", ok=False)
+    return Decision("processed", f"game over, no command ({reading.problem}): told so",
+                    [_note(inbox, route, GAME_OVER_NOTE)], ok=False)
+
+
 def _error(inbox: Inbox, route: Route, read: str, reason: str, label: str,
            command: Command | None = None) -> Decision:
     def answer(session: Session) -> None:
@@ -588,6 +617,8 @@ def _note(inbox: Inbox, route: Route, note: str) -> Answer:
 def _info(inbox: Inbox, route: Route, command: Command) -> Answer:
     if command.verb == "away":
         return _note(inbox, route, _away(inbox, route, command.text))
+    if command.verb == "unsubscribe":
+        return _note(inbox, route, UNSUBSCRIBE_NOTE)
     if command.verb == "address":
         return _add_address(inbox, route, command.text)
 
@@ -649,6 +680,9 @@ def _away(inbox: Inbox, route: Route, text: str) -> str:
         if text.strip().lower() in AWAY_OFF:
             service.clear_away(ctx, route.player_id)
             return "Welcome back: your away dates are cleared."
+        if not text.strip():
+            return ("Tell us your dates and we'll note them: e.g. “away 2026-08-01 to "
+                    "2026-08-14” or “away 1-14 August”; “away off” clears them.")
         dates = away_dates(text, inbox.clock().date())
         if dates is None:
             return (f"We couldn't read “{text}” as dates. Write e.g. “away 2026-08-01 to "

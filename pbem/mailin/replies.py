@@ -30,7 +30,7 @@ ANSWER_WINDOW = timedelta(hours=1)
 
 HELP = [
     {"example": "QS", "meaning": "play the queen of spades (or “play QS”)"},
-    {"example": "pass 2C 3D AH", "meaning": "pass these cards"},
+    {"example": "pass 2C 3D AH", "meaning": "pass these cards (or write them one a line)"},
     {"example": "claim", "meaning": "claim all the remaining tricks"},
     {"example": "moon down", "meaning": "after shooting the moon: you go down"},
     {"example": "moon up", "meaning": "after shooting the moon: everyone else goes up"},
@@ -39,9 +39,12 @@ HELP = [
                                   "agrees (propose it, or agree)"},
     {"example": "play on", "meaning": "keep playing: closes a vote to end the game"},
     {"example": "say good game!", "meaning": "a message to the other players"},
-    {"example": "away 1-14 August", "meaning": "tell us you're on holiday"},
+    {"example": "away 1-14 August", "meaning": "tell us you're on holiday (“vacation 1-14 "
+                                               "August” too)"},
     {"example": "address you@example.org", "meaning": "also count replies from that address "
                                                       "(we mail it a link to confirm)"},
+    {"example": "unsubscribe", "meaning": "how to stop these emails (the link at the end of "
+                                          "every email)"},
     {"example": "help", "meaning": "this list"},
 ]
 _TWO_DECKS = {"example": "QS", "meaning": "play a queen of spades you hold (either deck's: "

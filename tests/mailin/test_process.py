@@ -296,3 +296,50 @@ def test_raw_mail_is_purged_after_the_keep_time(engine: Engine) -> None:
     assert row(engine, stored.id).raw == b""
     with transaction(engine, read_only=True) as session:
         assert session.exec(select(InboundMail)).all()  # kept, so a late copy is a duplicate
+
+
+def test_unsubscribe_by_reply_is_answered_with_the_way_to_stop_the_emails(
+        engine: Engine) -> None:
+    game = two_human_game(engine)
+    before = seq_of(engine, game)
+    for text in ("Unsubscribe", "stop", "abmelden"):
+        stored = deliver(inbox(engine), reply(latest_token(engine, "ann@example.org", "pass"),
+                                              text))
+        assert row(engine, stored.id).reason == "unsubscribe"
+    note = emails(engine, "ann@example.org", "note")[-1].body_text
+    assert "A reply can't unsubscribe you, so nothing changed." in note
+    assert "open the “Unsubscribe” link at the end of this email" in note
+    assert "Unsubscribe: http" in note  # the link the note points to is there
+    assert not emails(engine, "ann@example.org", "error")
+    assert not player(engine, "ann@example.org").unsubscribed
+    assert seq_of(engine, game) == before
+
+
+def test_vacation_without_dates_asks_for_them(engine: Engine) -> None:
+    two_human_game(engine)
+    deliver(inbox(engine), reply(latest_token(engine, "ann@example.org", "pass"), "Vacation!"))
+    note = emails(engine, "ann@example.org", "note")[-1].body_text
+    assert "Tell us your dates" in note and "away 1-14 August" in note
+
+
+def test_a_reply_without_a_command_to_a_finished_game_is_told_once_that_it_is_over(
+        engine: Engine) -> None:
+    game = two_human_game(engine)
+    deliver(inbox(engine), reply(latest_token(engine, "ann@example.org", "pass"), "end"))
+    deliver(inbox(engine), reply(latest_token(engine, "bob@example.org"), "end",
+                                 sender="Bob <bob@example.org>"))
+    assert state_of(engine, game).game_over
+    before = seq_of(engine, game)
+    token = latest_token(engine, "ann@example.org")
+    first = deliver(inbox(engine), reply(token, "Thanks, good game!"))
+    [note] = emails(engine, "ann@example.org", "note")
+    assert "This game is over, so there is nothing more to play in it." in note.body_text
+    assert "reply “say” and your message" in note.body_text
+    assert not emails(engine, "ann@example.org", "error")
+    assert row(engine, first.id).reason.startswith("game over, no command")
+    again = deliver(inbox(engine), reply(token, "Thanks again, that was fun"))
+    assert row(engine, again.id).status == "ignored"
+    assert len(emails(engine, "ann@example.org", "note")) == 1  # told once
+    deliver(inbox(engine), reply(token, "say good game, Bob!"))
+    assert "good game, Bob!" in emails(engine, "bob@example.org", "say")[-1].body_text
+    assert seq_of(engine, game) == before
