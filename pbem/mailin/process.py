@@ -531,11 +531,11 @@ def _made(command: Command, outcome: service.Outcome, marked: bool = False) -> D
 GAME_OVER_NOTE = ("This game is over, so there is nothing more to play in it. Thanks for "
                   "playing! To write to the other players, reply “say” and your message "
                   "(e.g. “say good game!”).")
-UNSUBSCRIBE_NOTE = ("A reply can't unsubscribe you, so nothing changed. To stop these "
-                    "emails, open the “Unsubscribe” link at the end of this email: it stops "
-                    "them at once, and the same page lets you get fewer instead (only your "
-                    "turns, or one email a day). To end this game early, reply “end” "
-                    "(everyone has to agree).")
+UNSUBSCRIBE_NOTE = ("A reply can't unsubscribe you, so nothing changed. For no more "
+                    "emails from us, open the “Unsubscribe” link at the end of this one: it "
+                    "takes effect at once, and the same page lets you get fewer instead "
+                    "(only your turns, or one email a day). To end this game early, reply "
+                    "“end” (everyone has to agree).")
 
 
 def _game_over(inbox: Inbox, route: Route, reading: Reading) -> Decision | None:

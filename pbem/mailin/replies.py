@@ -43,8 +43,8 @@ HELP = [
                                                "August” too)"},
     {"example": "address you@example.org", "meaning": "also count replies from that address "
                                                       "(we mail it a link to confirm)"},
-    {"example": "unsubscribe", "meaning": "how to stop these emails (the link at the end of "
-                                          "every email)"},
+    {"example": "unsubscribe", "meaning": "how to get fewer emails, or none (the link at the "
+                                          "end of every email)"},
     {"example": "help", "meaning": "this list"},
 ]
 _TWO_DECKS = {"example": "QS", "meaning": "play a queen of spades you hold (either deck's: "

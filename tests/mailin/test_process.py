@@ -308,7 +308,7 @@ def test_unsubscribe_by_reply_is_answered_with_the_way_to_stop_the_emails(
         assert row(engine, stored.id).reason == "unsubscribe"
     note = emails(engine, "ann@example.org", "note")[-1].body_text
     assert "A reply can't unsubscribe you, so nothing changed." in note
-    assert "open the “Unsubscribe” link at the end of this email" in note
+    assert "open the “Unsubscribe” link at the end of this one" in note
     assert "Unsubscribe: http" in note  # the link the note points to is there
     assert not emails(engine, "ann@example.org", "error")
     assert not player(engine, "ann@example.org").unsubscribed
