@@ -10,6 +10,7 @@ new, empty account), so the form can't be used to find out who plays.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -23,7 +24,7 @@ from pbem.roster import load_roster
 from pbem.service.addresses import checked_address
 from pbem.service.core import Context, mail_hook
 from pbem.service.errors import BadRequest, NotFound, PlayerMistake
-from pbem.service.games import resign
+from pbem.service.games import awaits_confirmation, is_unanswered, resign
 from pbem.store.db import transaction
 from pbem.store.events import load_state
 from pbem.store.models import (
@@ -179,6 +180,7 @@ class GameLine:
     name: str
     status: str  # inviting, active, paused, finished
     seat_no: int
+    invited: bool  # the player has not answered the invitation to this game yet
     your_turn: bool
     waiting_for: str  # names, "" when nobody
     due_at: datetime | None  # the earliest pending deadline of the game
@@ -188,27 +190,35 @@ class GameLine:
 
 
 def player_games(ctx: Context, player_id: int) -> list[GameLine]:
-    """Every game the player sits in (not the ones they left or were replaced in), the open
-    ones first, newest first within each group."""
+    """Every game the player sits in and can act on, the open ones first, newest first within
+    each group: not the ones they left, declined or were replaced in, nor those cancelled or
+    still awaiting their organiser's confirmation (nobody was invited to those yet: anyone
+    may type anyone's address on /new)."""
     with transaction(ctx.engine, read_only=True) as session:
         seats = session.exec(select(Seat, Game).join(Game, col(Game.id) == col(Seat.game_id))
-                             .where(Seat.player_id == player_id, col(Seat.is_bot).is_(False))
+                             .where(Seat.player_id == player_id, col(Seat.is_bot).is_(False),
+                                    Seat.invite_status != "declined",
+                                    Game.status != "cancelled")
                              .order_by(col(Game.id).desc())).all()
-        lines = [_game_line(session, game, seat) for seat, game in seats]
+        lines = []
+        for seat, game in seats:
+            table = session.exec(select(Seat).where(Seat.game_id == game.id)
+                                 .order_by(col(Seat.seat_no))).all()
+            if not awaits_confirmation(game, table):
+                lines.append(_game_line(session, game, seat, table))
     return sorted(lines, key=lambda line: line.status == "finished")
 
 
-def _game_line(session: Session, game: Game, seat: Seat) -> GameLine:
+def _game_line(session: Session, game: Game, seat: Seat, table: Sequence[Seat]) -> GameLine:
     assert game.id is not None
     state = load_state(session, game.id).state
-    table = session.exec(select(Seat).where(Seat.game_id == game.id)
-                         .order_by(col(Seat.seat_no))).all()
     names = load_roster(session, table).names
     moving = state.to_move if game.status == "active" else ()
     due = session.exec(select(func.min(Deadline.due_at)).where(
         Deadline.game_id == game.id, Deadline.status == "pending")).one()
     return GameLine(
-        game.id, game.name, game.status, seat.seat_no, seat.seat_no in moving,
+        game.id, game.name, game.status, seat.seat_no, is_unanswered(seat),
+        seat.seat_no in moving,
         list_in_words([names[s] for s in moving if s != seat.seat_no]), due,
         tuple(zip(names, state.totals, strict=True)),
         list_in_words([names[s] for s in state.winners]) if game.status == "finished" else "",

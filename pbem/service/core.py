@@ -399,6 +399,7 @@ def _status_sentence(status: str) -> str:
         "inviting": "This game hasn't started yet: not everyone has accepted the invitation.",
         "paused": "This game is paused at the moment.",
         "finished": "This game is over.",
+        "cancelled": "This game was cancelled by its organiser.",
         "active": "This game has already started.",
     }.get(status, "This game can't take that now.")
 

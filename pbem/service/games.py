@@ -276,7 +276,7 @@ def remind_organiser(game: Game, seats: Sequence[Seat], now: datetime) -> None:
 def accept_invite(
     ctx: Context, game_id: int, seat_no: int, *, player_id: int | None = None
 ) -> Outcome:
-    def then(g: Loaded) -> None:
+    def then(g: Loaded, _was: str) -> None:
         guests = _not_yet_invited(g)
         if guests:  # the organiser confirmed: now the others are invited
             remind_invitees([g.seat(n) for n in guests], ctx.clock())
@@ -296,7 +296,11 @@ def accept_invite(
 def decline_invite(
     ctx: Context, game_id: int, seat_no: int, *, player_id: int | None = None
 ) -> Outcome:
-    def then(g: Loaded) -> None:
+    def then(g: Loaded, was: str) -> None:
+        organiser = organiser_seat(g.game, g.seats)
+        if organiser is not None and organiser.seat_no == seat_no and was == "invited":
+            cancel(g)  # the organiser won't confirm their own game: nobody was invited
+            return
         g.session.flush()
         mail_hook("send_declined")(g.session, g.game, seat_no, now=ctx.clock(),
                                    unaware=_not_yet_invited(g))
@@ -307,10 +311,10 @@ def decline_invite(
 
 def _answer_invite(
     ctx: Context, game_id: int, seat_no: int, player_id: int | None, answer: str,
-    too_late: str, then: Callable[[Loaded], None],
+    too_late: str, then: Callable[[Loaded, str], None],
 ) -> Outcome:
-    """Record a seat's answer to its invitation once, then `then` (invite the others and
-    start, or tell the organiser)."""
+    """Record a seat's answer to its invitation once, then `then` with the seat's status
+    before it (invite the others and start, or tell the organiser, or cancel the game)."""
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
         check_seat(g, seat_no, player_id)
         seat = g.seat(seat_no)
@@ -318,10 +322,10 @@ def _answer_invite(
             return Duplicate(f"You have already {answer} this invitation.")
         if g.game.status != "inviting":
             raise NotAllowed(too_late)
-        seat.invite_status = answer
+        was, seat.invite_status = seat.invite_status, answer
         seat.invite_reminder_at = None  # answered: no reminder (the organiser's: set anew)
         g.session.add(seat)
-        then(g)
+        then(g, was)
         return []
 
     return run(ctx, game_id, step, statuses=OPEN, actor=seat_no)
@@ -379,6 +383,24 @@ def replace_seat(
         return []
 
     return run(ctx, game_id, step, statuses=OPEN)
+
+
+def awaits_confirmation(game: Game, seats: Sequence[Seat]) -> bool:
+    """A game made on /new whose organiser has not confirmed it yet: nobody else has been
+    invited (nor told of it), and nobody but its organiser can act on it."""
+    seat = organiser_seat(game, seats)
+    return game.status == "inviting" and seat is not None and not seat.is_bot \
+        and seat.invite_status == "invited"
+
+
+def cancel(g: Loaded) -> None:
+    """The organiser declined to confirm their game: it is cancelled (no invitation went
+    out, none will; it is off the lobby and everyone's games, and its page says so)."""
+    for seat in g.seats:
+        seat.invite_reminder_at = None
+        g.session.add(seat)
+    g.game.status = "cancelled"
+    g.session.add(g.game)
 
 
 def start_if_everyone_is_in(g: Loaded) -> None:

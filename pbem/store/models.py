@@ -32,7 +32,7 @@ SQLModel.metadata.naming_convention = {
 metadata = SQLModel.metadata
 
 NOTIFY_CHOICES = ("each_trick", "each_hand", "turn_only")
-GAME_STATUSES = ("inviting", "active", "paused", "finished")
+GAME_STATUSES = ("inviting", "active", "paused", "finished", "cancelled")
 ROBOT_STRENGTHS = ("easy", "strong")  # pbem.bots.STRENGTHS: the heuristic, the searching robot
 INVITE_STATUSES = ("invited", "accepted", "declined", "open")  # open: anyone may join (lobby)
 OUTBOX_STATUSES = ("pending", "sending", "sent", "failed")

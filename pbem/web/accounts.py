@@ -35,9 +35,10 @@ from pbem.mail.compose import MailSettings
 from pbem.present import signin as links
 from pbem.present.links import live_seat_link, seat_link
 from pbem.service import accounts, ratings
+from pbem.service.games import awaits_confirmation
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
-from pbem.store.models import NOTIFY_CHOICES, Player, Seat
+from pbem.store.models import NOTIFY_CHOICES, Game, Player, Seat
 from pbem.web.play import check_csrf
 from pbem.web.play.common import bad_request
 from pbem.web.signedin import PLAYER_KEY, signed_in_player, signin_url
@@ -183,7 +184,10 @@ def my_seat(game_id: int) -> ResponseReturnValue:
         seat = db.exec(select(Seat).where(Seat.game_id == game_id,
                                           Seat.player_id == player.id,
                                           col(Seat.is_bot).is_(False))).first()
-        if seat is None:
+        game = db.get(Game, game_id)
+        seats = db.exec(select(Seat).where(Seat.game_id == game_id)).all()
+        if seat is None or game is None or game.status == "cancelled" \
+                or seat.invite_status == "declined" or awaits_confirmation(game, seats):
             return _back("You don't play in that game.")
         raw = seat_link(db, game_id, seat.seat_no, player.id or 0)
     return redirect(url_for("play.seat_page", token=raw), code=303)

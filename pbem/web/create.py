@@ -394,7 +394,10 @@ def create_game() -> ResponseReturnValue:
 
 @bp.get("/games/<int:game_id>/created")
 def created(game_id: int) -> ResponseReturnValue:
-    """Game made: who was invited (names only: this page is as public as the game page)."""
+    """Game made, awaiting its organiser's confirmation: who is asked to confirm it, who is
+    invited once they do, its open seats (names only: this page is as public as the game
+    page). Once there is nothing more to say about its making (confirmed, cancelled, or a
+    game that needed no confirmation), the game's own page."""
     with transaction(db_engine(), read_only=True) as session:
         game = session.get(Game, game_id)
         if game is None:
@@ -402,11 +405,14 @@ def created(game_id: int) -> ResponseReturnValue:
         seats = list(session.exec(select(Seat).where(Seat.game_id == game_id)
                                   .order_by(col(Seat.seat_no))))
         names = load_roster(session, seats).names
+    if not service_games.awaits_confirmation(game, seats):
+        return redirect(url_for("play.game_page", game_id=game_id), code=303)
     organiser_seat = service_games.organiser_seat(game, seats)
     rows = [{"number": s.seat_no + 1, "name": names[s.seat_no], "is_bot": s.is_bot,
              "invite": s.invite_status, "organiser": s is organiser_seat} for s in seats]
     organiser = names[organiser_seat.seat_no] if organiser_seat else "the organiser"
     guests = [r["name"] for r in rows if not r["is_bot"] and not r["organiser"]
               and r["invite"] == "invited"]
+    open_seats = sum(r["invite"] == "open" for r in rows)
     return render_template("web/created.html", game=game, rows=rows, organiser=organiser,
-                           guests=guests)
+                           guests=guests, open_seats=open_seats)

@@ -145,3 +145,27 @@ def test_the_organiser_is_one_of_the_players(engine: Engine) -> None:
     with pytest.raises(BadRequest, match="The organiser is one of the game's players"):
         create_game(context(engine), name="Nobody's", players=[ANN], bot_seats=[1, 2, 3],
                     organiser=1)
+
+
+def test_the_organiser_declining_their_unconfirmed_game_cancels_it(engine: Engine) -> None:
+    ctx = context(engine)
+    game_id = create_game(ctx, name="Friday", players=[ANN, BOB], confirm_first=True,
+                          bot_seats=[3], table=Table(open_seats=(2,))).game_id
+    decline_invite(ctx, game_id, 0)
+    assert status(engine, game_id) == "cancelled"
+    with transaction(engine, read_only=True) as session:  # only the request to confirm
+        assert [m.to_addr for m in session.exec(select(OutboxEmail))] == [ANN.email]
+    assert lobby.open_tables(ctx) == []
+    with pytest.raises(NotAllowed, match="cancelled by its organiser"):
+        accept_invite(ctx, game_id, 1)
+
+
+def test_the_organiser_declining_a_confirmed_game_is_an_ordinary_decline(
+        engine: Engine) -> None:
+    """Once the organiser confirmed, an invitee's decline leaves the game waiting."""
+    ctx = context(engine)
+    game_id = create_game(ctx, name="Friday", players=[ANN, BOB], confirm_first=True,
+                          bot_seats=[2, 3]).game_id
+    accept_invite(ctx, game_id, 0)
+    decline_invite(ctx, game_id, 1)
+    assert status(engine, game_id) == "inviting"

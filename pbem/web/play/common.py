@@ -114,6 +114,8 @@ class Table:
                 "failing": n in self.failing, "cards": view.hand_sizes[n],
                 "dealer": n == view.dealer and self.state.phase is not Phase.GAME_OVER,
                 "out": presenter(self.state.rules).is_out(view, n),
+                "organiser": seat.player_id is not None
+                and seat.player_id == self.game.organiser_id,
             })
         return rows
 

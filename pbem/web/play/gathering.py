@@ -9,7 +9,7 @@ from typing import Any
 
 from flask_wtf.csrf import generate_csrf
 
-from pbem.service.games import is_organiser
+from pbem.service.games import awaits_confirmation, is_organiser
 from pbem.service.lobby import NOT_TAKEN, OPEN
 from pbem.store.models import Player
 from pbem.web.play.common import Table
@@ -40,6 +40,7 @@ def gathering(table: Table, signed_in: Callable[[], Player | None],
             "only_open": all(s.invite_status == OPEN for s in empty),
             "fill_by": deadline_text(table.game.fill_by, zone),
             "is_organiser": organiser, "signed_in": viewer is not None,
+            "unconfirmed": awaits_confirmation(table.game, table.seats),
             "csrf": generate_csrf() if organiser else ""}
 
 

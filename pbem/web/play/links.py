@@ -50,7 +50,7 @@ from pbem.engine import (
 from pbem.present import codes, views
 from pbem.present.tokens import consume_token, find_token
 from pbem.present.words import chips_words
-from pbem.service.games import is_organiser, organiser_seat
+from pbem.service.games import awaits_confirmation, is_organiser, organiser_seat
 from pbem.service.moves import same_move
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
@@ -369,6 +369,9 @@ def _confirmed_context(link: Link) -> dict[str, Any]:
     taken yet, when robots take them (in the organiser's time zone), and how to start now."""
     t, table = link.token, link.table
     seat = organiser_seat(table.game, table.seats)
+    if link.kind == "invite" and link.status == READY and seat is not None \
+            and seat.seat_no == t.seat_no and awaits_confirmation(table.game, table.seats):
+        return {"confirming": True}  # the organiser's own game, to confirm or cancel
     if link.kind != "invite" or link.status != DONE or seat is None \
             or seat.seat_no != t.seat_no or not is_organiser(table.game, table.seats, t.player_id):
         return {}

@@ -43,10 +43,12 @@ from pbem.present import codes, views
 from pbem.present import links as seat_links
 from pbem.present import pages as variants
 from pbem.present.tokens import hash_token
+from pbem.service.games import awaits_confirmation, is_unanswered, organiser_seat
 from pbem.store.app_engine import db_engine
 from pbem.store.db import read_alone, transaction
 from pbem.store.models import Game, Seat, Token
 from pbem.web.play.common import (
+    INVITE_ANSWERS,
     MOON_CODES,
     Table,
     bp,
@@ -72,8 +74,9 @@ def load_seat(raw: str) -> SeatPage:
         if token is None or token.game_id is None:
             abort(404)
         table = load_table(session, token.game_id, token.seat_no)
-        if table is None:
-            abort(404)
+        if table is None or (awaits_confirmation(table.game, table.seats)
+                             and token.player_id != table.game.organiser_id):
+            abort(404)  # nobody but its organiser knows of a game not confirmed yet
         drawn = variants.drawn_this_hand(session, token.game_id, table.state,
                                          token.seat_no or 0)
         return SeatPage(token, replace(table, drawn=tuple(drawn)))
@@ -145,8 +148,25 @@ def render_seat(page: SeatPage, *, message: str = "", code: int = 200) -> Respon
                and seat not in table.state.to_move,
                "away": service.away_dates(service.Context(engine=db_engine()),
                                           page.token.player_id or 0),
-               "end_vote": end_vote_context(table, seat)}
+               "end_vote": end_vote_context(table, seat),
+               "invitation": invitation_context(table, seat)}
     return render_template("web/seat.html", ctx=context, **context), code
+
+
+def invitation_context(table: Table, seat: int) -> dict[str, object]:
+    """The seat's invitation while the game gathers players: whether it awaits this player's
+    answer (the page then offers Accept and Decline, as the invitation email does), whether
+    the answer is the organiser's confirmation of their own game, and what the game is."""
+    if table.game.status not in ("inviting", "cancelled"):
+        return {}
+    mine = next(s for s in table.seats if s.seat_no == seat)
+    organiser = organiser_seat(table.game, table.seats)
+    return {"pending": table.game.status == "inviting" and is_unanswered(mine),
+            "declined": mine.invite_status == "declined",
+            "confirming": organiser is not None and organiser.seat_no == seat
+            and awaits_confirmation(table.game, table.seats),
+            "rules": table.state.rules.describe(),
+            "organiser": table.names[organiser.seat_no] if organiser is not None else ""}
 
 
 def end_vote_context(table: Table, seat: int) -> dict[str, object]:
@@ -255,6 +275,39 @@ def seat_suit(token: str) -> ResponseReturnValue:
     return seat_move(token, key, NameSuit(event.seat, event.suit), "done",
                      f"Done: {choice_words(event)}.", f"Nothing more to do: "
                      f"{choice_words(event)} already.")
+
+
+@bp.post("/s/<token>/invite")
+def seat_invite(token: str) -> ResponseReturnValue:
+    """Accept or decline the seat's invitation from the private page: the service commands
+    the invitation email's links use (for the organiser of a game not confirmed yet: confirm
+    it, or cancel it)."""
+    check_csrf()
+    key = find_seat(token)
+    answer = request.form.get("answer", "")
+    if answer not in INVITE_ANSWERS:
+        abort(400)
+    command = service.accept_invite if answer == "accept" else service.decline_invite
+    try:
+        out = command(service.Context(engine=db_engine()), key.game_id, key.seat,
+                      player_id=key.player_id)
+    except service.PlayerMistake as exc:
+        return render_seat(load_seat(token), message=str(exc), code=409)
+    flash(out.message if out.duplicate else _answered(key.game_id, answer))
+    return redirect(url_for("play.seat_page", token=token), code=303)
+
+
+def _answered(game_id: int, answer: str) -> str:
+    with transaction(db_engine(), read_only=True) as session:
+        game = session.get(Game, game_id)
+    status = game.status if game is not None else ""
+    if status == "cancelled":
+        return "You cancelled the game: nobody else was invited, and nobody will be."
+    if answer == "decline":
+        return "You declined the invitation: the other players are told."
+    if status == "inviting":
+        return "You accepted: the game starts when everyone has accepted."
+    return "You accepted, and the game has started."
 
 
 END_VOTES = {"end": True, "play-on": False}
