@@ -20,6 +20,17 @@ from pbem.service.games import Invitee, Table, accept_invite, create_game
 from pbem.store.db import transaction
 from pbem.store.models import Game, Player, Seat
 
+NOT_A_PLAYER = "Only the people who played this game can ask for a rematch."
+
+
+def may_ask(ctx: Context, game_id: int, player_id: int) -> bool:
+    """Whether this player sat in the game to the end (a person, not replaced by a robot):
+    only they may ask for its rematch."""
+    with transaction(ctx.engine, read_only=True) as session:
+        return session.exec(select(Seat.id).where(
+            Seat.game_id == game_id, Seat.player_id == player_id,
+            col(Seat.is_bot).is_(False))).first() is not None
+
 
 def rematch_of(ctx: Context, game_id: int) -> int | None:
     """The id of the game that replays `game_id`, if someone asked for it."""
@@ -38,17 +49,17 @@ def ask_rematch(ctx: Context, game_id: int, player_id: int) -> int:
         if game is None:
             raise NotFound("There is no such game.")
         existing = _existing(session, game_id)
-        if existing is not None:
-            return _accepted(ctx, existing, player_id)
-        if game.status != "finished":
-            raise NotAllowed("A rematch can be asked for once the game is over.")
         rows = session.exec(select(Seat, Player).outerjoin(
             Player, col(Player.id) == col(Seat.player_id)).where(Seat.game_id == game_id)
             .order_by(col(Seat.seat_no))).all()
     people = [(s.seat_no, p) for s, p in rows
               if p is not None and not s.is_bot and not is_former(p)]  # former: a robot
     if player_id not in {p.id for _, p in people}:
-        raise NotAllowed("Only the people who played this game can ask for a rematch.")
+        raise NotAllowed(NOT_A_PLAYER)
+    if existing is not None:
+        return _accepted(ctx, existing, player_id)
+    if game.status != "finished":
+        raise NotAllowed("A rematch can be asked for once the game is over.")
     try:
         return create_game(
             ctx, name=game.name, preset=game.preset, options=_options(game),

@@ -14,7 +14,7 @@ from flask_wtf.csrf import generate_csrf
 from pbem import service
 from pbem.engine import ALL_PRESETS, PRESETS, Rules
 from pbem.service import lobby, ratings
-from pbem.service.rematch import ask_rematch
+from pbem.service.rematch import ask_rematch, may_ask, rematch_of
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game
@@ -150,8 +150,12 @@ def start_now(game_id: int) -> ResponseReturnValue:
 
 @bp.get("/games/<int:game_id>/rematch")
 def rematch_page(game_id: int) -> ResponseReturnValue:
-    """The rematch button (GET only shows it)."""
-    return render_template("web/rematch.html", game_id=game_id, player=signed_in_player(),
+    """The rematch button (GET only shows it), to the game's players only; the rematch
+    already asked for, if there is one."""
+    player, ctx = signed_in_player(), service.Context(engine=db_engine())
+    played = player is not None and player.id is not None and may_ask(ctx, game_id, player.id)
+    return render_template("web/rematch.html", game_id=game_id, player=player,
+                           played=played, rematch=rematch_of(ctx, game_id) if played else None,
                            csrf=generate_csrf())
 
 
@@ -167,8 +171,8 @@ def rematch(game_id: int) -> ResponseReturnValue:
     try:
         new_id = ask_rematch(service.Context(engine=db_engine()), game_id, player.id)
     except service.PlayerMistake as exc:
-        flash(str(exc))
-        return redirect(url_for("accounts.me"), code=303)
+        return render_template("web/rematch.html", game_id=game_id, player=player,
+                               played=False, refused=str(exc), csrf=generate_csrf()), 403
     flash(_rematch_news(new_id, player.id))
     return redirect(url_for("play.game_page", game_id=new_id), code=303)
 

@@ -75,3 +75,14 @@ def test_only_players_of_a_finished_game_may_ask(engine: Engine) -> None:
     (cid, _bot, _) = seats(engine, running)[0]
     with pytest.raises(NotAllowed, match="once the game is over"):
         ask_rematch(ctx2, running, cid or 0)
+
+
+def test_a_non_player_is_refused_even_once_the_rematch_exists(engine: Engine) -> None:
+    """Not "you're in" with no seat: asking is the players' alone, before and after."""
+    ctx, old, ann, _bob = finished(engine)
+    new = ask_rematch(ctx, old, ann)
+    outsider = new_game(engine, [Invitee("gina@example.org", "Gina", True)], seed=5)[1]
+    (gina, _bot, _) = seats(engine, outsider)[0]
+    with pytest.raises(NotAllowed, match="Only the people who played"):
+        ask_rematch(ctx, old, gina or 0)
+    assert gina not in [p for p, _b, _s in seats(engine, new)]

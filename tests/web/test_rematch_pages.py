@@ -110,3 +110,28 @@ def test_a_second_asker_accepts_the_rematch_and_is_told_who_starts_it(
     landed = unescape(done.get_data(as_text=True))
     assert "You're in: someone asked for this rematch just before you" in landed
     assert "Rematch set up" not in landed and "start-now" not in landed
+
+
+def test_a_signed_in_non_player_gets_no_button_and_a_refusal(app: Flask,
+                                                              client: FlaskClient) -> None:
+    ctx, game_id = new_game(db_engine(app), [ANN, BOB])
+    play_out(ctx, game_id)
+    sign_in(app, client, "ann@example.org")
+    page = client.get(f"/games/{game_id}/rematch").get_data(as_text=True)
+    client.post(f"/games/{game_id}/rematch", data={"csrf_token": csrf_of(page)})
+    new = rematch_of(service.Context(engine=db_engine(app)), game_id)
+    other = app.test_client()
+    sign_in(app, other, "gina@example.org")
+    page = other.get(f"/games/{game_id}/rematch").get_data(as_text=True)
+    assert "you did not play in it" in page
+    assert "Play again with the same players</button>" not in page
+    assert "Join the rematch" not in page
+    token = csrf_of(other.get("/me").get_data(as_text=True))  # a form of this site's
+    refused = other.post(f"/games/{game_id}/rematch", data={"csrf_token": token})
+    text = unescape(refused.get_data(as_text=True))
+    assert refused.status_code == 403 and "Only the people who played" in text
+    assert "You're in" not in text
+    bob = app.test_client()
+    sign_in(app, bob, "bob@example.org")
+    page = unescape(bob.get(f"/games/{game_id}/rematch").get_data(as_text=True))
+    assert f'already set up: <a href="/games/{new}">' in page and "Join the rematch" in page
