@@ -39,7 +39,8 @@ def echo_words(after: GameState, events: Sequence[Event], actor: int | None,
     if actor is None or not mine:
         return {}
     opened = before is not None and not before.end_voters
-    said = "; ".join(vote_words(e, opened) if isinstance(e, EndVoted)
+    said = "; ".join(vote_words(e, opened, after.ended_by_agreement)
+                     if isinstance(e, EndVoted)
                      else f"you {views.move_words(e, after.rules.moon_points)}"
                      for e in mine) + "."
     return {actor: said[0].upper() + said[1:]}
@@ -110,6 +111,10 @@ def game_started_mail(mail: GameMail, state: GameState, seat: int) -> OutboxEmai
     return mail.send("game_started", seat, context, preheader="The game has started.")
 
 
+NO_HAND_SCORED = ("Ended by agreement before the first hand was finished: no hand was "
+                  "scored, so there are no scores and no winner.")
+
+
 def summary_mail(mail: GameMail, state: GameState, seat: int,
                  last: HandEnd | None) -> OutboxEmail | None:
     """`last`: the hand that ended the game, whose variant notes (the Auction pot, the Domino
@@ -119,15 +124,19 @@ def summary_mail(mail: GameMail, state: GameState, seat: int,
     sheet = views.sheet_rows(state.sheet, mail.names)
     winners = list_in_words([mail.names[s] for s in state.winners])
     won = "wins" if len(state.winners) == 1 else "win"
+    result = f"{winners} {won}!"
+    if not state.sheet:  # ended by agreement in the first hand, as the summary page says
+        result = NO_HAND_SCORED
     context = {
         "standings": standings, "sheet": sheet, "names": mail.names,
-        "totals": list(state.totals), "winners_text": f"{winners} {won}!",
+        "totals": list(state.totals), "winners_text": result,
         "moons": [f"{row['hand']}: {row['moon']}" for row in sheet if row["moon"]],
         "settlement": views.settlement_lines(state, mail.names),
         "notes": hand_notes(mail, *last, seat) if last else [],
         "ended_by_agreement": state.ended_by_agreement, "hands_played": len(state.sheet),
     }
-    return mail.send("summary", seat, context, preheader=f"{winners} {won}.")
+    return mail.send("summary", seat, context,
+                     preheader=result if not state.sheet else f"{winners} {won}.")
 
 
 def rules_sentences(rules: Rules) -> list[str]:

@@ -58,10 +58,13 @@ def only_votes(events: Sequence[Event]) -> bool:
     return all(isinstance(e, EndVoted) for e in events)
 
 
-def vote_words(event: EndVoted, opened: bool) -> str:
-    """The voter's own vote, echoed back to them ("you agreed to end the game")."""
+def vote_words(event: EndVoted, opened: bool, ended: bool = False) -> str:
+    """The voter's own vote, echoed back to them ("you agreed to end the game"); `ended`:
+    the vote ended the game (never "the others are asked" in the email saying it is over)."""
     if not event.agree:
         return "you chose to play on: the vote to end the game is closed"
+    if ended and opened:
+        return "you ended the game now: the others agreed at once"
     if opened:
         return "you proposed to end the game now; the others are asked to agree"
     return "you agreed to end the game now"

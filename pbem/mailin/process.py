@@ -478,7 +478,12 @@ def _move(inbox: Inbox, route: Route, command: Command, read: str,
         ctx.on_applied = mark
     try:
         outcome = service.move(ctx, route.game_id, engine_command(command, route.seat_no),
-                               issued_seq=route.turn_seq, player_id=route.player_id)
+                               issued_seq=route.turn_seq, player_id=route.player_id,
+                               ask_before_ending=True)
+    except service.EndsAtOnce:
+        note = _note(inbox, route, ENDS_AT_ONCE)
+        return Decision("processed", "end vote not made: it would end the game at once; "
+                                     "the player is asked to confirm on their page", [note])
     except service.Stale as exc:
         return _error(inbox, route, read, stale_words(exc), "stale")
     except service.PlayerMistake as exc:
@@ -502,6 +507,18 @@ def stale_words(exc: service.Stale) -> str:
     return ("You answered an earlier email, and the game has moved on: "
             f"{exc.why}, so that move was not made. Nothing changed; please answer the "
             "newest email.")
+
+
+# A one-word reply must not end a game irrevocably: when "end" would end it at once (every
+# other seat is a robot, agreeing straight away), nothing is done and the player is asked to
+# confirm with their page's button (the private page, linked below the note as in every email:
+# GET shows it, its POST ends the game). Where other people are asked to agree, the vote is
+# made as before: it ends the game only once they have.
+ENDS_AT_ONCE = ("Nothing has changed yet. Your reply “end” would end this game at once, for "
+                "good: the other seats are computer players, who agree straight away, and the "
+                "scores of the hands completed would be final. To end it, open your page (the "
+                "Game page link below) and press “End the game now”. To play on, just answer "
+                "your turn as usual.")
 
 
 def engine_command(command: Command, seat: int) -> EngineCommand:

@@ -40,6 +40,7 @@ from pbem.service.games import (
     resign,
 )
 from pbem.service.moves import (
+    EndsAtOnce,
     Stale,
     bid,
     choose_moon,
@@ -67,5 +68,5 @@ __all__ = [
     "away_dates", "clear_away", "nudge", "resume_game", "set_away", "take_seat_back",
     "timeout_move", "games_left_to_robots", "games_to_play", "play_robot_turns",
     "games_awaiting_robots",
-    "move", "Stale", "PLAYER", "TIMEOUT", "HOLDING", "ROBOT", "FORCED",
+    "move", "Stale", "EndsAtOnce", "PLAYER", "TIMEOUT", "HOLDING", "ROBOT", "FORCED",
 ]

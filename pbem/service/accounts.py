@@ -221,7 +221,8 @@ def _game_line(session: Session, game: Game, seat: Seat, table: Sequence[Seat]) 
         seat.seat_no in moving,
         list_in_words([names[s] for s in moving if s != seat.seat_no]), due,
         tuple(zip(names, state.totals, strict=True)),
-        list_in_words([names[s] for s in state.winners]) if game.status == "finished" else "",
+        ("" if game.status != "finished" else list_in_words([names[s] for s in state.winners])
+         if state.sheet else "nobody: ended before the first hand was finished"),
         state.hand_number)
 
 

@@ -31,6 +31,7 @@ from pbem.engine import (
     Command,
     EndVoted,
     Event,
+    GameState,
     HandDealt,
     MoonChosen,
     NameSuit,
@@ -62,6 +63,7 @@ from pbem.service.core import (
     run,
 )
 from pbem.service.errors import CommandRejected, NotAllowed, PlayerMistake
+from pbem.store.models import Seat
 
 
 class Stale(PlayerMistake):
@@ -81,6 +83,20 @@ class Stale(PlayerMistake):
         self.by = by
 
 
+class EndsAtOnce(PlayerMistake):
+    """A vote to end the game, by a channel that asks first (a one-word email), that would
+    end it at once: the other seats are all robots, who agree straight away. Nothing changed:
+    the player confirms with a deliberate act (their page's button)."""
+
+
+def ends_at_once(state: GameState, seats: Sequence[Seat], seat: int) -> bool:
+    """Would `seat` proposing to end the game end it at once? (No vote is open, and every
+    other seat is a robot, which agrees as soon as one is: pbem.service.core.robot_votes; a
+    robot holding an absent player's seat does not vote for them.)"""
+    return not state.end_voters and not state.game_over \
+        and all(s.is_bot for s in seats if s.seat_no != seat)
+
+
 @dataclass(frozen=True)
 class Turn:
     """Which turn of the seat a command was made for: its turn number, or the game's seq when
@@ -93,25 +109,28 @@ class Turn:
 def move(
     ctx: Context, game_id: int, command: Command, *, expected_turn: int | None = None,
     issued_seq: int | None = None, player_id: int | None = None, actor: str = PLAYER,
+    ask_before_ending: bool = False,
 ) -> Outcome:
     """Make `command` (its seat is the mover) in one transaction; see the module docstring.
 
     `player_id`: the player asking, when known (the seat must be theirs); `actor`: who acts,
-    recorded with the events (PLAYER, or ROBOT when a robot moves for the seat)."""
+    recorded with the events (PLAYER, or ROBOT when a robot moves for the seat).
+    `ask_before_ending`: a vote to end the game that would end it at once is refused with
+    EndsAtOnce (nothing changes), for the channel to ask the player to confirm."""
     turn = Turn(expected_turn, issued_seq)
     vote = isinstance(command, VoteEnd)  # nobody's turn: whatever email or page it came from
 
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
         if isinstance(command, VoteEnd):
-            return vote_step(g, command, player_id)
+            return vote_step(g, command, player_id, ask_before_ending)
         return move_step(g, command, turn, player_id)
 
     return run(ctx, game_id, step, statuses=("active", "finished") if vote else ("active",),
                actor=command.seat if actor == PLAYER else None, by=actor, planned=True)
 
 
-def vote_step(g: Loaded, command: VoteEnd,
-              player_id: int | None = None) -> Sequence[Event] | Duplicate:
+def vote_step(g: Loaded, command: VoteEnd, player_id: int | None = None,
+              ask_before_ending: bool = False) -> Sequence[Event] | Duplicate:
     """Seed 003's vote to end the game: no staleness (a vote is nobody's turn, so it may come
     from any email or page), but the repeat rule: a vote that is already so says so."""
     check_seat(g, command.seat, player_id)
@@ -122,6 +141,9 @@ def vote_step(g: Loaded, command: VoteEnd,
         raise NotAllowed("This game is over.")
     if command.agree and command.seat in state.end_voters:
         return Duplicate("You have already agreed to end the game.")
+    if ask_before_ending and command.agree and ends_at_once(state, g.seats, command.seat):
+        raise EndsAtOnce("That would end the game at once: the other seats are computer "
+                         "players, who agree straight away.")
     if not command.agree and not state.end_voters:
         return Duplicate("No vote to end the game is open: play goes on.")
     return decide_or_reject(g, command)

@@ -69,7 +69,7 @@ def create_and_confirm(page: Any, site: LiveSite) -> int:
     game_id = only_game_id(site)
     frame = open_mail_to(page, site, "ann@example.com", "Confirm your game")
     frame.get_by_role("link", name=re.compile("Confirm the game")).first.click()
-    page.get_by_role("button", name=re.compile("Accept")).click()
+    page.get_by_role("button", name="Confirm the game").click()
     expect(page.get_by_role("status")).to_contain_text("your answer is recorded")
     return game_id
 
@@ -96,7 +96,7 @@ def test_create_accept_and_play_from_the_private_view(live_site: LiveSite,
     # Ann, the organiser, confirms first; only then is Bob invited.
     frame = open_mail_to(page, live_site, "ann@example.com", "Confirm your game")
     frame.get_by_role("link", name=re.compile("Confirm the game")).first.click()
-    page.get_by_role("button", name=re.compile("Accept")).click()
+    page.get_by_role("button", name="Confirm the game").click()
     expect(page.get_by_role("status")).to_contain_text("your answer is recorded")
 
     frame = open_mail_to(page, live_site, "bob@example.com", "invites you")

@@ -4,9 +4,13 @@ the vote; through the SMTP receiver and `deliver`, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
+from flask import Flask
 from sqlalchemy import Engine
 
+from pbem import service
 from pbem.mailin.commands import read_commands
 from pbem.store.db import transaction
 from pbem.store.models import Game
@@ -93,3 +97,39 @@ def test_status_names_an_open_vote_to_end_who_agreed_and_how_to_agree_seed_003(
     assert "open: you" in ann_hears and "waiting for Bob. Reply “play on” to close it." \
         in ann_hears
     assert len(voters) == 3 and state_of(engine, game).end_voters == voters  # status changes none
+
+
+def test_one_word_from_the_only_human_asks_before_ending_a_robot_game(
+        engine: Engine, by_deliver: Send, make_app: Callable[..., Flask], db_url: str) -> None:
+    """`Ende` would end a game against robots at once (they agree straight away): nothing is
+    done, and the answer says so and points to the page's button; no email says both "the
+    others are asked to agree" and "is over"."""
+    ctx = service.Context(engine=engine, rng=service.make_rng(7))
+    game = service.create_game(ctx, name="Solo", players=[service.Invitee(ANN, "Ann", True)],
+                               bot_seats=(1, 2, 3), robot_strength="easy").game_id
+    token = latest_token(engine, ANN, "pass")
+    with make_app(DATABASE_URL=db_url).app_context():  # as the service's mail-in runs
+        by_deliver(reply(token, "Ende"), f"play+{token}@pbem.test")
+    assert status(engine, game) == "active" and state_of(engine, game).end_voters == ()
+    [note] = emails(engine, ANN, "note")
+    text = " ".join(note.body_text.split())
+    assert "Nothing has changed yet" in text and "would end this game at once" in text
+    assert "press “End the game now”" in text and "/s/" in note.body_text  # her page
+    assert not emails(engine, ANN, "summary") and not emails(engine, ANN, "move_confirmed")
+
+
+def test_the_summary_of_a_game_ended_before_any_hand_names_no_winner(
+        engine: Engine, by_deliver: Send) -> None:
+    game = two_human_game(engine)
+    token = latest_token(engine, ANN, "pass")
+    by_deliver(reply(token, "end"), f"play+{token}@pbem.test")
+    bobs = latest_token(engine, BOB, "end_vote")
+    by_deliver(reply(bobs, "end", sender="Bob <bob@example.org>"), f"play+{bobs}@pbem.test")
+    assert status(engine, game) == "finished"
+    for who in (ANN, BOB):
+        [summary] = emails(engine, who, "summary")
+        text = " ".join(summary.body_text.split())
+        assert "Ended by agreement before the first hand was finished: no hand was scored, " \
+               "so there are no scores and no winner." in text
+        assert " win!" not in text and "Final standings" not in text
+        assert "asked to agree" not in text

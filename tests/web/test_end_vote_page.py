@@ -7,6 +7,8 @@ from __future__ import annotations
 from flask import Flask
 from flask.testing import FlaskClient
 
+from pbem import service
+from pbem.app import db_engine
 from tests.web.support import csrf_of, newest, outbox, seat_path, snapshot, state
 from tests.web.test_seat_actions import _ann_path, _two_people
 
@@ -56,3 +58,28 @@ def test_play_on_from_the_page_closes_the_vote_seed_003(
     assert state(app, game).end_voters == () and not state(app, game).game_over
     assert "vote to end the game is closed" in client.get(bob).get_data(as_text=True)
     assert "Bob wants to play on" in newest(app, "end_vote").body_text
+
+
+def test_against_robots_the_button_says_it_ends_the_game_now_and_no_one_wins(
+        app: Flask, client: FlaskClient) -> None:
+    """Ended in the first hand: no scores, no winner, no empty "hand by hand"; as the
+    summary email says it."""
+    with app.app_context():
+        ctx = service.Context(engine=db_engine(app), rng=service.make_rng(5))
+        game = service.create_game(ctx, name="Solo", bot_seats=(1, 2, 3),
+                                   players=[service.Invitee("ann@example.org", "Ann", True)],
+                                   robot_strength="easy").game_id
+    ann = _ann_path(app)
+    html = client.get(ann).get_data(as_text=True)
+    assert "End the game now" in html and "Propose to end" not in html
+    assert "there will be no scores and no winner" in html
+    done = client.post(f"{ann}/end", data={"csrf_token": csrf_of(html), "vote": "end"})
+    assert done.status_code == 303 and state(app, game).ended_by_agreement
+    page = client.get(ann).get_data(as_text=True)
+    assert "No hand was finished, so there are no scores and no winner." in page
+    assert "before the first hand was finished: no scores, no winner" in page
+    summary = client.get(f"/games/{game}/summary").get_data(as_text=True)
+    assert "no scores and no winner" in summary and "winner</strong>" not in summary
+    assert "Scores hand by hand" not in summary and " win!" not in summary
+    mail = newest(app, "summary").body_text
+    assert "no scores and no winner" in " ".join(mail.split()) and "Final standings" not in mail

@@ -44,6 +44,7 @@ from pbem.present import links as seat_links
 from pbem.present import pages as variants
 from pbem.present.tokens import hash_token
 from pbem.service.games import awaits_confirmation, is_unanswered, organiser_seat
+from pbem.service.moves import ends_at_once
 from pbem.store.app_engine import db_engine
 from pbem.store.db import read_alone, transaction
 from pbem.store.models import Game, Seat, Token
@@ -175,6 +176,8 @@ def end_vote_context(table: Table, seat: int) -> dict[str, object]:
     voters = question.end_voters
     return {"may_vote": question.may_vote_end and table.game.status == "active",
             "open": bool(voters), "mine": seat in voters, "count": len(voters),
+            "at_once": ends_at_once(table.state, table.seats, seat),
+            "no_hand_yet": not table.state.sheet,
             "ended": table.state.ended_by_agreement,
             "agreed": list_in_words([table.names[s] for s in voters]),
             "waiting": list_in_words([table.names[s] for s in range(table.state.seats)
@@ -330,7 +333,9 @@ def seat_end(token: str) -> ResponseReturnValue:
     if out.duplicate:
         flash(out.message)
     elif out.state is not None and out.state.ended_by_agreement:
-        flash("Everyone agreed: the game has ended with the current scores.")
+        flash("The game has ended by agreement." + (
+            " No hand was finished, so there are no scores and no winner."
+            if not out.state.sheet else " The scores of the hands completed are final."))
     else:
         flash("You agreed to end the game now; the others are asked by email." if agree
               else "You chose to play on: the vote to end the game is closed.")
