@@ -1,7 +1,7 @@
 """cancelled games: an organiser who cancels the game they never confirmed
 
-Revision ID: 0021
-Revises: 0020
+Revision ID: 0022
+Revises: 0021
 Create Date: 2026-12-02 10:00:00
 
 `game.status` may be 'cancelled': the organiser of a game made on /new declined to confirm it
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 from alembic import op
 
-revision: str = '0021'
-down_revision: str | None = '0020'
+revision: str = '0022'
+down_revision: str | None = '0021'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
