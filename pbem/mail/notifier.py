@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pbem.mail import accounts, jobs, notify, timemails
+from pbem.mail import accounts, jobs, notify, seats, timemails
 
 
 class MailNotifier:
@@ -14,7 +14,7 @@ class MailNotifier:
     mails other commands queue by name."""
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
-        for module in (notify, jobs, timemails, accounts):
+        for module in (notify, jobs, timemails, accounts, seats):
             found: Callable[..., Any] | None = getattr(module, name, None)
             if callable(found):
                 return found

@@ -83,6 +83,7 @@ PURPOSES = {
     **dict.fromkeys(("invite", "invite_reminder", "invite_declined", "invite_closed",
                      "invite_unanswered"), "Invitation"),
     "digest": "Your games",
+    "player_left": "A player left", "seat_taken_over": "Your seat",
 }
 
 

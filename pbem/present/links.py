@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import bindparam
@@ -19,7 +20,7 @@ from sqlmodel import Session, select
 
 from pbem.present.tokens import find_token, hash_token
 from pbem.store.db import is_planning, planned_engine, transaction
-from pbem.store.models import Seat, Token
+from pbem.store.models import Game, Player, Seat, Token
 
 PURPOSE = "seat"
 SEAT_TTL = timedelta(days=365)
@@ -91,7 +92,9 @@ def live_seat_link(session: Session, game_id: int, seat_no: int, player_id: int,
 def find_seat_token(session: Session, raw: str, *, now: datetime | None = None) -> Token | None:
     """The live seat token for `raw` whose seat still belongs to its player, or None.
 
-    (A seat given to someone else, or to a robot, closes the previous player's link.)"""
+    (A seat given to someone else, or to a robot, closes the previous player's link: the
+    service marks it used then, pbem.service.games `close_seat_links`; `closed_seat` says
+    what became of the seat.)"""
     token = find_token(session, raw, frozenset({PURPOSE}), now=now)
     if (token is None or token.used_at is not None or token.turn_seq is not None
             or token.game_id is None or token.seat_no is None or token.player_id is None):
@@ -101,6 +104,42 @@ def find_seat_token(session: Session, raw: str, *, now: datetime | None = None) 
     if seat is None or seat.is_bot or seat.player_id != token.player_id:
         return None
     return token
+
+
+@dataclass(frozen=True)
+class ClosedSeat:
+    """Why a private link no longer opens its seat: its player "left" (resigned: a robot
+    plays it), or the seat went to someone else, "taken" (a newcomer) or "robot"; `when`:
+    since when (the link's closing time), None if unknown."""
+
+    why: str
+    game_id: int
+    game_name: str
+    seat_no: int
+    when: datetime | None
+    time_zone: str | None  # the link's player's
+
+
+def closed_seat(session: Session, raw: str, *, now: datetime | None = None) -> ClosedSeat | None:
+    """What became of the seat of a private link that no longer opens it (`find_seat_token`
+    gave None), or None: an unknown or expired link says nothing about anyone's seat."""
+    token = find_token(session, raw, frozenset({PURPOSE}), now=now)
+    if (token is None or token.turn_seq is not None or token.game_id is None
+            or token.seat_no is None or token.player_id is None):
+        return None
+    seat = session.exec(select(Seat).where(Seat.game_id == token.game_id,
+                                           Seat.seat_no == token.seat_no)).first()
+    game, player = session.get(Game, token.game_id), session.get(Player, token.player_id)
+    if seat is None or game is None or player is None:
+        return None
+    if seat.player_id == token.player_id:
+        if not seat.is_bot:
+            return None  # their seat still: the link was closed otherwise
+        why = "left"
+    else:
+        why = "robot" if seat.is_bot or seat.player_id is None else "taken"
+    return ClosedSeat(why, token.game_id, game.name, token.seat_no, token.used_at,
+                      player.time_zone)
 
 
 # --- helpers --------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from pbem.service.errors import (
     SomeoneMovedFirst,
 )
 from pbem.service.games import (
+    UNDER_WAY,
     Invitee,
     accept_invite,
     create_game,
@@ -64,7 +65,7 @@ __all__ = [
     "NotOrganiser", "PlayerMistake", "ServiceError", "SomeoneMovedFirst", "accept_invite",
     "advance", "bid", "choose_moon",
     "claim", "create_game", "decline_invite", "make_rng", "make_rules", "name_suit", "notify_hook",
-    "pass_cards", "play_card", "replace_seat", "resign",
+    "pass_cards", "play_card", "replace_seat", "resign", "UNDER_WAY",
     "away_dates", "clear_away", "nudge", "resume_game", "set_away", "take_seat_back",
     "timeout_move", "games_left_to_robots", "games_to_play", "play_robot_turns",
     "games_awaiting_robots",

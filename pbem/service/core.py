@@ -384,14 +384,17 @@ def _player_is_back(seat: Seat) -> bool:
     return False
 
 
-def take_seat_back(ctx: Context, game_id: int, seat_no: int) -> None:
+def take_seat_back(ctx: Context, game_id: int, seat_no: int) -> bool:
     """The player of `seat_no` is back (e.g. after a refused move, the bot holding the seat
-    having moved already; or any reply of theirs that is no move)."""
+    having moved already; any reply of theirs that is no move; the "Take my seat back"
+    button of their page). True if the robot held the seat until now."""
     with transaction(ctx.engine) as session:
         seat = session.exec(select(Seat).where(Seat.game_id == game_id,
                                                Seat.seat_no == seat_no)).first()
+        held = seat is not None and seat.bot_holding and not seat.is_bot
         if seat is not None and (seat.timeouts_in_row or seat.bot_holding):
             _player_is_back(seat)
+        return held
 
 
 def _status_sentence(status: str) -> str:
@@ -580,8 +583,8 @@ def logged_since(g: Loaded, seq: int) -> list[tuple[Event, str | None]]:
 # `notify(session, game, state_before, state_after, events, *, actor=None, now=None)`, the
 # routing (tests may listen there: `_notify`); the other names (`send_invites`,
 # `send_declined`, `send_invite_closed`, `send_invite_reminder`, `send_invites_unanswered`,
-# `resend_turns`, `send_nudge`, `send_timeout`, `seat_link`) are the mails other commands
-# queue in their own transaction.
+# `resend_turns`, `send_nudge`, `send_timeout`, `seat_link`, `send_left`, `send_replaced`)
+# are the mails other commands queue in their own transaction.
 Notify = Callable[..., Any]
 _notify: Notify | None = None  # tests may put a listener here
 _notifier: Callable[[], Any] | None = None  # makes the notifier, once, when first needed

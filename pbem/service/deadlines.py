@@ -267,3 +267,21 @@ def reschedule_player(session: Session, player_id: int, now: datetime) -> list[D
         schedule(row, DeadlinePolicy.from_dict(game.deadline_policy), zone, periods, now)
         session.add(row)
     return list(rows)
+
+
+def held_since(session: Session, game_id: int, seat_no: int, missed: int,
+               policy: DeadlinePolicy) -> datetime | None:
+    """Since when the robot holds the seat whose player missed their last `missed` deadlines
+    in a row: the timeout that made it hold (the first of the run under "open_seat", else the
+    `bot_after_timeouts`-th), from the seat's expired deadline rows; None if unknown."""
+    if missed <= 0:
+        return None
+    rows = session.exec(select(Deadline.closed_at).where(
+        Deadline.game_id == game_id, Deadline.seat_no == seat_no,
+        Deadline.status == "expired").order_by(col(Deadline.closed_at).desc())
+        .limit(missed)).all()
+    run = [closed for closed in reversed(rows) if closed is not None]
+    if not run:
+        return None
+    first = 1 if policy.on_timeout == "open_seat" else policy.bot_after_timeouts
+    return run[min(max(first, 1), len(run)) - 1]

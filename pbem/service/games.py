@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -40,6 +40,7 @@ from pbem.store.models import (
 )
 
 OPEN = ("inviting", "active", "paused")
+UNDER_WAY = ("active", "paused")  # started and not over: its players get its emails
 # An unanswered invitation's one reminder, and the organiser's one word on who has not
 # answered, counted from the invitation and from the organiser's confirmation.
 INVITE_REMINDER_AFTER = timedelta(hours=48)
@@ -333,19 +334,38 @@ def _answer_invite(
 
 def resign(ctx: Context, game_id: int, seat_no: int, *, player_id: int | None = None) -> Outcome:
     """The player leaves; a robot plays the seat from now on (seat.player_id is kept, so the
-    record shows who sat there; seats with is_bot set get no mail)."""
+    record shows who sat there; seats with is_bot set get no mail). Their private links close
+    (`close_seat_links`: the page then says they left, and when); in a game under way the
+    other people are told by email (`send_left`). The seat is a robot's from then on, so the
+    game no longer counts for their rating (pbem.service.ratings)."""
 
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
-        check_seat(g, seat_no, player_id)
         seat = g.seat(seat_no)
-        if seat.is_bot:
+        if seat.is_bot and (player_id is None or seat.player_id == player_id):
             return Duplicate("You have already left this game.")
+        check_seat(g, seat_no, player_id)
+        if g.game.status in UNDER_WAY:  # told while the seat still bears their name
+            mail_hook("send_left")(g.session, g.game, seat_no, now=ctx.clock())
         seat.is_bot, seat.invite_status = True, "accepted"
+        seat.timeouts_in_row, seat.bot_holding = 0, False
         g.session.add(seat)
+        if seat.player_id is not None:
+            close_seat_links(g.session, game_id, seat_no, seat.player_id, ctx.clock())
         start_if_everyone_is_in(g)
         return []
 
     return run(ctx, game_id, step, statuses=OPEN, actor=seat_no)
+
+
+def close_seat_links(session: Session, game_id: int, seat_no: int, player_id: int,
+                     now: datetime) -> None:
+    """The player's private links to that seat close now: it is no longer theirs (they left,
+    or someone took it over). Their `used_at` says when, for the page an old link shows
+    (pbem.present.links `closed_seat`)."""
+    session.execute(update(Token).where(
+        col(Token.purpose) == "seat", col(Token.game_id) == game_id,
+        col(Token.seat_no) == seat_no, col(Token.player_id) == player_id,
+        col(Token.turn_seq).is_(None), col(Token.used_at).is_(None)).values(used_at=now))
 
 
 def replace_seat(
@@ -358,6 +378,8 @@ def replace_seat(
 
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
         seat = g.seat(seat_no)
+        before = seat.player_id if not seat.is_bot else None  # a person still in that seat
+        held = seat.bot_holding  # a robot kept it for them (they timed out)
         if invitee is None:
             if seat.is_bot and seat.player_id is None:
                 return Duplicate("A robot already plays that seat.")
@@ -373,6 +395,8 @@ def replace_seat(
             accepted = invitee.accepted or g.game.status != "inviting"
             seat.invite_status = "accepted" if accepted else "invited"
         g.session.add(seat)
+        if before is not None and before != seat.player_id:
+            _replaced(ctx, g, seat, before, held)
         seat.invite_reminder_at = None  # a reminder due goes to nobody else
         if seat.invite_status == "invited":
             remind_invitees([seat], ctx.clock())
@@ -401,6 +425,16 @@ def cancel(g: Loaded) -> None:
         g.session.add(seat)
     g.game.status = "cancelled"
     g.session.add(g.game)
+
+
+def _replaced(ctx: Context, g: Loaded, seat: Seat, before: int, held: bool) -> None:
+    """Someone else has the seat `before`'s player had: their links close, and in a game under
+    way they are told by email (`send_replaced`: whoever took it, and that they are out)."""
+    close_seat_links(g.session, g.game_id, seat.seat_no, before, ctx.clock())
+    if g.game.status in UNDER_WAY:
+        g.session.flush()
+        mail_hook("send_replaced")(g.session, g.game, seat.seat_no, before, held=held,
+                                   now=ctx.clock())
 
 
 def start_if_everyone_is_in(g: Loaded) -> None:

@@ -1,20 +1,23 @@
 """What a player can do from their private view besides moving: nudge the player everyone
-waits for, set or clear away dates (vacation), and resume a paused game. Each is a CSRF-
+waits for, set or clear away dates (vacation), resume a paused game, take their seat back
+from the robot holding it, and leave the game (asked first on its own page). Each is a CSRF-
 protected POST under /s/<token>/, authenticated by the private link; each answers by going
-back to the view with a sentence."""
+back to the view with a sentence (after leaving, the link says they left)."""
 
 from __future__ import annotations
 
 from datetime import date
 
-from flask import Blueprint, flash, redirect, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_wtf.csrf import generate_csrf
 
 from pbem import service
 from pbem.engine import list_in_words
 from pbem.store.app_engine import db_engine
 from pbem.web.play import check_csrf, load_seat
 from pbem.zones import day_text
+from pbem.web.play.seat import SeatPage
 
 bp = Blueprint("seat_actions", __name__)
 
@@ -90,3 +93,48 @@ def resume(token: str) -> ResponseReturnValue:
     if outcome.duplicate:
         return back(token, outcome.message)
     return back(token, "The game goes on: everyone waited for has a fresh deadline.")
+
+
+@bp.post("/s/<token>/back")
+def take_back(token: str) -> ResponseReturnValue:
+    """The "Take my seat back" button of a seat the robot holds (the player timed out)."""
+    check_csrf()
+    page = load_seat(token)
+    t = page.token
+    back_now = service.take_seat_back(service.Context(engine=db_engine()), t.game_id or 0,
+                                      t.seat_no or 0)
+    return back(token, "Welcome back: your seat is yours again, and we email you when it is "
+                "your turn." if back_now else "Your seat is yours already.")
+
+
+LEAVE_TEMPLATE = "web/leave.html"
+
+
+def _may_leave(page: SeatPage) -> bool:
+    return page.table.game.status in service.UNDER_WAY and not page.table.state.game_over
+
+
+@bp.get("/s/<token>/leave")
+def leave_page(token: str) -> ResponseReturnValue:
+    """Leaving a game, asked first: GET only shows what it means and the button."""
+    page = load_seat(token)
+    return render_template(LEAVE_TEMPLATE, game=page.table.game, raw_token=token,
+                           name=page.table.names[page.token.seat_no or 0],
+                           may_leave=_may_leave(page), csrf=generate_csrf())
+
+
+@bp.post("/s/<token>/leave")
+def leave(token: str) -> ResponseReturnValue:
+    """The player leaves: a robot plays their seat from now on (pbem.service `resign`); their
+    private link then says they left."""
+    check_csrf()
+    page = load_seat(token)
+    if not _may_leave(page):
+        return back(token, "This game is over: there is nothing to leave.")
+    t = page.token
+    try:
+        service.resign(service.Context(engine=db_engine()), t.game_id or 0, t.seat_no or 0,
+                       player_id=t.player_id)
+    except service.PlayerMistake as exc:
+        return back(token, str(exc))
+    return redirect(url_for("play.seat_page", token=token), code=303)

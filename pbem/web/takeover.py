@@ -54,9 +54,17 @@ def _live_open_seat(session: Session, token: Token | None, raw: str) -> OpenSeat
             or token.game_id is None or token.seat_no is None:
         return None
     game = session.get(Game, token.game_id)
-    if game is None or game.status == "finished":
+    if game is None or game.status == "finished" or not _still_open(session, token):
         return None
     return OpenSeat(raw, token.game_id, game.name, token.seat_no)
+
+
+def _still_open(session: Session, token: Token) -> bool:
+    """The seat is still kept by a robot: its player has not come back (taking it back
+    closes the links that were passed on)."""
+    seat = session.exec(select(Seat).where(Seat.game_id == token.game_id,
+                                           Seat.seat_no == token.seat_no)).first()
+    return seat is not None and (seat.is_bot or seat.bot_holding)
 
 
 def _open_seat(session: Session, raw: str) -> tuple[OpenSeat, Token] | None:
@@ -159,9 +167,33 @@ def _confirmation(session: Session, raw: str) -> Confirmation | None:
     return Confirmation(seat, join, open_token, player)
 
 
+def _why_not(session: Session, raw: str) -> str | None:
+    """Why a confirmation link that is live itself opens nothing: its seat was "taken" (the
+    join link was used: someone confirmed first), or its player came "back"; None if neither
+    (the link is unknown, used or expired)."""
+    join = find_token(session, raw, frozenset({"join"}))
+    if join is None or join.used_at is not None or join.game_id is None:
+        return None
+    game = session.get(Game, join.game_id)
+    if game is None or game.status == "finished":
+        return None
+    links = session.exec(select(Token).where(
+        Token.purpose == "seat", Token.game_id == join.game_id, Token.seat_no == join.seat_no,
+        col(Token.player_id).is_(None))).all()
+    if any(t.used_at is not None for t in links):
+        return "taken"
+    if links and not _still_open(session, links[0]):
+        return "back"
+    return None
+
+
 def _confirm_page(found: Confirmation | None, raw: str, code: int = 200,
                   **shown: object) -> ResponseReturnValue:
     if found is None:
+        with transaction(db_engine(), read_only=True) as session:
+            why = _why_not(session, raw)
+        if why is not None:
+            return render_template(TEMPLATE, seat=None, state=why), 409
         return _page(None)
     shown.setdefault("name", found.player.name)
     return _page(found.seat, state="confirm", confirm=raw, code=code, **shown)
@@ -179,7 +211,7 @@ def confirm(token: str) -> ResponseReturnValue:
     with transaction(db_engine(), read_only=True) as session:
         found = _confirmation(session, token)
     if found is None:
-        return _page(None)
+        return _confirm_page(None, token)
     name = " ".join(request.form.get("name", "").split())
     try:
         validate_csrf(request.form.get("csrf_token"))
@@ -204,6 +236,12 @@ def _take(found: Confirmation, name: str, raw: str) -> ResponseReturnValue:
                 raise _Taken
     except _Taken:
         return _page(seat, state="taken", code=409)
+    with transaction(db_engine()) as session:  # named before the seat's emails go out
+        player = session.get(Player, found.player.id)
+        assert player is not None and player.id is not None
+        if player.name != name and _seats_of(session, player.id) == 0:
+            player.name = name  # a newcomer names themselves; a known player keeps their name
+            session.add(player)
     try:
         service.replace_seat(service.Context(engine=db_engine()), seat.game_id, seat.seat_no,
                              service.Invitee(email=found.player.email, name=name, accepted=True))
@@ -211,11 +249,6 @@ def _take(found: Confirmation, name: str, raw: str) -> ResponseReturnValue:
         _release(found.open_seat, found.join)
         return _page(seat, state="confirm", confirm=raw, name=name, problem=str(exc), code=400)
     with transaction(db_engine()) as session:
-        player = session.get(Player, found.player.id)
-        assert player is not None and player.id is not None
-        if player.name != name and _seats_of(session, player.id) == 1:
-            player.name = name  # a newcomer names themselves; a known player keeps their name
-            session.add(player)
         private = seat_link(session, seat.game_id, seat.seat_no, player.id)
     return redirect(f"/s/{private}", code=303)
 

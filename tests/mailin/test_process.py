@@ -253,7 +253,9 @@ def test_status_and_help_are_answered(engine: Engine) -> None:
     status = emails(engine, "ann@example.org", "status")[-1].body_text
     assert "It's your turn to pass 3 cards to Bob, on your left." in status
     assert "Your hand:" in status
-    assert "pass 2C 3D AH" in emails(engine, "ann@example.org", "help")[-1].body_text
+    help_text = emails(engine, "ann@example.org", "help")[-1].body_text
+    assert "pass 2C 3D AH" in help_text
+    assert 'press "Leave this game"' in help_text  # how to leave: on the game's page
 
 
 def test_away_is_answered(engine: Engine) -> None:

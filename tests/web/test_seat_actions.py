@@ -1,5 +1,6 @@
 """From the private view: nudge the player everyone waits for, set and clear away dates,
-resume a paused game. POSTs with CSRF only; GET shows the forms and changes nothing."""
+resume a paused game, take a held seat back, leave the game (asked first). POSTs with CSRF
+only; GET shows the forms and changes nothing."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from sqlmodel import select
 from pbem import service
 from pbem.app import db_engine
 from pbem.store.db import transaction
-from pbem.store.models import Away, Game
+from pbem.store.models import Away, Game, Seat
 from tests.web.support import csrf_of, newest, outbox, seat_path
 
 
@@ -98,3 +99,51 @@ def test_a_paused_game_can_be_resumed_from_the_private_view(
     again = client.post(f"{path}/resume", data={"csrf_token": csrf_of(html)},
                         follow_redirects=True).get_data(as_text=True)
     assert "This game is not paused: it goes on already." in again  # a second tab, say
+
+
+def test_leaving_is_asked_first_then_a_robot_plays_and_the_others_are_told(
+        app: Flask, client: FlaskClient) -> None:
+    game_id = _two_people(app)
+    path = _ann_path(app)
+    html = client.get(path).get_data(as_text=True)
+    assert f'href="{path}/leave"' in html and "Leave this game" in html
+    before = len(outbox(app)), _seat_of(app, game_id, 0)
+    ask = client.get(f"{path}/leave")  # GET only asks
+    assert ask.status_code == 200 and client.head(f"{path}/leave").status_code == 200
+    page = ask.get_data(as_text=True)
+    assert "a robot plays your seat from now on" in page
+    assert "no longer counts for your rating" in page
+    assert client.post(f"{path}/leave").status_code == 400  # no CSRF token
+    assert (len(outbox(app)), _seat_of(app, game_id, 0)) == before
+    done = client.post(f"{path}/leave", data={"csrf_token": csrf_of(page)})
+    assert done.status_code == 303 and done.headers["Location"].endswith(path)
+    seat = _seat_of(app, game_id, 0)
+    assert seat.is_bot and seat.player_id is not None  # the record keeps who sat there
+    (told,) = outbox(app, "player_left")  # Bob, the other person; not Ann, not the robots
+    assert told.to_addr == "bob@example.org"
+    assert "Ann left \"Two\"" in told.body_text and "A robot plays seat 1" in told.body_text
+    left = client.get(path)
+    assert left.status_code == 410
+    assert "You left this game on " in left.get_data(as_text=True)
+    again = client.post(f"{path}/leave", data={"csrf_token": csrf_of(page)})
+    assert again.status_code == 410 and len(outbox(app, "player_left")) == 1
+    assert "Robot 1" in client.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+def test_a_finished_game_has_nothing_to_leave(app: Flask, client: FlaskClient) -> None:
+    game_id = _two_people(app)
+    path = _ann_path(app)
+    with transaction(db_engine(app)) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        game.status = "finished"
+        session.add(game)
+    assert "Leave this game" not in client.get(path).get_data(as_text=True)
+    page = client.get(f"{path}/leave").get_data(as_text=True)
+    assert "nothing to leave" in page and 'name="csrf_token"' not in page
+
+
+def _seat_of(app: Flask, game_id: int, seat_no: int) -> Seat:
+    with transaction(db_engine(app), read_only=True) as session:
+        return session.exec(select(Seat).where(Seat.game_id == game_id,
+                                               Seat.seat_no == seat_no)).one()

@@ -169,7 +169,9 @@ def test_a_seat_given_to_someone_else_closes_the_old_link(app: Flask, client: Fl
     with app.app_context():
         service.replace_seat(service.Context(engine=db_engine(app)), game_id, 0,
                              service.Invitee("new@example.com", "New", accepted=True))
-    assert client.get(path).status_code == 404
+    closed = client.get(path)  # what became of the seat, not "Link not found"
+    assert closed.status_code == 410
+    assert "Someone else took over this seat on " in closed.get_data(as_text=True)
 
 
 def test_a_move_posted_to_a_closed_expired_or_one_time_link_is_not_found(
@@ -193,8 +195,9 @@ def test_a_move_posted_to_a_closed_expired_or_one_time_link_is_not_found(
     with app.app_context():
         service.replace_seat(service.Context(engine=db_engine(app)), game_id, 0,
                              service.Invitee("new@example.com", "New", accepted=True))
-    assert client.post(f"{path}/pass", data={**form, "cards": cards}).status_code == 404
-    assert client.post(f"{path}/end", data={**form, "vote": "end"}).status_code == 404
+    before = snapshot(app, game_id)  # the old player told, their link closed: then nothing
+    assert client.post(f"{path}/pass", data={**form, "cards": cards}).status_code == 410
+    assert client.post(f"{path}/end", data={**form, "vote": "end"}).status_code == 410
     assert snapshot(app, game_id) == before
 
 

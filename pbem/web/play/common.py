@@ -110,6 +110,8 @@ class Table:
             rows.append({
                 "number": n + 1, "name": self.names[n], "is_you": n == self.seat,
                 "is_bot": seat.is_bot, "invite": seat.invite_status,
+                "held": seat.bot_holding and not seat.is_bot
+                and self.game.status in service.UNDER_WAY,
                 "to_move": n in view.to_move and self.game.status == "active",
                 "failing": n in self.failing, "cards": view.hand_sizes[n],
                 "dealer": n == view.dealer and self.state.phase is not Phase.GAME_OVER,

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import (
     abort,
     flash,
+    make_response,
     redirect,
     render_template,
     request,
@@ -19,6 +20,7 @@ from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import generate_csrf
 from sqlalchemy import and_, bindparam
 from sqlalchemy import select as core_select
+from sqlmodel import Session
 
 from pbem import service
 from pbem.engine import (
@@ -45,9 +47,11 @@ from pbem.present import pages as variants
 from pbem.present.tokens import hash_token
 from pbem.service.games import awaits_confirmation, is_unanswered, organiser_seat
 from pbem.service.moves import ends_at_once
+from pbem.service.deadlines import held_since
+from pbem.service.policy import DeadlinePolicy
 from pbem.store.app_engine import db_engine
 from pbem.store.db import read_alone, transaction
-from pbem.store.models import Game, Seat, Token
+from pbem.store.models import Game, Player, Seat, Token
 from pbem.web.play.common import (
     INVITE_ANSWERS,
     MOON_CODES,
@@ -59,6 +63,7 @@ from pbem.web.play.common import (
     mail_url,
     pass_target,
 )
+from pbem.zones import deadline_text, player_zone
 
 
 @dataclass(frozen=True)
@@ -73,7 +78,7 @@ def load_seat(raw: str) -> SeatPage:
     with transaction(db_engine(), read_only=True) as session:
         token = seat_links.find_seat_token(session, raw)
         if token is None or token.game_id is None:
-            abort(404)
+            not_theirs(session, raw)
         table = load_table(session, token.game_id, token.seat_no)
         if table is None or (awaits_confirmation(table.game, table.seats)
                              and token.player_id != table.game.organiser_id):
@@ -121,7 +126,20 @@ def find_seat(raw: str) -> SeatKey:
     for game_id, seat, player_id, expires_at, rules in rows:
         if expires_at is None or expires_at > now:
             return SeatKey(game_id, seat, player_id, rules)
-    abort(404)
+    with transaction(db_engine(), read_only=True) as session:
+        not_theirs(session, raw)
+
+
+def not_theirs(session: Session, raw: str) -> NoReturn:
+    """The answer to a private link that opens no seat: if its seat is no longer its
+    player's, what became of it and since when (410: they left, or someone else took it
+    over); else "Link not found" (404)."""
+    closed = seat_links.closed_seat(session, raw)
+    if closed is None:
+        abort(404)
+    when = closed.when.astimezone(player_zone(closed.time_zone)) if closed.when else None
+    abort(make_response(render_template("web/seat_closed.html", closed=closed, when=when,
+                                        me_url=url_for("accounts.me")), 410))
 
 
 def render_seat(page: SeatPage, *, message: str = "", code: int = 200) -> ResponseReturnValue:
@@ -150,7 +168,9 @@ def render_seat(page: SeatPage, *, message: str = "", code: int = 200) -> Respon
                "away": service.away_dates(service.Context(engine=db_engine()),
                                           page.token.player_id or 0),
                "end_vote": end_vote_context(table, seat),
-               "invitation": invitation_context(table, seat)}
+               "invitation": invitation_context(table, seat), "held": held_context(page),
+               "may_leave": table.game.status in service.UNDER_WAY
+               and not table.state.game_over}
     return render_template("web/seat.html", ctx=context, **context), code
 
 
@@ -168,6 +188,21 @@ def invitation_context(table: Table, seat: int) -> dict[str, object]:
             and awaits_confirmation(table.game, table.seats),
             "rules": table.state.rules.describe(),
             "organiser": table.names[organiser.seat_no] if organiser is not None else ""}
+
+
+def held_context(page: SeatPage) -> dict[str, object] | None:
+    """If a robot holds the seat (its player missed deadlines): since when, in the player's
+    time zone, and how many deadlines in a row they missed; else None."""
+    seat = page.table.seats[page.token.seat_no or 0]
+    if not seat.bot_holding or seat.is_bot or page.table.game.status not in service.UNDER_WAY:
+        return None
+    policy = DeadlinePolicy.from_dict(page.table.game.deadline_policy)
+    with transaction(db_engine(), read_only=True) as session:
+        since = held_since(session, seat.game_id, seat.seat_no, seat.timeouts_in_row, policy)
+        player = session.get(Player, page.token.player_id)
+    zone = player.time_zone if player is not None else None
+    return {"since": deadline_text(since, zone), "missed": seat.timeouts_in_row,
+            "open": policy.on_timeout == "open_seat"}
 
 
 def end_vote_context(table: Table, seat: int) -> dict[str, object]:
