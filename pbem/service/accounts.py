@@ -251,9 +251,6 @@ def delete_account(ctx: Context, player_id: int) -> None:
         seats = session.exec(select(Seat).join(Game, col(Game.id) == col(Seat.game_id)).where(
             Seat.player_id == player_id, col(Seat.is_bot).is_(False),
             col(Game.status).in_(OPEN_GAMES))).all()
-    for seat in seats:
-        with suppress(PlayerMistake):  # it ended meanwhile
-            resign(ctx, seat.game_id, seat.seat_no, player_id=player_id)
     with transaction(ctx.engine) as session:
         player = _player(session, player_id)
         player.email, player.name = former_address(player_id), FORMER_PLAYER
@@ -267,3 +264,6 @@ def delete_account(ctx: Context, player_id: int) -> None:
         session.execute(update(OutboxEmail).where(col(OutboxEmail.player_id) == player_id)
                         .values(to_addr=former_address(player_id), body_text="",
                                 body_html=None, headers={}))
+    for seat in seats:  # after the name went: the others are told "Former player left"
+        with suppress(PlayerMistake):  # it ended meanwhile
+            resign(ctx, seat.game_id, seat.seat_no, player_id=player_id)

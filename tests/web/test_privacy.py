@@ -76,6 +76,9 @@ def test_deleting_an_account_leaves_a_former_player_and_no_address(
         assert going_seat.is_bot
         addresses = {m.to_addr for m in session.exec(select(OutboxEmail))}
         assert not {"ann@example.org", "ann@work.example"} & addresses
+        (left,) = session.exec(select(OutboxEmail).where(OutboxEmail.kind == "player_left"))
+        assert left.to_addr == "bob@example.org"  # Bob is told, without Ann's name
+        assert f"{FORMER_PLAYER} left" in left.body_text and "Ann" not in left.body_text
     pages = public_pages(client, [finished, going])
     assert FORMER_PLAYER in pages and "Ann" not in pages and "ann@" not in pages
     request_signin(service.Context(engine=engine), "ann@example.org")
