@@ -16,8 +16,8 @@ from pbem import service
 from pbem.engine import list_in_words
 from pbem.store.app_engine import db_engine
 from pbem.web.play import check_csrf, load_seat
-from pbem.zones import day_text
 from pbem.web.play.seat import SeatPage
+from pbem.zones import day_text
 
 bp = Blueprint("seat_actions", __name__)
 

@@ -45,9 +45,9 @@ from pbem.present import codes, views
 from pbem.present import links as seat_links
 from pbem.present import pages as variants
 from pbem.present.tokens import hash_token
+from pbem.service.deadlines import held_since
 from pbem.service.games import awaits_confirmation, is_unanswered, organiser_seat
 from pbem.service.moves import ends_at_once
-from pbem.service.deadlines import held_since
 from pbem.service.policy import DeadlinePolicy
 from pbem.store.app_engine import db_engine
 from pbem.store.db import read_alone, transaction
