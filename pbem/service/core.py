@@ -238,6 +238,16 @@ def run(
         raise
 
 
+def run_in(
+    ctx: Context, session: Session, game_id: int, step: Step, *,
+    statuses: tuple[str, ...] = ("active",), by: str | None = PLAYER,
+) -> Outcome:
+    """`run` inside the caller's write transaction, which took its own locks first (the
+    lobby's: pbem.service.lobby): the game row is locked the same way. No retry here: the
+    caller's transaction is the one to do again on a ConcurrencyConflict."""
+    return _run_once(ctx, session, game_id, step, statuses, None, by)
+
+
 def _load(session: Session, game_id: int, statuses: tuple[str, ...], *, lock: bool) -> Loaded:
     """The game, its seats and their players in one query (the roster needs the players),
     then its state. `lock`: ORM objects in the session, the game row FOR UPDATE

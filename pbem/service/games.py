@@ -87,7 +87,7 @@ def create_game(
     options: Mapping[str, Any] | None = None, players: Sequence[Invitee] = (),
     bot_seats: Collection[int] = (), deadline_policy: Mapping[str, Any] | None = None,
     confirm_first: bool = False, robot_strength: str = DEFAULT_STRENGTH,
-    table: Table | None = None, organiser: int | None = None,
+    table: Table | None = None, organiser: int | None = None, session: Session | None = None,
 ) -> Outcome:
     """A new game: seats for `players` in order, skipping `bot_seats`; it starts (deals) as
     soon as every human seat has accepted, at once if all have. Players not yet accepted get
@@ -105,7 +105,10 @@ def create_game(
     a game without open seats too), a quick-play table, the game this one is a rematch of.
 
     `organiser`: which of `players` set the game up (game.organiser_id), who may start it now
-    with robots; the first under `confirm_first`; None: nobody (the CLI's and demo games)."""
+    with robots; the first under `confirm_first`; None: nobody (the CLI's and demo games).
+
+    `session`: make it in the caller's write transaction (which holds its own locks: quick
+    play's) instead of a new one; its players must exist already."""
     rules = make_rules(preset, options)
     if robot_strength not in STRENGTHS:
         raise BadRequest("The computer players are either easy or strong.")
@@ -121,15 +124,22 @@ def create_game(
         organiser = 0  # the person asked to confirm the game is the one who set it up
     if organiser is not None and organiser not in range(len(players)):
         raise BadRequest("The organiser is one of the game's players.")
+
+    def make(session: Session) -> Outcome:
+        invitees = players
+        if confirm_first:
+            _check_organiser_quota(session, players[0], ctx.clock())
+            invitees = [replace(players[0], accepted=False), *players[1:]]
+        return _create(ctx, session, name, preset, rules, invitees, human_seats,
+                       dict(deadline_policy or {}), confirm_first, robot_strength, table,
+                       organiser)
+
+    if session is not None:
+        return make(session)
     for attempt in range(2):
         try:
-            with transaction(ctx.engine) as session:
-                if confirm_first:
-                    _check_organiser_quota(session, players[0], ctx.clock())
-                    players = [replace(players[0], accepted=False), *players[1:]]
-                return _create(ctx, session, name, preset, rules, players, human_seats,
-                               dict(deadline_policy or {}), confirm_first, robot_strength,
-                               table, organiser)
+            with transaction(ctx.engine) as own:
+                return make(own)
         except IntegrityError:  # a new player's address was added by a concurrent command
             if attempt:
                 raise

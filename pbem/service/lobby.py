@@ -8,7 +8,14 @@ game starts (deals) in the same transaction when no seat is left open.
 
 Quick play ("find me a table"): join the oldest quick table of the same preset and pace with a
 seat open, or open a new one with the asker in seat 1; robots take the seats still open at the
-table's `fill_by` (the asker's chosen wait), which the worker checks (`top_up_tables`). A game
+table's `fill_by` (the asker's chosen wait), which the worker checks (`top_up_tables`). A
+player waits at one quick table at a time: asking again sends them back to it (a double
+submit, a second tab), and a second quick table is refused until it starts.
+
+People take lobby seats one transaction at a time (`_seating`: PostgreSQL: an advisory lock
+held to the transaction's end; SQLite: BEGIN IMMEDIATE serializes write transactions
+anyway): quick play's look for a table and its join or new table are one transaction, so two
+people asking at once end up at one table, and one person asking twice at once gets one seat. A game
 made on /new gets its `fill_by` when its organiser confirms it (their chosen wait, or none),
 whether it has open seats or only invitations; robots then take its declined seats too, while
 unanswered invitations still wait.
@@ -22,16 +29,24 @@ transaction, that a robot has their seat (those who declined get no more mail of
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import text
 from sqlmodel import Session, col, select
 
 from pbem.engine import Event
-from pbem.service.core import Context, Duplicate, Loaded, Outcome, mail_hook, run
-from pbem.service.errors import BadRequest, NotAllowed, NotFound, NotOrganiser
+from pbem.service.core import Context, Duplicate, Loaded, Outcome, mail_hook, run, run_in
+from pbem.service.errors import (
+    BadRequest,
+    NotAllowed,
+    NotFound,
+    NotOrganiser,
+    SomeoneMovedFirst,
+)
 from pbem.service.games import (
     Invitee,
     Table,
@@ -43,6 +58,7 @@ from pbem.service.games import (
     start_if_everyone_is_in,
 )
 from pbem.store.db import transaction
+from pbem.store.events import ConcurrencyConflict
 from pbem.store.models import Game, Player, Seat
 
 OPEN = "open"
@@ -54,6 +70,8 @@ WAITS = (0, 5, 15, 60, 240, 1440)  # minutes a quick-play asker may wait for peo
 NEW_GAME_WAITS: tuple[int | None, ...] = (60, 240, 1440, 3 * 1440, None)
 NEW_GAME_WAIT = 1440
 TABLE_FULL = "This table is full: someone took the last seat just before you."
+ONE_QUICK_TABLE = ("You are already waiting for players at another quick table (see My games): "
+                   "one quick table at a time, until it starts.")
 NOT_TAKEN = (OPEN, "invited", "declined")  # the seats robots take when the organiser starts
 WAIT_OVER = (OPEN, "declined")  # ... and when the wait is over (unanswered ones still wait)
 
@@ -77,10 +95,13 @@ class OpenTable:
 def open_tables(ctx: Context) -> list[OpenTable]:
     """Games still gathering players with at least one open seat, oldest first."""
     with transaction(ctx.engine, read_only=True) as session:
-        games = session.exec(select(Game).where(Game.status == "inviting").where(
-            col(Game.id).in_(select(Seat.game_id).where(Seat.invite_status == OPEN)))
-            .order_by(col(Game.id))).all()
-        return [_table(session, game) for game in games]
+        return [_table(session, game) for game in _open_games(session)]
+
+
+def _open_games(session: Session) -> list[Game]:
+    return list(session.exec(select(Game).where(Game.status == "inviting").where(
+        col(Game.id).in_(select(Seat.game_id).where(Seat.invite_status == OPEN)))
+        .order_by(col(Game.id))))
 
 
 def _table(session: Session, game: Game) -> OpenTable:
@@ -96,11 +117,38 @@ def _table(session: Session, game: Game) -> OpenTable:
                      players, game.fill_by, game.quick)
 
 
+# PostgreSQL: people take lobby seats one transaction at a time (the lock is the schema's,
+# released when the transaction ends). SQLite's write transactions are one at a time anyway.
+_LOBBY_LOCK = text("SELECT pg_advisory_xact_lock(hashtext('pbem-lobby:' || current_schema()))")
+
+
+@contextmanager
+def _seating(ctx: Context) -> Iterator[Session]:
+    """A write transaction in which nobody else takes a lobby seat meanwhile."""
+    with transaction(ctx.engine) as session:
+        if session.get_bind().dialect.name == "postgresql":
+            session.connection().execute(_LOBBY_LOCK)
+        yield session
+
+
 def join_table(ctx: Context, game_id: int, player_id: int,
                fill_by: datetime | None = None) -> Outcome:
     """Take the lowest open seat for the player. NotAllowed when none is left (or the game
-    started); a player already seated gets "already" (nothing changes). `fill_by`: a quick
-    player's own wait, which brings the robots' top-up forward if it is sooner."""
+    started), or when the table is a quick one and the player waits at another; a player
+    already seated gets "already" (nothing changes). `fill_by`: a quick player's own wait,
+    which brings the robots' top-up forward if it is sooner."""
+    for _attempt in range(2):
+        try:
+            with _seating(ctx) as session:
+                return _join(ctx, session, game_id, player_id, fill_by)
+        except ConcurrencyConflict:
+            continue
+    raise SomeoneMovedFirst()
+
+
+def _join(ctx: Context, session: Session, game_id: int, player_id: int,
+          fill_by: datetime | None) -> Outcome:
+    """join_table's seat, in the caller's `_seating` transaction."""
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
         if any(s.player_id == player_id and not s.is_bot for s in g.seats):
             return Duplicate("You already have a seat at this table.")
@@ -112,6 +160,8 @@ def join_table(ctx: Context, game_id: int, player_id: int,
         organiser = organiser_seat(g.game, g.seats)
         if organiser is not None and organiser.invite_status != "accepted":
             raise NotAllowed("This table isn't open yet: its organiser hasn't confirmed it.")
+        if g.game.quick and _waiting_quick(g.session, player_id):
+            raise NotAllowed(ONE_QUICK_TABLE)
         seat = free[0]
         seat.player_id, seat.invite_status = player_id, "accepted"
         g.session.add(seat)
@@ -121,11 +171,20 @@ def join_table(ctx: Context, game_id: int, player_id: int,
         return []
 
     try:
-        return run(ctx, game_id, step, statuses=("inviting",))
+        return run_in(ctx, session, game_id, step, statuses=("inviting",))
     except NotAllowed as exc:
         if "already started" in str(exc):
             raise NotAllowed(TABLE_FULL) from exc
         raise
+
+
+def _waiting_quick(session: Session, player_id: int) -> list[Game]:
+    """The quick tables still gathering players where the player has a seat."""
+    return list(session.exec(select(Game).where(
+        Game.status == "inviting", col(Game.quick).is_(True),
+        col(Game.id).in_(select(Seat.game_id).where(
+            Seat.player_id == player_id, col(Seat.is_bot).is_(False))))
+        .order_by(col(Game.id))))
 
 
 def open_table(ctx: Context, player_id: int, *, name: str, preset: str,
@@ -135,14 +194,23 @@ def open_table(ctx: Context, player_id: int, *, name: str, preset: str,
     """A new table organised by the player, in seat 1, `open_seats` open (default: all the
     others; the rest are robots) until `wait_minutes` from now, when robots take those still
     open."""
+    with transaction(ctx.engine) as session:
+        return _open(ctx, session, player_id, name=name, preset=preset, options=options,
+                     move_hours=move_hours, open_seats=open_seats, wait_minutes=wait_minutes,
+                     quick=quick, robot_strength=robot_strength)
+
+
+def _open(ctx: Context, session: Session, player_id: int, *, name: str, preset: str,
+          options: dict[str, Any] | None, move_hours: int, open_seats: int | None,
+          wait_minutes: int, quick: bool, robot_strength: str | None) -> int:
+    """open_table, in the caller's write transaction."""
     if move_hours not in range(1, 24 * 30 + 1):
         raise BadRequest("The time per move is from 1 hour to 30 days.")
     if wait_minutes not in range(0, 7 * 24 * 60 + 1):
         raise BadRequest("The wait for players is from 0 minutes to a week.")
-    with transaction(ctx.engine, read_only=True) as session:
-        player = session.get(Player, player_id)
-        if player is None:
-            raise NotFound("There is no such player.")
+    player = session.get(Player, player_id)
+    if player is None:
+        raise NotFound("There is no such player.")
     players = make_rules(preset, options).players
     others = list(range(1, players))
     count = len(others) if open_seats is None else open_seats
@@ -154,27 +222,50 @@ def open_table(ctx: Context, player_id: int, *, name: str, preset: str,
         bot_seats=others[count:], deadline_policy={"move_hours": move_hours},
         robot_strength=robot_strength or ("easy" if quick else "strong"),
         table=Table(tuple(others[:count]), ctx.clock() + timedelta(minutes=wait_minutes), quick),
-        organiser=0)
+        organiser=0, session=session)
     return out.game_id
 
 
 def quick_play(ctx: Context, player_id: int, preset: str, move_hours: int,
                wait_minutes: int) -> int:
     """Find the player a table: a seat at the oldest quick table of this preset and pace,
-    or a new quick table. The game id."""
+    or a new quick table. The game id. A player already waiting at a quick table of this
+    preset and pace is sent back to it; at another one, NotAllowed (ONE_QUICK_TABLE).
+
+    All in one `_seating` transaction: two people asking at once end up at one table, and
+    one person asking twice at once (a double submit) gets one seat."""
     if move_hours not in PACES or wait_minutes not in WAITS:
         raise BadRequest("Choose one of the paces and waits offered.")
     make_rules(preset)
     wait_until = ctx.clock() + timedelta(minutes=wait_minutes)
-    for table in open_tables(ctx):
-        if table.quick and table.preset == preset and table.move_hours == move_hours:
-            try:
-                join_table(ctx, table.game_id, player_id, fill_by=wait_until)
-            except NotAllowed:  # filled or started a moment ago: try the next one
-                continue
-            return table.game_id
-    return open_table(ctx, player_id, name="Quick game", preset=preset, move_hours=move_hours,
-                      wait_minutes=wait_minutes, quick=True)
+
+    def fits(game: Game) -> bool:
+        return game.quick and game.preset == preset \
+            and int(game.deadline_policy.get("move_hours", 48)) == move_hours
+
+    for _attempt in range(2):
+        try:
+            with _seating(ctx) as session:
+                waiting = _waiting_quick(session, player_id)
+                if waiting:
+                    if not fits(waiting[0]):
+                        raise NotAllowed(ONE_QUICK_TABLE)
+                    assert waiting[0].id is not None
+                    return waiting[0].id
+                for game in _open_games(session):
+                    if fits(game):
+                        assert game.id is not None
+                        try:
+                            _join(ctx, session, game.id, player_id, wait_until)
+                        except NotAllowed:  # full, or started by its organiser: the next
+                            continue
+                        return game.id
+                return _open(ctx, session, player_id, name="Quick game", preset=preset,
+                             options=None, move_hours=move_hours, open_seats=None,
+                             wait_minutes=wait_minutes, quick=True, robot_strength=None)
+        except ConcurrencyConflict:
+            continue
+    raise SomeoneMovedFirst()
 
 
 def top_up_tables(ctx: Context) -> list[int]:

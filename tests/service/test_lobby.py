@@ -208,3 +208,75 @@ def test_the_workers_deadline_scan_fills_tables_whose_wait_is_over(
     check_deadlines(app, "w1", now=ctx.clock() + timedelta(minutes=15))
     assert status(engine, game_id) == "active"
     assert [s.is_bot for s in seats_of(engine, game_id)] == [False, True, True, True]
+
+
+def quick_tables(engine: Engine) -> list[list[int | None]]:
+    """Who sits where at each quick table still gathering players."""
+    with transaction(engine, read_only=True) as session:
+        games = session.exec(select(Game.id).where(
+            col(Game.quick).is_(True), Game.status == "inviting").order_by(col(Game.id))).all()
+    return [[s.player_id for s in seats_of(engine, g) if s.player_id] for g in games
+            if g is not None]
+
+
+@pytest.mark.parametrize("rounds", range(3))
+def test_one_player_asking_for_quick_play_twice_at_once_gets_one_seat(
+        engine: Engine, rounds: int) -> None:
+    """A double submit (two tabs, a slow link): one table, the player in it once; each call
+    answers with that table (finding 6 of the browser QA pass: two tables with Bob in both)."""
+    (bob,) = people(engine, "Bob")
+    ctx = context(engine)
+    results = race(*(lambda: lobby.quick_play(ctx, bob, "club", 4, 60) for _ in range(3)))
+    tables = quick_tables(engine)
+    assert len(tables) == 1 and tables[0].count(bob) == 1
+    assert set(results) == {lobby.open_tables(ctx)[0].game_id}
+
+
+@pytest.mark.parametrize("rounds", range(3))
+def test_people_asking_for_quick_play_at_once_end_up_at_one_table(
+        engine: Engine, rounds: int) -> None:
+    """Quick play joins a matching table: three people asking together find each other (one
+    opens the table, the others join it), however their requests interleave."""
+    players = people(engine, "Ann", "Bob", "Cid")
+    ctx = context(engine)
+    results = race(*(lambda p=p: lobby.quick_play(ctx, p, "standard", 24, 15)
+                     for p in players))
+    tables = quick_tables(engine)
+    assert len(tables) == 1 and sorted(tables[0], key=str) == sorted(players, key=str)
+    assert len(set(results)) == 1 and all(isinstance(r, int) for r in results)
+
+
+def test_a_double_submit_racing_other_players_seats_everyone_once(engine: Engine) -> None:
+    """Four asking at once, one of them twice: the four fill one table, which starts, and
+    nobody sits twice at it. (Ann's second request, if it comes after the table started,
+    finds her waiting nowhere and opens a table of its own: a waiting table, hers alone.)"""
+    ann, bob, cid, dee = people(engine, "Ann", "Bob", "Cid", "Dee")
+    ctx = context(engine)
+    race(*(lambda p=p: lobby.quick_play(ctx, p, "standard", 24, 15)
+           for p in (ann, ann, bob, cid, dee)))
+    with transaction(engine, read_only=True) as session:
+        games = {g.id: g.status for g in session.exec(select(Game))}
+    seated = {g: [s.player_id for s in seats_of(engine, g) if s.player_id] for g in games}
+    started = [g for g, status in games.items() if status == "active"]
+    assert len(started) == 1 and sorted(seated[started[0]]) == sorted([ann, bob, cid, dee])
+    assert [seated[g] for g in games if g not in started] in ([], [[ann]])
+
+
+def test_a_player_waits_at_one_quick_table_at_a_time(engine: Engine) -> None:
+    """Another preset or pace, or joining another quick table from the lobby, while a quick
+    table of theirs is still gathering players: refused, with where they wait; once that one
+    has started, they may ask again."""
+    ann, bob = people(engine, "Ann", "Bob")
+    ctx = context(engine)
+    mine = lobby.quick_play(ctx, ann, "standard", 24, 15)
+    assert lobby.quick_play(ctx, ann, "standard", 24, 60) == mine  # the same: sent back there
+    for preset, pace in (("club", 24), ("standard", 48)):
+        with pytest.raises(NotAllowed, match="already waiting .* another quick table"):
+            lobby.quick_play(ctx, ann, preset, pace, 15)
+    other = lobby.quick_play(ctx, bob, "standard", 48, 15)
+    with pytest.raises(NotAllowed, match="another quick table"):
+        lobby.join_table(ctx, other, ann)
+    assert quick_tables(engine) == [[ann], [bob]]
+    lobby.start_now(ctx, mine, ann)
+    lobby.join_table(ctx, other, ann)  # started: Ann no longer waits anywhere
+    assert quick_tables(engine) == [[bob, ann]]

@@ -74,6 +74,10 @@ def test_quick_play_from_the_lobby_and_a_full_table_says_so(app: Flask,
     bad = client.post("/lobby/quick", data={"csrf_token": csrf_of(html), "preset": "standard",
                                             "pace": "7", "wait": "0"}, follow_redirects=True)
     assert "Choose one of the paces and waits offered" in bad.get_data(as_text=True)
+    again = client.post("/lobby/quick", data={"csrf_token": csrf_of(html), "preset": "club",
+                                              "pace": "24", "wait": "0"}, follow_redirects=True)
+    assert lobby.ONE_QUICK_TABLE in unescape(again.get_data(as_text=True))
+    assert len(lobby.open_tables(ctx)) == 1
     assert lobby.top_up_tables(ctx) == [table.game_id]  # the worker's job: robots fill it
     other = app.test_client()
     sign_in(app, other, "bob@example.com")
