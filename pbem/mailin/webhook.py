@@ -75,7 +75,8 @@ def inbound() -> tuple[Response, int]:
         return _refuse(404, "the inbound webhook is not configured")
     stamp = request.headers.get("X-PBEM-Timestamp", "")
     given = request.headers.get("X-PBEM-Signature", "").removeprefix("sha256=").lower()
-    if not stamp.isdigit() or abs(time.time() - int(stamp)) > MAX_SKEW_SECONDS:
+    if not (stamp.isascii() and stamp.isdigit()) or len(stamp) > 12 \
+            or abs(time.time() - int(stamp)) > MAX_SKEW_SECONDS:
         return _refuse(401, "missing or stale timestamp")
     if not _HEX_DIGEST.fullmatch(given):
         return _refuse(401, "bad signature")

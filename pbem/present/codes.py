@@ -40,7 +40,8 @@ def read_choice(code: str | None) -> tuple[str, int | Suit | None] | None:
     kind, _, value = (code or "").partition(":")
     if kind == "bid" and value == "pass":
         return "bid", None
-    if kind == "bid" and value.isdigit() and 0 < int(value) <= MAX_LINK_BID:
+    if kind == "bid" and value.isascii() and value.isdigit() and len(value) <= 6 \
+            and 0 < int(value) <= MAX_LINK_BID:
         return "bid", int(value)
     if kind == "suit" and len(value) == 1 and value in "CDHS":
         return "suit", Suit("CDHS".index(value))

@@ -255,7 +255,7 @@ def _read_options(form: Form, data: Mapping[str, Any]) -> dict[str, Any]:
 
 def _read_int(form: Form, key: str, raw: Any, label: str, low: int, high: int) -> int | None:
     text = str(raw or "").strip()
-    if not re.fullmatch(r"-?\d{1,9}", text):
+    if not re.fullmatch(r"-?[0-9]{1,9}", text):
         form.errors[key] = f"“{label}” must be a whole number from {low} to {high}."
         return None
     number = int(text)

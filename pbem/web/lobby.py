@@ -126,7 +126,7 @@ def quick() -> ResponseReturnValue:
 
 
 def _int(text: str | None) -> int:
-    return int(text) if text and text.isdigit() and len(text) < 8 else -1
+    return int(text) if text and text.isascii() and text.isdigit() and len(text) < 8 else -1
 
 
 @bp.post("/games/<int:game_id>/start-now")

@@ -270,6 +270,8 @@ def test_bid_links_stop_at_the_largest_link_bid_and_choices_read_back() -> None:
 
     assert bid_codes(9997) == ["bid:pass", "bid:9998", "bid:9999"]
     assert [read_choice(code) for code in bid_codes(2)[:2]] == [("bid", None), ("bid", 3)]
+    for typed in ("bid:²", "bid:①", "bid:٥", "bid:0", "bid:10000", "bid:" + "9" * 5000):
+        assert read_choice(typed) is None  # a form's value: ASCII digits only, in range
     assert choice("bid:pass").reply == "pass" and choice("bid:3").label == "Bid 3 chips"
     assert choice("suit:D").label == "♦ Diamonds" and choice("suit:D").red
     assert choice("suit:S").reply == "avoid spades"

@@ -99,7 +99,8 @@ def test_a_reply_through_the_webhook_plays_once(app: Flask) -> None:
     play_by_reply(app, send)
 
 
-@pytest.mark.parametrize("case", ["bad signature", "stale", "no timestamp", "other secret"])
+@pytest.mark.parametrize("case", ["bad signature", "stale", "no timestamp", "other secret",
+                                  "superscript digits"])
 def test_the_webhook_refuses_unsigned_or_stale_requests(app: Flask, case: str) -> None:
     raw = reply("sometoken2345", "QS")
     stamp = str(int(time.time()) - (600 if case == "stale" else 0))
@@ -109,6 +110,8 @@ def test_the_webhook_refuses_unsigned_or_stale_requests(app: Flask, case: str) -
         headers["X-PBEM-Signature"] = "0" * 64
     if case == "no timestamp":
         del headers["X-PBEM-Timestamp"]
+    if case == "superscript digits":  # str.isdigit() says yes, int() fails: a 500 before
+        headers["X-PBEM-Timestamp"] = stamp[:-1] + "\u00b2"
     response = app.test_client().post("/inbound", data=raw, headers=headers)
     assert response.status_code == 401
 

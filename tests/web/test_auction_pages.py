@@ -78,7 +78,9 @@ def test_seat_view_bid_form_refuses_a_low_bid_in_words(app: Flask, client: Flask
     assert 'name="chips"' in html  # the form again, to bid more
     assert snapshot(app, auction) == before
 
-    for typed in ("lots", "-2", "0", "1e9"):
+    # Digits that are no ASCII digits: str.isdigit() says yes to "²" and "①" but int()
+    # fails on them (a 500 before); "٥" and "５" are read by int(): refused all the same.
+    for typed in ("lots", "-2", "0", "1e9", "²", "①", "٥", "５", "1²"):
         refused = client.post(f"{path}/bid", data={**form, "chips": typed})
         assert refused.status_code == 422
         assert f"Type a whole number of chips to bid, at least 4 (“{typed}” is not one), or " \
@@ -93,10 +95,11 @@ def test_a_bid_page_left_open_since_an_earlier_turn_bids_nothing(
     _html, form = form_of(client, path)
     stale = {**form, "turn": str(int(form["turn"]) - 1)}
     before = snapshot(app, auction)
-    response = client.post(f"{path}/bid", data={**stale, "chips": "2"})
-    assert response.status_code == 409
-    assert "The game moved on since this page was shown, so nothing was done." in \
-        response.get_data(as_text=True)
+    for turn in (stale["turn"], "²", "①", form["turn"] + "²"):  # not ASCII: no 500 either
+        response = client.post(f"{path}/bid", data={**form, "turn": turn, "chips": "2"})
+        assert response.status_code == 409
+        assert "The game moved on since this page was shown, so nothing was done." in \
+            response.get_data(as_text=True)
     assert snapshot(app, auction) == before
 
 
@@ -124,7 +127,8 @@ def test_seat_view_names_the_suit_with_four_buttons(app: Flask, client: FlaskCli
     other = client.get(seat_page(app, auction, (bidder + 1) % 4)).get_data(as_text=True)
     assert 'name="suit"' not in other
 
-    assert client.post(f"{path}/suit", data={**form, "suit": "X"}).status_code == 400
+    for bad in ("X", "bid:²", "bid:①", "suit:²"):
+        assert client.post(f"{path}/suit", data={**form, "suit": bad}).status_code == 400
     response = client.post(f"{path}/suit", data={**form, "suit": "suit:D"})
     assert response.status_code == 303
     now = state(app, auction)

@@ -242,6 +242,8 @@ def test_the_organiser_chooses_how_well_the_computers_play_strong_by_default(
     ({"p2_computer": "on"}, "Seat 2: tick “computer” or give an email address, not both."),
     ({"target": "ten"}, "“Target score” must be a whole number from 1 to 10000."),
     ({"target": "0"}, "“Target score” must be from 1 to 10000."),
+    ({"target": "1²"}, "“Target score” must be a whole number from 1 to 10000."),
+    ({"move_hours": "٤٨"}, "“Time per move (hours)” must be a whole number from 1 to 720."),
     ({"moon": "sideways"}, "Choose one of the listed answers for “Shooting the moon”."),
     ({"move_hours": "0"}, "“Time per move (hours)” must be from 1 to 720."),
     ({"on_timeout": "explode"}, "Choose what happens when a player runs out of time."),

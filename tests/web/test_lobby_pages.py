@@ -147,3 +147,21 @@ def test_a_signed_in_player_still_needs_the_forms_csrf_token(app: Flask,
     sign_in(app, client, "bob@example.com")
     assert client.post("/lobby/quick", data=QUICK).status_code == 400
     assert lobby.open_tables(service.Context(engine=db_engine(app))) == []
+
+
+@pytest.mark.parametrize("pace", ["²⁴", "２４", "①", "24²"])
+def test_quick_play_with_digits_that_are_not_ascii_is_refused_in_words(
+        app: Flask, client: FlaskClient, pace: str) -> None:
+    """str.isdigit() says yes to "²" and "①", which int() cannot read (a 500 before)."""
+    ctx = service.Context(engine=db_engine(app))
+    service.create_game(ctx, name="Solo", players=[service.Invitee("ann@example.com", "Ann",
+                                                                   True)], bot_seats=[1, 2, 3])
+    sign_in(app, client, "ann@example.com")
+    html = client.get("/lobby").get_data(as_text=True)
+    for field in ("pace", "wait"):
+        data = {"csrf_token": csrf_of(html), "preset": "standard", "pace": "24", "wait": "0",
+                field: pace}
+        bad = client.post("/lobby/quick", data=data, follow_redirects=True)
+        assert bad.status_code == 200
+        assert "Choose one of the paces and waits offered" in bad.get_data(as_text=True)
+    assert lobby.open_tables(ctx) == []

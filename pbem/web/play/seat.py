@@ -288,7 +288,7 @@ def seat_bid(token: str) -> ResponseReturnValue:
     chips: int | None = None
     if "pass" not in request.form:
         typed = request.form.get("chips", "").strip()
-        if not typed.isdigit() or len(typed) > 6 or int(typed) < 1:
+        if not (typed.isascii() and typed.isdigit()) or len(typed) > 6 or int(typed) < 1:
             page = load_seat(token)
             low = asked(page.table.state, key.seat).min_bid or 1
             not_one = f" (“{typed}” is not one)" if typed else ""
@@ -399,4 +399,4 @@ def seat_move(token: str, key: SeatKey, command: Command, done: str, made: str,
 
 def _form_int(name: str) -> int | None:
     value = request.form.get(name, "")
-    return int(value) if value.isdigit() and len(value) < 12 else None
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 12 else None
