@@ -56,9 +56,11 @@ def create_app(config: Mapping[str, Any] | None = None, *, serving: bool = True)
 def init_serving(app: Flask) -> None:
     """Requests (ids, security, the pages, metrics) and the command line."""
     from pbem.security import init_security, limit_strictly
+    from pbem.web.errors import init_error_pages
 
     init_request_ids(app)
     init_security(app)
+    init_error_pages(app)  # before the blueprints: the `int` converter of their routes
     register_blueprints(app)
     limit_strictly(app)
     from pbem.metrics import init_metrics

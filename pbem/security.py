@@ -125,14 +125,6 @@ def init_rate_limit(app: Flask) -> None:
     if apart and app.config.get("RATELIMIT_ENABLED", True):
         app.before_request(MoveLimit(str(app.config["RATELIMIT"])).check)
 
-    @app.errorhandler(429)
-    def too_many(error: Exception) -> tuple[str, int, dict[str, str]]:
-        headers = {"Content-Type": "text/plain; charset=utf-8"}
-        if isinstance(error, TooManyMoves):
-            headers["Retry-After"] = str(error.retry_after)
-        return ("Too many requests from your address just now. Nothing was lost: wait a "
-                "minute, then try again.\n", 429, headers)
-
 
 class TooManyMoves(TooManyRequests):
     def __init__(self, retry_after: int) -> None:

@@ -40,12 +40,10 @@ from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import NOTIFY_CHOICES, Game, Player, Seat
 from pbem.web.play import check_csrf
-from pbem.web.play.common import bad_request
 from pbem.web.signedin import PLAYER_KEY, signed_in_player, signin_url
 from pbem.zones import day_text, deadline_text, zone_names
 
 bp = Blueprint("accounts", __name__)
-bp.register_error_handler(400, bad_request)  # an expired form: the friendly page
 LINK_TEMPLATE = "web/signin_link.html"
 LINK_CODES = {links.UNKNOWN: 404, links.USED: 410, links.EXPIRED: 410}
 

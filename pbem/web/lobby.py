@@ -19,12 +19,10 @@ from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game
 from pbem.web.play import check_csrf
-from pbem.web.play.common import bad_request
 from pbem.web.play.public import game_page_with
 from pbem.web.signedin import sign_in_again, signed_in_player, signin_url
 
 bp = Blueprint("lobby", __name__)
-bp.register_error_handler(400, bad_request)  # an expired form: the friendly page
 DEFAULT_PACE, DEFAULT_WAIT = 24, 15
 
 

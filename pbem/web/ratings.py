@@ -9,11 +9,9 @@ from flask.typing import ResponseReturnValue
 from pbem.service import ratings
 from pbem.store.app_engine import db_engine
 from pbem.web.play import check_csrf
-from pbem.web.play.common import bad_request
 from pbem.web.signedin import sign_in_again, signed_in_player
 
 bp = Blueprint("ratings", __name__)
-bp.register_error_handler(400, bad_request)  # an expired form: the friendly page
 
 
 @bp.get("/leaderboard")

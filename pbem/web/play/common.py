@@ -18,6 +18,7 @@ from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError, validate_csrf
 from markupsafe import Markup
 from sqlmodel import Session, col, select
+from werkzeug.exceptions import HTTPException
 from wtforms import ValidationError
 
 from pbem import service
@@ -38,6 +39,7 @@ from pbem.present.words import chips_words
 from pbem.roster import load_roster
 from pbem.store.events import load_state
 from pbem.store.models import Game, Seat
+from pbem.web.errors import http_error
 from pbem.web.play.kept import kept
 
 bp = Blueprint("play", __name__)
@@ -174,11 +176,9 @@ def check_csrf() -> None:
 
 
 @bp.errorhandler(404)
-def not_found(_error: Exception) -> ResponseReturnValue:
+def not_found(error: HTTPException) -> ResponseReturnValue:
+    """A private or emailed link that leads nowhere; a game's number that does: the site's."""
+    if "game_id" in (request.view_args or {}):
+        return http_error(error)
     return render_template("web/not_found.html"), 404
 
-
-@bp.errorhandler(400)
-def bad_request(error: Exception) -> ResponseReturnValue:
-    expired = isinstance(error, CSRFError)
-    return render_template("web/bad_request.html", expired=expired), 400
