@@ -114,12 +114,7 @@ def create_game(
         raise BadRequest("The computer players are either easy or strong.")
     players = [replace(p, email=checked_address(p.email)) for p in players]
     table = table or Table()
-    not_human = set(bot_seats) | set(table.open_seats)
-    human_seats = [s for s in range(rules.players) if s not in not_human]
-    if len(human_seats) != len(players) or not not_human <= set(range(rules.players)):
-        raise BadRequest(f"This game needs {rules.players} players, robots included.")
-    if len({normalise_email(p.email) for p in players}) != len(players):
-        raise BadRequest("Each player needs their own email address.")
+    human_seats = _human_seats(rules, players, set(bot_seats) | set(table.open_seats))
     if confirm_first:
         organiser = 0  # the person asked to confirm the game is the one who set it up
     if organiser is not None and organiser not in range(len(players)):
@@ -136,11 +131,28 @@ def create_game(
 
     if session is not None:
         return make(session)
+    return _in_own_transaction(ctx, make)
+
+
+def _human_seats(rules: Rules, players: Sequence[Invitee], not_human: set[int]) -> list[int]:
+    """The seats `players` take, in order (the others are robots' or open); BadRequest when
+    the count or the addresses don't fit."""
+    human_seats = [s for s in range(rules.players) if s not in not_human]
+    if len(human_seats) != len(players) or not not_human <= set(range(rules.players)):
+        raise BadRequest(f"This game needs {rules.players} players, robots included.")
+    if len({normalise_email(p.email) for p in players}) != len(players):
+        raise BadRequest("Each player needs their own email address.")
+    return human_seats
+
+
+def _in_own_transaction(ctx: Context, make: Callable[[Session], Outcome]) -> Outcome:
+    """`make` in a transaction of its own, once more if a concurrent command added a new
+    player's address first."""
     for attempt in range(2):
         try:
             with transaction(ctx.engine) as own:
                 return make(own)
-        except IntegrityError:  # a new player's address was added by a concurrent command
+        except IntegrityError:
             if attempt:
                 raise
     raise AssertionError("unreachable")

@@ -54,6 +54,17 @@ def init_error_pages(app: Flask) -> None:
     app.register_error_handler(InternalServerError, server_error)
 
 
+# The words of each client error answered with the site's page: (title, text).
+_CLIENT_ERRORS = {
+    400: ("Please try again", "That request could not be read, so nothing was done."),
+    403: ("Not allowed", "That is not yours to do (or you are no longer signed in), so "
+                         "nothing was done."),
+    405: ("Not a page to open", "This address is for a form's button, not a page to open, "
+                                "so nothing was done."),
+    413: ("Too much at once", "That request was too large, so nothing was done."),
+}
+
+
 def http_error(error: HTTPException) -> ResponseReturnValue:
     if error.response is not None or (error.code or 500) < 400:  # a response of its own
         return error
@@ -62,25 +73,19 @@ def http_error(error: HTTPException) -> ResponseReturnValue:
     code = error.code or 500
     if code >= 500:
         return server_error(error)
-    headers: dict[str, str] = {}
-    if code == 400:
-        title, text = "Please try again", "That request could not be read, so nothing was done."
-    elif code == 403:
-        title, text = "Not allowed", ("That is not yours to do (or you are no longer signed "
-                                      "in), so nothing was done.")
-    elif code == 404:
-        title, text = _not_found()
-    elif code == 405:
-        title, text = "Not a page to open", ("This address is for a form's button, not a "
-                                             "page to open, so nothing was done.")
-        if error.valid_methods:  # type: ignore[attr-defined]
-            headers["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
-    elif code == 413:
-        title, text = "Too much at once", "That request was too large, so nothing was done."
-    elif code == 429:
+    if code == 429:
         return too_many(error)
-    else:
-        title, text = error.name, "That request could not be answered, so nothing was done."
+    return client_error(error, code)
+
+
+def client_error(error: HTTPException, code: int) -> ResponseReturnValue:
+    """A 4xx other than 429 and an expired form, in words (405 keeps its Allow header)."""
+    title, text = _not_found() if code == 404 else _CLIENT_ERRORS.get(
+        code, (error.name, "That request could not be answered, so nothing was done."))
+    headers: dict[str, str] = {}
+    valid_methods = getattr(error, "valid_methods", None)
+    if code == 405 and valid_methods:
+        headers["Allow"] = ", ".join(valid_methods)
     return page(code, title, text, back=_form_page()), code, headers
 
 
