@@ -64,14 +64,15 @@ def checked(address: str) -> str:
 def request_address(session: Session, settings: MailSettings, secret: str | bytes,
                     player: Player, address: str, now: datetime | None = None) -> str:
     """Mail a confirmation link to `address` for `player`; the sentence to show them.
-    AddressRefused if the address is unusable, already someone's, or asked too often."""
+    AddressRefused if the address is unusable or asked too often.
+
+    An address that is another player's gets the same email and the same answer as any
+    other (the confirmation then says it is in use, to whoever reads that mailbox): the form
+    must not tell who plays here."""
     now = now or utcnow()
     address = checked(address)
-    owner = _owner(session, address)
-    if owner == player.id:
+    if _owner(session, address) == player.id:
         return f"{address} is already one of your addresses."
-    if owner is not None:
-        raise AddressRefused(f"{address} belongs to another player, so it can't be added.")
     if _sent_today(session, player, now) >= PER_DAY:
         raise AddressRefused("You asked for several confirmation emails today already; "
                              "please use one of those, or try again tomorrow.")
@@ -97,7 +98,8 @@ def confirm_address(session: Session, player_id: int, address: str) -> str:
     if player is None:
         raise AddressRefused("This confirmation link is for a player who no longer exists.")
     if owner is not None and owner != player_id:
-        raise AddressRefused(f"{address} belongs to another player now, so it wasn't added.")
+        raise AddressRefused(f"{address} is already the address of another Hearts account, "
+                             "so it wasn't added. To play from it, sign in with it.")
     if owner is None:
         session.add(PlayerAddress(player_id=player_id, email=address))
     return f"Done: {address} is now one of {player.name}'s addresses."
