@@ -18,7 +18,8 @@ class Roster:
 
 
 def load_roster(session: Session, seats: Sequence[Seat]) -> Roster:
-    """Names as emails and pages use them: the player's name, or `Robot N` for a computer seat."""
+    """Names as emails and pages use them: the player's name, or `Robot N` for a computer seat;
+    a seat not accepted yet shows the name its organiser gave it (Seat.name), if any."""
     ids = [s.player_id for s in seats if s.player_id is not None]
     by_id = {p.id: p for p in session.exec(select(Player).where(col(Player.id).in_(ids)))}
     return roster_of(seats, by_id)
@@ -36,7 +37,8 @@ def roster_of(seats: Sequence[Seat], by_id: Mapping[int | None, Player]) -> Rost
         if player is None or seat.is_bot:
             names.append(f"Robot {seat.seat_no + 1}")
             continue
-        names.append(player.name)
+        typed = seat.name if seat.invite_status != "accepted" else None
+        names.append(typed if typed is not None else player.name)  # see Seat.name
         players[seat.seat_no] = player
     failing = frozenset(s for s, p in players.items() if p.email_status == "failing")
     return Roster(names, players, failing)

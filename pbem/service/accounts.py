@@ -25,6 +25,7 @@ from pbem.service.addresses import checked_address
 from pbem.service.core import Context, mail_hook
 from pbem.service.errors import BadRequest, NotFound, PlayerMistake
 from pbem.service.games import awaits_confirmation, is_unanswered, resign
+from pbem.service.names import checked_name as checked_name  # the web layer asks here
 from pbem.store.db import transaction
 from pbem.store.events import load_state
 from pbem.store.models import (
@@ -97,21 +98,6 @@ def _send_signin(ctx: Context, session: Session, email: str, next_path: str | No
     if sent < SIGNIN_PER_HOUR:
         mail_hook("send_signin")(session, player, email, ttl=SIGNIN_TTL, now=now,
                                  next_path=next_path)
-
-
-MAX_NAME = 200
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
-
-
-def checked_name(name: str) -> str:
-    """The name other players see: one line (control characters out), at most MAX_NAME;
-    BadRequest saying what is wrong."""
-    clean = " ".join(_CONTROL.sub(" ", name).split())
-    if not clean:
-        raise BadRequest("Give a name for the other players to see.")
-    if len(clean) > MAX_NAME:
-        raise BadRequest(f"That name is too long (at most {MAX_NAME} characters).")
-    return clean
 
 
 def set_name(ctx: Context, player_id: int, name: str) -> str:

@@ -27,6 +27,7 @@ from pbem.service.addresses import checked_address
 from pbem.service.core import Context, Duplicate, Loaded, Outcome, commit, mail_hook, run
 from pbem.service.errors import BadRequest, NotAllowed
 from pbem.service.moves import check_seat
+from pbem.service.names import seat_name
 from pbem.store.db import transaction
 from pbem.store.events import LoadedState
 from pbem.store.models import (
@@ -185,6 +186,8 @@ def _create(
             game.organiser_id = seat.player_id
         seat.is_bot = False
         seat.invite_status = "accepted" if invitee.accepted else "invited"
+        if not invitee.accepted:  # shown until they accept: never the account's own name
+            seat.name = invitee.name.strip() or seat_name(seat_no)
     for seat_no in table.open_seats:
         seats[seat_no].is_bot, seats[seat_no].invite_status = False, "open"
     session.add_all(seats)
@@ -235,16 +238,22 @@ def _not_yet_invited(g: Loaded) -> list[int]:
 
 
 def player_for(session: Session, invitee: Invitee) -> Player:
-    """The player with this address (or an extra address of theirs); created if new."""
+    """The player with this address (or an extra address of theirs); created if new, with
+    the name typed for them, else a neutral "Player N" (never the address's local part).
+
+    An existing player's name is theirs to show: pages show the seat's own name
+    (Seat.name) until they accept, so whoever typed the address doesn't learn it."""
     email = normalise_email(invitee.email)
     player = session.exec(select(Player).where(Player.email == email)).first()
     if player is None:
         extra = session.exec(select(PlayerAddress).where(PlayerAddress.email == email)).first()
         player = session.get(Player, extra.player_id) if extra else None
     if player is None:
-        player = Player(email=email, name=invitee.name.strip() or email.split("@")[0])
+        player = Player(email=email, name=invitee.name.strip() or "New player")
         session.add(player)
         session.flush()
+        if not invitee.name.strip():
+            player.name = f"Player {player.id}"
     return player
 
 
@@ -406,6 +415,7 @@ def replace_seat(
             if seat.is_bot and seat.player_id is None:
                 return Duplicate("A robot already plays that seat.")
             seat.is_bot, seat.player_id, seat.invite_status = True, None, "accepted"
+            seat.name = None
         else:
             player = player_for(g.session, invitee)
             if seat.player_id == player.id and not seat.is_bot:
@@ -416,6 +426,7 @@ def replace_seat(
             seat.timeouts_in_row, seat.bot_holding = 0, False  # a newcomer starts afresh
             accepted = invitee.accepted or g.game.status != "inviting"
             seat.invite_status = "accepted" if accepted else "invited"
+            seat.name = None if accepted else invitee.name.strip() or seat_name(seat_no)
         g.session.add(seat)
         if before is not None and before != seat.player_id:
             _replaced(ctx, g, seat, before, held)

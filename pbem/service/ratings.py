@@ -151,11 +151,20 @@ class Change:
 
 
 def player_rating(engine: Engine, player_id: int) -> Shown | None:
+    """The player's own rating, for themselves (left the leaderboard or not)."""
+    return shown_rating(engine, player_id, player_id)
+
+
+def shown_rating(engine: Engine, player_id: int, viewer: int | None) -> Shown | None:
+    """The player's rating as `viewer` may see it: None if they have none, or if they left
+    the leaderboard (then it is shown to themselves only)."""
     with transaction(engine, read_only=True) as session:
         row = session.exec(select(Rating, Player).join(
             Player, col(Player.id) == col(Rating.player_id))
             .where(Rating.player_id == player_id)).first()
-    return Shown(row[1].name, shown(row[0].mu, row[0].sigma), row[0].games) if row else None
+    if row is None or not (row[1].on_leaderboard or player_id == viewer):
+        return None
+    return Shown(row[1].name, shown(row[0].mu, row[0].sigma), row[0].games)
 
 
 def leaderboard(engine: Engine, limit: int = 100) -> list[Shown]:
@@ -170,12 +179,14 @@ def leaderboard(engine: Engine, limit: int = 100) -> list[Shown]:
 
 
 def game_changes(engine: Engine, game_id: int) -> tuple[RatedGame | None, list[Change]]:
-    """Whether the game counted, and what it did to each rated player's rating."""
+    """Whether the game counted, and what it did to each rated player's rating (public:
+    those who left the leaderboard are left out; they see their rating on their own page)."""
     with transaction(engine, read_only=True) as session:
         decision = session.get(RatedGame, game_id)
         rows = session.exec(select(RatingChange, Player).join(
             Player, col(Player.id) == col(RatingChange.player_id))
-            .where(RatingChange.game_id == game_id).order_by(col(Player.name))).all()
+            .where(RatingChange.game_id == game_id, col(Player.on_leaderboard).is_(True))
+            .order_by(col(Player.name))).all()
     return decision, [Change(p.name, shown(c.mu_before, c.sigma_before),
                              shown(c.mu_after, c.sigma_after)) for c, p in rows]
 

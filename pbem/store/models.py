@@ -156,6 +156,10 @@ class Seat(SQLModel, table=True):
     # has not answered (72 h after their confirmation). Cleared in the transaction that queues
     # that email (or finds it moot), so each is sent once; None: nothing is due.
     invite_reminder_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    # The name its organiser gave an invited seat ("Player N" when none), shown instead of
+    # the player's own name until they accept (pbem.roster): typing an address must not
+    # reveal whose it is. None: the player's own name (seats taken in person, robots).
+    name: str | None = Field(default=None, max_length=200)
 
 
 class Event(SQLModel, table=True):

@@ -36,6 +36,7 @@ from pbem.present import signin as links
 from pbem.present.links import live_seat_link, seat_link
 from pbem.service import accounts, ratings
 from pbem.service.games import awaits_confirmation
+from pbem.service.names import MAX_NAME, one_line
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import NOTIFY_CHOICES, Game, Player, Seat
@@ -97,7 +98,7 @@ def signin_link(token: str) -> ResponseReturnValue:
     if link.state != links.LIVE:
         return _link_refused(link.state, next_path)
     return render_template(LINK_TEMPLATE, state="ask", name=link.name, csrf=generate_csrf(),
-                           next=next_path)
+                           next=next_path, max_name=MAX_NAME)
 
 
 @bp.post("/signin/<token>")
@@ -107,11 +108,13 @@ def signin_confirm(token: str) -> ResponseReturnValue:
     check_csrf()
     typed = request.form.get("name", "")[:1000]
     next_path = _next_path(request.form)
-    try:
-        name = accounts.checked_name(typed) if typed.strip() else None  # none: keep it
+    kept = links.check_signin(db_engine(), token).name  # an old name, however long, stays
+    try:  # none (nothing typed, or the name kept): keep it
+        name = accounts.checked_name(typed) if typed.strip() and \
+            one_line(typed) != kept else None
     except service.BadRequest as exc:
         return render_template(LINK_TEMPLATE, state="ask", name=typed, csrf=generate_csrf(),
-                               problem=str(exc), next=next_path), 422
+                               problem=str(exc), next=next_path, max_name=MAX_NAME), 422
     link = links.use_signin(db_engine(), token)
     if link.state != links.LIVE or link.player_id is None:
         return _link_refused(link.state, next_path)

@@ -41,15 +41,15 @@ from pbem.roster import load_roster
 from pbem.service import games as service_games
 from pbem.service import lobby, policy
 from pbem.service.addresses import address_problem
+from pbem.service.names import INVISIBLE, MAX_NAME, has_invisible, name_problem, one_line
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
 
 bp = Blueprint("create", __name__)
 DEFAULT_PRESET = "standard"
-MAX_NAME = 200
+MAX_GAME_NAME = 200
 MAX_EMAIL = 320
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
 ON_TIMEOUT = {"bot": "a computer plays for them", "pause": "the game pauses",
               "open_seat": "a computer plays for them and the others may give the seat to "
               "someone else"}
@@ -175,9 +175,7 @@ class Form:
 def blank_form(preset: str) -> Form:
     rules = ALL_PRESETS[preset].rules
     values = {o.name: _shown(getattr(rules, o.name)) for o in OPTIONS}
-    players = [PlayerRow(n + 1) for n in range(rules.players)]
-    for row in players[2:]:
-        row.computer = True  # a sensible start: you, one friend, computers
+    players = [PlayerRow(n + 1) for n in range(rules.players)]  # empty seats: computers
     return Form(preset, "Hearts", values, players, dict(DEADLINE_DEFAULTS))
 
 
@@ -196,8 +194,11 @@ def read_form(data: Mapping[str, Any]) -> tuple[Form, dict[str, Any]]:
     form.name = _clean(data.get("name", ""))
     if not form.name:
         form.errors["name"] = "Give the game a name."
-    elif len(form.name) > MAX_NAME:
-        form.errors["name"] = f"The game's name is too long (at most {MAX_NAME} characters)."
+    elif len(form.name) > MAX_GAME_NAME:
+        form.errors["name"] = (f"The game's name is too long (at most {MAX_GAME_NAME} "
+                               "characters).")
+    elif has_invisible(form.name):
+        form.errors["name"] = f"The game's name {INVISIBLE}."
     options = _read_options(form, data)
     open_seats: list[int] = []
     invitees, bots = _read_players(form, data, open_seats)
@@ -285,6 +286,10 @@ def _read_players(form: Form, data: Mapping[str, Any],
             form.errors[f"p{n}"] = (f"Seat {n}: an open seat waits for someone from the lobby, "
                                     "so it has no email address and no computer player.")
             continue
+        unused_name = _unused_name(row)
+        if unused_name:
+            form.errors[f"p{n}"] = unused_name
+            continue
         if row.open and open_seats is not None:
             open_seats.append(n - 1)
             continue
@@ -292,8 +297,8 @@ def _read_players(form: Form, data: Mapping[str, Any],
             bots.append(n - 1)
             continue
         problem = _email_problem(row.email, n)
-        if problem is None and len(row.name) > MAX_NAME:
-            problem = f"Seat {n}: the name is too long (at most {MAX_NAME} characters)."
+        if problem is None:
+            problem = name_problem(row.name, f"Seat {n}: the name") or None
         key = row.email.lower()
         if problem is None and key in seen:
             problem = f"Seat {n} has the same email address as seat {seen[key]}."
@@ -303,6 +308,22 @@ def _read_players(form: Form, data: Mapping[str, Any],
         seen[key] = n
         invitees.append(service.Invitee(email=row.email, name=row.name, accepted=n == 1))
     return invitees, bots
+
+
+def _unused_name(row: PlayerRow) -> str:
+    """A name typed for a seat that has no one to carry it (no email): said, not dropped."""
+    n = row.number
+    if n == 1 or not row.name or row.email:
+        return ""
+    if row.open:
+        return (f"Seat {n} is an open seat with a name: whoever takes it from the lobby "
+                "plays under their own name, so clear the name.")
+    if row.computer:
+        return (f"Seat {n} is a computer player with a name: computer players are called "
+                f"“Robot {n}”, so clear the name, or untick “Computer player” and add their "
+                "email.")
+    return (f"Seat {n} has a name but no email: add their email, or clear the name for a "
+            "computer player.")
 
 
 def _email_problem(email: str, n: int) -> str | None:
@@ -338,7 +359,7 @@ def _read_deadline(form: Form, data: Mapping[str, Any]) -> dict[str, Any]:
 
 def _clean(value: Any) -> str:
     """One line of text: control characters (and so header tricks) out, spaces collapsed."""
-    return " ".join(_CONTROL.sub(" ", str(value or "")).split())
+    return one_line(value)
 
 
 # --- pages ----------------------------------------------------------------------------------
@@ -352,7 +373,8 @@ def render_form(form: Form, code: int = 200) -> ResponseReturnValue:
     return render_template("web/new.html", form=form, preset_groups=PRESET_GROUPS,
                            csrf=generate_csrf(), preset=ALL_PRESETS[form.preset],
                            on_timeout=ON_TIMEOUT, strengths=ROBOT_STRENGTHS,
-                           open_waits=OPEN_WAITS,
+                           open_waits=OPEN_WAITS, max_name=MAX_NAME,
+                           max_game_name=MAX_GAME_NAME,
                            describe=form.rules.describe(),
                            fixed=presenter(form.rules).fixes_options), code
 

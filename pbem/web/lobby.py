@@ -41,7 +41,7 @@ def _listed(table: lobby.OpenTable, me: int | None) -> Listed:
     rules = Rules.from_dict(table.rules)
     players = []
     for player_id, name in table.players:
-        rating = ratings.player_rating(db_engine(), player_id)
+        rating = ratings.shown_rating(db_engine(), player_id, me)
         players.append((name, rating.rating if rating else None))
     return Listed(table, preset.title if preset else table.preset,
                   preset.summary if preset else "", rules.describe(), players,

@@ -29,6 +29,7 @@ from pbem.present.links import seat_link
 from pbem.present.tokens import consume_token, find_token, new_token
 from pbem.service.addresses import address_problem, checked_address
 from pbem.service.games import player_for
+from pbem.service.names import MAX_NAME, name_problem, one_line
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game, OutboxEmail, Player, Seat, Token
@@ -195,7 +196,10 @@ def _confirm_page(found: Confirmation | None, raw: str, code: int = 200,
         if why is not None:
             return render_template(TEMPLATE, seat=None, state=why), 409
         return _page(None)
-    shown.setdefault("name", found.player.name)
+    player = found.player
+    unnamed = player.name == f"Player {player.id}"  # a new account: they choose a name here
+    shown.setdefault("name", "" if unnamed else player.name)
+    shown.setdefault("max_name", MAX_NAME)
     return _page(found.seat, state="confirm", confirm=raw, code=code, **shown)
 
 
@@ -212,14 +216,15 @@ def confirm(token: str) -> ResponseReturnValue:
         found = _confirmation(session, token)
     if found is None:
         return _confirm_page(None, token)
-    name = " ".join(request.form.get("name", "").split())
+    name = one_line(request.form.get("name", "")[:1000])
     try:
         validate_csrf(request.form.get("csrf_token"))
     except ValidationError:
         return _confirm_page(found, token, 400, name=name, expired=True)
-    if not name or len(name) > 80:
-        return _confirm_page(found, token, 400, name=name, problem="Please give your name (up "
-                             "to 80 characters): the other players will see it.")
+    problem = name_problem(name, "That name") if name else (
+        "Please give your name: the other players will see it.")
+    if problem:
+        return _confirm_page(found, token, 400, name=name, problem=problem)
     return _take(found, name, token)
 
 
@@ -247,7 +252,8 @@ def _take(found: Confirmation, name: str, raw: str) -> ResponseReturnValue:
                              service.Invitee(email=found.player.email, name=name, accepted=True))
     except service.PlayerMistake as exc:
         _release(found.open_seat, found.join)
-        return _page(seat, state="confirm", confirm=raw, name=name, problem=str(exc), code=400)
+        return _page(seat, state="confirm", confirm=raw, name=name, problem=str(exc),
+                     max_name=MAX_NAME, code=400)
     with transaction(db_engine()) as session:
         private = seat_link(session, seat.game_id, seat.seat_no, player.id)
     return redirect(f"/s/{private}", code=303)

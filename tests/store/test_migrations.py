@@ -236,3 +236,40 @@ def _reminders(engine: Engine) -> list[tuple[int, int, datetime | None]]:
     with engine.connect() as conn:
         return [tuple(row) for row in conn.execute(text(  # type: ignore[misc]
             "SELECT game_id, seat_no, invite_reminder_at FROM seat ORDER BY game_id, seat_no"))]
+
+
+def test_0021_adds_seat_names_and_cleans_invisible_characters_out_of_old_names(
+        empty_db_url: str) -> None:
+    """Seats made before migration 0021 have no typed name (their player's own is shown, as
+    before); player and game names lose their invisible format characters (a bidi override
+    reversed the text around them), keeping their visible text, ZWJ and ZWNJ. Down drops the
+    column and keeps the seats; up again gives the same."""
+    upgrade(empty_db_url, "0020")
+    engine = make_engine(empty_db_url, poolclass=NullPool)
+    with engine.begin() as conn:
+        mallory = _player(conn, "Mallory\u202e")
+        persian = _player(conn, "Mi\u200cNa")  # a ZWNJ stays
+        plain = _player(conn, "Ann")
+        game_id = _game(conn, [(0, mallory, False), (1, persian, False), (2, plain, False)])
+        conn.execute(text("UPDATE game SET name = :name"), {"name": "\u2066Evil\u2069 game"})
+    upgrade(empty_db_url)
+
+    def names() -> tuple[dict[int, str], str, list[tuple[int, str | None]]]:
+        with engine.connect() as conn:
+            players = dict(conn.execute(text("SELECT id, name FROM player")).all())
+            game = conn.execute(text("SELECT name FROM game")).scalar_one()
+            seats = [tuple(r) for r in conn.execute(text(
+                "SELECT seat_no, name FROM seat ORDER BY seat_no"))]
+        return players, game, seats  # type: ignore[return-value]
+
+    expected = ({mallory: "Mallory", persian: "Mi\u200cNa", plain: "Ann"}, "Evil game",
+                [(0, None), (1, None), (2, None)])
+    assert names() == expected
+    downgrade(empty_db_url, "0020")
+    with engine.connect() as conn:
+        assert "name" not in {c["name"] for c in inspect(conn).get_columns("seat")}
+        assert conn.execute(text("SELECT count(*) FROM seat WHERE game_id = :g"),
+                            {"g": game_id}).scalar_one() == 3
+    upgrade(empty_db_url)
+    assert names() == expected
+    engine.dispose()

@@ -162,7 +162,7 @@ def test_the_game_page_shows_bids_pot_chips_and_the_suit_to_avoid(
     html = client.get(f"/games/{auction}").get_data(as_text=True)
     assert "the players are bidding for the right to name the suit to avoid" in html
     assert "Bidding for the suit to avoid: the highest bid so far is 2 chips." in html
-    assert f"<td>{NAMES[first]}</td><td>2 chips</td>" in html
+    assert f"<td><bdi>{NAMES[first]}</bdi></td><td>2 chips</td>" in html
     assert "Your hand" not in html
 
     bid_in_turn(ctx(app), auction, 5, None, None)
@@ -171,7 +171,8 @@ def test_the_game_page_shows_bids_pot_chips_and_the_suit_to_avoid(
     assert f"{NAMES[bidder]} to name the suit to avoid." in html
     assert "The pot holds 5 chips." in html
     zero, paid = '<td class="num">0</td>', '<td class="num">-5</td>'
-    assert f"<td>{NAMES[bidder]}</td>{zero}{zero}{paid}" in html  # the scores' chips column
+    # the scores' chips column
+    assert f"<td><bdi>{NAMES[bidder]}</bdi></td>{zero}{zero}{paid}" in html
 
     service.name_suit(ctx(app), auction, bidder, Suit.CLUBS)
     html = client.get(f"/games/{auction}").get_data(as_text=True)

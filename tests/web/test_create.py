@@ -182,7 +182,7 @@ def test_creating_a_game_asks_the_organiser_to_confirm_before_inviting_anyone(
         (0, False, "invited"), (1, False, "invited"), (2, True, "accepted"),
         (3, True, "accepted")]
     page = client.get(response.location).get_data(as_text=True)
-    assert "We emailed Ann to confirm it" in page and "Bob" in page
+    assert "We emailed <bdi>Ann</bdi> to confirm it" in page and "Bob" in page
     assert f'href="/games/{game.id}"' in page
 
     service.accept_invite(service.Context(engine=db_engine(app)), game.id, 0)

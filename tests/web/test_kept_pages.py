@@ -58,7 +58,7 @@ def test_the_kept_score_sheet_grows_with_each_hand_and_follows_names(
     assert sheet_rows() == 2
     _rename(app, game_id, 0, "Zelda")
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
-    assert re.search(r'<th scope="col" class="num">Zelda</th>', html)
+    assert re.search(r'<th scope="col" class="num"><bdi>Zelda</bdi></th>', html)
 
 
 def test_kept_pages_are_bounded_by_size_dropping_the_least_recently_used() -> None:

@@ -40,8 +40,8 @@ def test_a_game_made_with_open_seats_is_listed_once_confirmed_and_joined_by_a_cl
     assert "No table is looking for players" in lobby_html(client)  # not confirmed yet
     service.accept_invite(service.Context(engine=db_engine(app)), game.id or 0, 0)
     html = lobby_html(client)
-    assert "Hearts: Standard Hearts (Black Lady)" in html and "1 day per move" in html
-    assert "2 of 4 seats free" in html and "Playing: Ann" in html
+    assert "<bdi>Hearts</bdi>: Standard Hearts (Black Lady)" in html and "1 day per move" in html
+    assert "2 of 4 seats free" in html and "Playing: <bdi>Ann</bdi>" in html
     assert "4 players, 13 cards each." in html and "ann@example.com" not in html
     assert "sign in" in html and "Join Hearts" not in html  # not signed in: no button
     service.create_game(service.Context(engine=db_engine(app)), name="Other",

@@ -77,7 +77,7 @@ def test_a_new_visitor_gets_an_account_and_chooses_their_name(
     done = client.post(link, data={"csrf_token": csrf_of(page), "name": " Nova\r\nBcc: x "})
     assert done.status_code == 303
     me = unescape(client.get("/me").get_data(as_text=True))
-    assert "Nova Bcc: x's games" in me and "No games going on" in me
+    assert "<bdi>Nova Bcc: x</bdi>'s games" in me and "No games going on" in me
 
 
 def test_text_that_is_not_an_address_is_answered_in_words_and_kept(
@@ -102,12 +102,13 @@ def test_opening_the_link_changes_nothing_and_the_button_signs_in_once(
     link = link_of(newest(app, "signin"))
     for _ in range(3):  # a mail scanner, then the player
         page = client.get(link)
-        assert page.status_code == 200 and "Sign in as You?" in page.get_data(as_text=True)
+        assert page.status_code == 200
+        assert "Sign in as <bdi>You</bdi>?" in page.get_data(as_text=True)
     assert client.get("/me").status_code == 303  # not signed in yet
     done = client.post(link, data={"csrf_token": csrf_of(page.get_data(as_text=True))})
     assert done.status_code == 303
     me = client.get("/me").get_data(as_text=True)
-    assert "You's games" in unescape(me) and "Demo" in me
+    assert "<bdi>You</bdi>'s games" in unescape(me) and "Demo" in me
     again = client.get(link)
     assert again.status_code == 410 and "has been used already" in again.get_data(as_text=True)
     used = client.post(link, data={"csrf_token": csrf_of(me)})
@@ -226,7 +227,7 @@ def test_my_games_lists_every_game_with_whose_turn_and_links_to_the_seat(
     sign_in(app, client)
     html = unescape(client.get("/me").get_data(as_text=True))
     assert "First game" in html and "Second game" in html
-    assert html.count("your move") == 2 and "Robot 2 0" in html
+    assert html.count("your move") == 2 and "<bdi>Robot 2</bdi> 0" in html
     seat_links = re.findall(r'href="(/s/[A-Za-z0-9_-]+)"', html)
     assert len(seat_links) == 2
     assert all(client.get(p).status_code == 200 for p in seat_links)

@@ -1,0 +1,66 @@
+"""Names other players see: what a typed name may be, and the neutral names used when a seat
+has none.
+
+A name is one line of at most MAX_NAME characters (long enough for any real name, short
+enough not to push a phone's page sideways). Invisible format characters (Unicode category
+Cf: the bidi embeddings, overrides, isolates and marks, U+202A-202E, U+2066-2069, U+200E/F,
+soft hyphens, byte-order marks, tag characters...) are refused: one of them in a name can
+reverse or disguise the text around it on every page and email that shows the name. The
+zero-width joiner and non-joiner are kept: Persian and Indic names and emoji need them, and
+they change no direction.
+
+Names are never made from an email address (its local part is most of the address): a seat
+nobody named is "Player N" (its seat number) until its player accepts and shows their own.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from pbem.service.errors import BadRequest
+
+MAX_NAME = 60
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_KEPT_FORMAT = frozenset("\u200c\u200d")  # zero-width non-joiner, joiner
+
+
+def one_line(value: object) -> str:
+    """One line of text: control characters (and so header tricks) out, spaces collapsed."""
+    return " ".join(_CONTROL.sub(" ", str(value or "")).split())
+
+
+def has_invisible(text: str) -> bool:
+    """Whether `text` holds an invisible format character (category Cf) other than ZWJ/ZWNJ."""
+    return any(unicodedata.category(ch) == "Cf" and ch not in _KEPT_FORMAT for ch in text)
+
+
+INVISIBLE = ("contains invisible formatting characters (such as right-to-left marks), which "
+             "can disguise the text around it; please type it without them")
+
+
+def name_problem(name: str, what: str = "That name") -> str:
+    """Why `name` (already one line) can't be shown, as a sentence starting with `what`;
+    "" if it can. An empty name is the caller's to judge."""
+    if len(name) > MAX_NAME:
+        return f"{what} is too long (at most {MAX_NAME} characters)."
+    if has_invisible(name):
+        return f"{what} {INVISIBLE}."
+    return ""
+
+
+def checked_name(name: str) -> str:
+    """The name other players see: one line, at most MAX_NAME, no invisible format
+    characters; BadRequest saying what is wrong."""
+    clean = one_line(name)
+    if not clean:
+        raise BadRequest("Give a name for the other players to see.")
+    problem = name_problem(clean)
+    if problem:
+        raise BadRequest(problem)
+    return clean
+
+
+def seat_name(seat_no: int) -> str:
+    """The neutral name of a seat whose organiser typed none."""
+    return f"Player {seat_no + 1}"
