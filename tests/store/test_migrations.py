@@ -238,13 +238,13 @@ def _reminders(engine: Engine) -> list[tuple[int, int, datetime | None]]:
             "SELECT game_id, seat_no, invite_reminder_at FROM seat ORDER BY game_id, seat_no"))]
 
 
-def test_0021_adds_seat_names_and_cleans_invisible_characters_out_of_old_names(
+def test_0023_adds_seat_names_and_cleans_invisible_characters_out_of_old_names(
         empty_db_url: str) -> None:
-    """Seats made before migration 0021 have no typed name (their player's own is shown, as
+    """Seats made before migration 0023 have no typed name (their player's own is shown, as
     before); player and game names lose their invisible format characters (a bidi override
     reversed the text around them), keeping their visible text, ZWJ and ZWNJ. Down drops the
     column and keeps the seats; up again gives the same."""
-    upgrade(empty_db_url, "0020")
+    upgrade(empty_db_url, "0022")
     engine = make_engine(empty_db_url, poolclass=NullPool)
     with engine.begin() as conn:
         mallory = _player(conn, "Mallory\u202e")
@@ -265,7 +265,7 @@ def test_0021_adds_seat_names_and_cleans_invisible_characters_out_of_old_names(
     expected = ({mallory: "Mallory", persian: "Mi\u200cNa", plain: "Ann"}, "Evil game",
                 [(0, None), (1, None), (2, None)])
     assert names() == expected
-    downgrade(empty_db_url, "0020")
+    downgrade(empty_db_url, "0022")
     with engine.connect() as conn:
         assert "name" not in {c["name"] for c in inspect(conn).get_columns("seat")}
         assert conn.execute(text("SELECT count(*) FROM seat WHERE game_id = :g"),

@@ -1,7 +1,7 @@
 """names typed for invited seats; invisible format characters out of names
 
-Revision ID: 0021
-Revises: 0020
+Revision ID: 0023
+Revises: 0022
 Create Date: 2026-11-29 10:00:00
 
 `seat.name`: the name the organiser typed for an invited seat, shown instead of the player's
@@ -22,8 +22,8 @@ import sqlalchemy as sa
 import sqlmodel
 from alembic import op
 
-revision: str = '0021'
-down_revision: str | None = '0020'
+revision: str = '0023'
+down_revision: str | None = '0022'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
