@@ -9,7 +9,6 @@ new, empty account), so the form can't be used to find out who plays.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
