@@ -117,7 +117,8 @@ def test_an_invitee_declines_from_their_private_page(app: Flask, client: FlaskCl
 def test_the_created_page_says_what_is_true_now(app: Flask, client: FlaskClient) -> None:
     game = _new_game(app, client, p2_email="", p2_name="", p2_open="on")
     page = client.get(f"/games/{game.id}/created").get_data(as_text=True)
-    assert "We emailed Ann to confirm it" in page and "open seat is listed in the" in page
+    assert "We emailed <bdi>Ann</bdi> to confirm it" in page  # the name isolated (bidi)
+    assert "open seat is listed in the" in page
     assert "nobody else (only computer players)" not in page
     service.accept_invite(service.Context(engine=db_engine(app)), game.id, 0)
     after = client.get(f"/games/{game.id}/created")

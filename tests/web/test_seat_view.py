@@ -248,4 +248,4 @@ def test_the_private_view_says_who_passed_the_cards_received(
     assert source != 0 and now.received_cards(0)
     html = client.get(path).get_data(as_text=True)
     received = re.search(r"You received (.*?)</p>", html)
-    assert received and received.group(1).endswith(f" from Robot {source + 1}.")
+    assert received and received.group(1).endswith(f" from <bdi>Robot {source + 1}</bdi>.")
