@@ -58,7 +58,7 @@ from pbem.mailin.language import cards_in, cards_in_prose, in_english
 
 MOVES = frozenset({"play", "pass", "claim", "moon", "bid", "avoid", "end"})
 VERBS = ("play", "pass", "claim", "moon", "bid", "avoid", "status", "help", "say", "away",
-         "address", "end", "unsubscribe")
+         "address", "end", "unsubscribe", "leave")
 # Seed 003's vote to end the game early (any time, any seat): agree (or propose), or play on.
 END_AGREE = frozenset({"end", "end game", "end the game", "end now", "end the game now",
                        "vote end", "vote to end", "agree to end", "end yes", "yes end",
@@ -83,6 +83,9 @@ _ASKED = frozenset({"help", "status", "unsubscribe"})  # "help?" asks for help
 # "stop" alone most often means the emails (the game ends by "end"): the answer says both.
 _STOP = frozenset({"stop", "quit", "stop emails", "stop emailing me", "stop sending emails",
                    "stop sending me emails", "no more emails", "stop the emails"})
+# Leaving a game by reply: answered with the way (the page's button, which asks first).
+_LEAVE = frozenset({"resign", "i resign", "leave game", "leave the game", "quit game",
+                    "quit the game", "give up", "i give up"})
 _MAX_READ = 200  # characters of the reply quoted back in an error email
 
 
@@ -224,6 +227,8 @@ def _more_words(line: str) -> Command | None:
     verb = verb.rstrip(":")
     if verb == "unsubscribe" or line in _STOP:
         return Command("unsubscribe", line=line)
+    if line == "leave" or line in _LEAVE:
+        return Command("leave", line=line)
     rest = rest.strip(" :")
     if verb == "vacation" and (not rest or rest in AWAY_OFF or away_dates(rest, date.today())):
         return Command("away", text=rest, line=line)

@@ -41,7 +41,9 @@ LANGUAGES: dict[str, Words] = {
         suits=("clubs club", "diamonds diamond", "hearts heart", "spades spade"),
         joins="of", pronouns="i",
         commands={"vacation": "holiday holidays on_holiday on_vacation",
-                  "unsubscribe": "unsub opt_out remove_me"},
+                  "unsubscribe": "unsub opt_out remove_me",
+                  "leave": "resign leave_game leave_the_game quit_game quit_the_game give_up "
+                           "i_resign i_give_up"},
         polite="please pls thanks thank_you cheers ta"),
     "de": Words(
         ranks=("zwei", "drei", "vier", "fünf fuenf", "sechs", "sieben", "acht", "neun", "zehn",
@@ -51,7 +53,8 @@ LANGUAGES: dict[str, Words] = {
                   "claim": "beanspruche rest_für_mich", "help": "hilfe",
                   "status": "stand", "end": "ende spiel_beenden beenden",
                   "play on": "weiterspielen weiter_spielen",
-                  "vacation": "urlaub ferien abwesend", "unsubscribe": "abmelden abbestellen"},
+                  "vacation": "urlaub ferien abwesend", "unsubscribe": "abmelden abbestellen",
+                  "leave": "aufgeben spiel_verlassen ich_gebe_auf"},
         pronouns="ich", polite="bitte danke vielen_dank gruß gruss"),
     "fr": Words(
         ranks=("deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix",
@@ -64,7 +67,8 @@ LANGUAGES: dict[str, Words] = {
                   "end": "fin terminer fin_de_partie", "play on": "continuer on_continue",
                   "vacation": "vacances congés conges absent absente",
                   "unsubscribe": "désabonner désabonnez-moi desabonner désinscrire "
-                                 "desinscrire me_désabonner me_desabonner"},
+                                 "desinscrire me_désabonner me_desabonner",
+                  "leave": "abandonner j'abandonne quitter_la_partie"},
         pronouns="je j'", polite="merci s'il_vous_plaît s'il_vous_plait svp stp"),
     "es": Words(
         ranks=("dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez",
@@ -76,7 +80,8 @@ LANGUAGES: dict[str, Words] = {
                   "help": "ayuda", "status": "estado", "end": "terminar fin_del_juego",
                   "play on": "seguir seguimos continuar", "vacation": "vacaciones",
                   "unsubscribe": "darme_de_baja darse_de_baja cancelar_suscripción "
-                                 "cancelar_suscripcion"},
+                                 "cancelar_suscripcion",
+                  "leave": "abandonar abandono dejar_la_partida"},
         pronouns="yo", polite="gracias por_favor"),
     "it": Words(
         ranks=("due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove", "dieci",
@@ -86,7 +91,8 @@ LANGUAGES: dict[str, Words] = {
         commands={"play": "gioco giocare", "pass": "passo passare", "claim": "rivendico",
                   "help": "aiuto", "status": "stato", "end": "finire fine_partita termina",
                   "play on": "continuiamo continuare", "vacation": "vacanza vacanze ferie",
-                  "unsubscribe": "disiscrivimi disiscrivi annulla_iscrizione"},
+                  "unsubscribe": "disiscrivimi disiscrivi annulla_iscrizione",
+                  "leave": "abbandono abbandonare lascio_la_partita"},
         pronouns="io", polite="grazie per_favore"),
     "nl": Words(
         ranks=("twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen", "tien",
@@ -95,7 +101,8 @@ LANGUAGES: dict[str, Words] = {
         commands={"play": "speel", "pass": "pas passen", "claim": "claim", "help": "hulp",
                   "status": "stand", "end": "einde stoppen beëindigen beeindigen",
                   "play on": "doorspelen verder_spelen", "vacation": "vakantie afwezig",
-                  "unsubscribe": "afmelden uitschrijven"},
+                  "unsubscribe": "afmelden uitschrijven",
+                  "leave": "opgeven ik_geef_op spel_verlaten"},
         pronouns="ik", polite="alsjeblieft alstublieft bedankt dank_je dank_u"),
 }
 

@@ -555,6 +555,12 @@ UNSUBSCRIBE_NOTE = ("A reply can't unsubscribe you, so nothing changed. For no m
                     "“end” (everyone has to agree).")
 
 
+LEAVE_NOTE = ("A reply can't take you out of a game, so nothing changed. To leave it, open "
+              "your page of the game (the Game page link below) and press “Leave this game”: "
+              "it asks first. A robot then plays your seat; your points so far stay on the "
+              "record, and the game no longer counts for your rating.")
+
+
 def _game_over(inbox: Inbox, route: Route, reading: Reading) -> Decision | None:
     """A reply with no command to a finished game ("Thanks, good game!"): one short note that
     the game is over (not the card error), and silence after it. None: the game goes on."""
@@ -636,6 +642,8 @@ def _info(inbox: Inbox, route: Route, command: Command) -> Answer:
         return _note(inbox, route, _away(inbox, route, command.text))
     if command.verb == "unsubscribe":
         return _note(inbox, route, UNSUBSCRIBE_NOTE)
+    if command.verb == "leave":
+        return _note(inbox, route, LEAVE_NOTE)
     if command.verb == "address":
         return _add_address(inbox, route, command.text)
 

@@ -45,6 +45,8 @@ HELP = [
                                                       "(we mail it a link to confirm)"},
     {"example": "unsubscribe", "meaning": "how to get fewer emails, or none (the link at the "
                                           "end of every email)"},
+    {"example": "leave", "meaning": "how to leave the game (a button on your page of it, "
+                                    "which asks first)"},
     {"example": "help", "meaning": "this list"},
 ]
 _TWO_DECKS = {"example": "QS", "meaning": "play a queen of spades you hold (either deck's: "

@@ -3,8 +3,10 @@ from a machine; errors answered (rate-limited); crashed processing picked up aga
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
+from flask import Flask
 from sqlalchemy import Engine
 from sqlmodel import select
 
@@ -314,6 +316,24 @@ def test_unsubscribe_by_reply_is_answered_with_the_way_to_stop_the_emails(
     assert "Unsubscribe: http" in note  # the link the note points to is there
     assert not emails(engine, "ann@example.org", "error")
     assert not player(engine, "ann@example.org").unsubscribed
+    assert seq_of(engine, game) == before
+
+
+def test_leaving_by_reply_is_answered_with_the_page_that_asks_first(
+        engine: Engine, make_app: Callable[..., Flask], db_url: str) -> None:
+    """"resign", "I give up", "aufgeben": one word must not take a player out of a game; the
+    note says where the Leave button is (their private page, linked in the note)."""
+    game = two_human_game(engine)
+    before = seq_of(engine, game)
+    with make_app(DATABASE_URL=db_url).app_context():  # as the service's mail-in runs
+        for text in ("resign", "I give up", "aufgeben", "Leave the game"):
+            token = latest_token(engine, "ann@example.org", "pass")
+            stored = deliver(inbox(engine), reply(token, text))
+            assert row(engine, stored.id).reason == "leave"
+    note = emails(engine, "ann@example.org", "note")[-1].body_text
+    assert "A reply can't take you out of a game, so nothing changed." in note
+    assert "press “Leave this game”" in note and "/s/" in note  # the private page's link
+    assert not emails(engine, "ann@example.org", "error")
     assert seq_of(engine, game) == before
 
 
