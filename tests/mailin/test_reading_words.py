@@ -167,6 +167,10 @@ COMMANDS = [
     ("stop sending me emails", None, "unsubscribe"), ("désabonner", None, "unsubscribe"),
     ("abmelden", None, "unsubscribe"), ("afmelden", None, "unsubscribe"),
     ("darme de baja", None, "unsubscribe"), ("disiscrivimi", None, "unsubscribe"),
+    # leaving: answered with the page's button, which asks first (a reply leaves nothing)
+    ("resign", None, "leave"), ("I resign.", None, "leave"), ("Ich gebe auf", None, "leave"),
+    ("aufgeben", None, "leave"), ("J'abandonne", None, "leave"), ("give up", None, "leave"),
+    ("Leave the game", None, "leave"),
 ]
 
 PROBLEMS = [
@@ -177,7 +181,6 @@ PROBLEMS = [
     ("Pik Dame oder Herz Ass?", "Your reply names 2 different cards (QS or AH)"),
     ("Merci !", "We found no card or command in “merci !”"),
     ("Holiday was great, thanks", "We couldn't find a move"),  # no dates: not "away"
-    ("Ich gebe auf", "We couldn't find a move"),
     # a move asked as a question is not made
     ("QS?", "“QS?” reads as a question, so we didn't act on it. To play QS, reply with just "
             "“QS” on a line of its own."),
