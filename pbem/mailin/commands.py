@@ -83,9 +83,6 @@ _ASKED = frozenset({"help", "status", "unsubscribe"})  # "help?" asks for help
 # "stop" alone most often means the emails (the game ends by "end"): the answer says both.
 _STOP = frozenset({"stop", "quit", "stop emails", "stop emailing me", "stop sending emails",
                    "stop sending me emails", "no more emails", "stop the emails"})
-# Leaving a game by reply: answered with the way (the page's button, which asks first).
-_LEAVE = frozenset({"resign", "i resign", "leave game", "leave the game", "quit game",
-                    "quit the game", "give up", "i give up"})
 _MAX_READ = 200  # characters of the reply quoted back in an error email
 
 
@@ -227,7 +224,7 @@ def _more_words(line: str) -> Command | None:
     verb = verb.rstrip(":")
     if verb == "unsubscribe" or line in _STOP:
         return Command("unsubscribe", line=line)
-    if line == "leave" or line in _LEAVE:
+    if line == "leave":  # "resign", "I give up", "aufgeben"... (language.py's words for it)
         return Command("leave", line=line)
     rest = rest.strip(" :")
     if verb == "vacation" and (not rest or rest in AWAY_OFF or away_dates(rest, date.today())):
