@@ -1,9 +1,11 @@
 """GET /metrics: Prometheus text format, read from the database at each scrape, so every
-gunicorn worker and the worker process tell the same story without shared memory.
+gunicorn worker and the worker processes tell the same story without shared memory.
 
-Moves and other events by type, emails by outbox status, mail jobs by state, inbound mail by
-status, how late the outbox and the deadlines run, how long games wait for their robots' moves
-(the worker's), and when a worker last beat its heartbeat."""
+A scrape costs a few indexed reads, whatever the size of the database: moves and other events
+by type come from the totals the worker keeps (pbem.store.tally, one interval behind), emails
+and inbound mail by status count only the rows still in play (the sent and processed ones
+only grow), then mail jobs by state, how late the outbox and the deadlines run, how long
+games wait for their robots' moves, and each worker process's heartbeat."""
 
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ from prometheus_client.registry import Collector
 from sqlalchemy import Connection, Engine, Table, func, select
 
 from pbem.store.mailjobs import job_counts
-from pbem.store.models import Deadline, Event, Game, InboundMail, OutboxEmail, WorkerLease
+from pbem.store.models import Deadline, Game, InboundMail, OutboxEmail, WorkerProcess
+from pbem.store.tally import EVENTS, totals
 from pbem.store.types import utcnow
 
 REGISTRY_EXTENSION = "pbem.metrics"
@@ -36,31 +39,32 @@ class DatabaseCollector(Collector):
 
     def collect(self) -> Iterator[Metric]:
         now = utcnow()
-        event, outbox_t, inbound_t = _table(Event), _table(OutboxEmail), _table(InboundMail)
-        deadline, lease, game = _table(Deadline), _table(WorkerLease), _table(Game)
+        outbox_t, inbound_t = _table(OutboxEmail), _table(InboundMail)
+        deadline, workers, game = _table(Deadline), _table(WorkerProcess), _table(Game)
         with self.engine.connect() as conn:
-            events = _counts(conn, event.c.type)
-            outbox = _counts(conn, outbox_t.c.status)
-            inbound = _counts(conn, inbound_t.c.status)
+            events = totals(conn, EVENTS)
+            outbox = _counts(conn, outbox_t.c.status, LIVE_OUTBOX)
+            inbound = _counts(conn, inbound_t.c.status, LIVE_INBOUND)
             oldest_due_email = conn.execute(select(func.min(outbox_t.c.next_attempt_at)).where(
                 outbox_t.c.status == "pending", outbox_t.c.next_attempt_at <= now)).scalar()
             oldest_deadline = conn.execute(select(func.min(deadline.c.grace_until)).where(
                 deadline.c.status == "pending", deadline.c.grace_until <= now)).scalar()
-            last_beat = conn.execute(select(func.max(lease.c.expires_at)).where(
-                lease.c.name.startswith("heartbeat:"))).scalar()
+            beats = conn.execute(select(func.count(), func.min(workers.c.beat_at),
+                                        func.sum(workers.c.plans_discarded))).one()
             mail_jobs = sorted(job_counts(conn).items())
             thinking = conn.execute(select(func.count(), func.min(game.c.robots_thinking_since))
                                     .where(game.c.robots_thinking_since.is_not(None),
                                            game.c.status == "active")).one()
         yield _family(CounterMetricFamily, "pbem_events", "Game events stored, by type "
-                      "(card plays, passes, bids... are moves).", "type", events)
+                      "(card plays, passes, bids... are moves; counted by the worker every "
+                      "15 s).", "type", events)
         yield _family(GaugeMetricFamily, "pbem_outbox_emails", "Emails in the outbox by status "
-                      "(pending, sending, sent, failed).", "status", outbox)
+                      "(pending, sending, failed: those still in play).", "status", outbox)
         yield _family(GaugeMetricFamily, "pbem_mail_jobs", "Moves' mail jobs not yet fanned "
                       "out into emails, by state (waiting, retrying, set_aside: failed too often, "
                       "an operator's to retry).", "state", mail_jobs)
-        yield _family(GaugeMetricFamily, "pbem_inbound_mail", "Received mail by status.",
-                      "status", inbound)
+        yield _family(GaugeMetricFamily, "pbem_inbound_mail", "Received mail still in play "
+                      "by status (pending, failed).", "status", inbound)
         yield GaugeMetricFamily("pbem_outbox_lag_seconds", "How long the oldest due email has "
                                 "waited to be sent (0: none waiting).",
                                 value=_age(now, oldest_due_email))
@@ -73,9 +77,14 @@ class DatabaseCollector(Collector):
                                 "games has waited for its robots (a few seconds at most while "
                                 "the worker runs; 0: none waiting).",
                                 value=_age(now, thinking[1]))
-        yield GaugeMetricFamily("pbem_worker_heartbeat_age_seconds", "Seconds since a worker "
-                                "last beat (-1: no worker has).",
-                                value=_age(now, last_beat) if last_beat else -1.0)
+        yield GaugeMetricFamily("pbem_worker_processes", "Worker processes with a heartbeat "
+                                "row (alive, or died without stopping).", value=beats[0])
+        yield GaugeMetricFamily("pbem_worker_heartbeat_age_seconds", "Seconds since the "
+                                "stalest worker process last beat (-1: no worker runs).",
+                                value=_age(now, beats[1]) if beats[1] else -1.0)
+        yield GaugeMetricFamily("pbem_worker_plans_discarded", "Plans the running workers "
+                                "threw away because their game changed first (0 expected: "
+                                "work is claimed).", value=int(beats[2] or 0))
 
 
 def _table(model: Any) -> Table:
@@ -83,8 +92,14 @@ def _table(model: Any) -> Table:
     return table
 
 
-def _counts(conn: Connection, column: Any) -> list[tuple[str, int]]:
-    rows = conn.execute(select(column, func.count()).group_by(column)).all()
+LIVE_OUTBOX = ("pending", "sending", "failed")
+LIVE_INBOUND = ("pending", "failed")
+
+
+def _counts(conn: Connection, column: Any, statuses: tuple[str, ...]) -> list[tuple[str, int]]:
+    """Rows by status, among `statuses` (each status column is indexed)."""
+    rows = conn.execute(select(column, func.count()).where(column.in_(statuses))
+                        .group_by(column)).all()
     return [(str(value), int(count)) for value, count in rows]
 
 

@@ -48,6 +48,7 @@ from pbem.mail.compose import MailSettings
 from pbem.mail.sending import default_settings
 from pbem.roster import Roster, roster_of
 from pbem.service.core import notify_hook
+from pbem.store.claims import MAIL, claim
 from pbem.store.db import (
     Write,
     all_plain,
@@ -218,8 +219,21 @@ def fan_out_pending(engine: Engine, *, game_id: int | None = None, most: int = 1
     for group in _by_game(jobs):
         if stop():
             break
-        done += _fan_out_group(engine, group, settings, now, held)
+        with claim(engine, MAIL, group[0].game_id) as mine:
+            if mine:  # else another worker fans this game's jobs out now
+                done += _fan_out_group(engine, _still_due(engine, group, now), settings, now,
+                                       held)
     return done
+
+
+def _still_due(engine: Engine, group: list[Job], now: datetime) -> list[Job]:
+    """`group` as it is now that its game's mail is claimed: another worker may have fanned
+    some of it out between the listing and the claim (one indexed read, then no job is
+    worked out twice)."""
+    with planning(engine) as session:
+        due = {job.id for job in pending_jobs(session.connection(), now=now,
+                                                game_id=group[0].game_id)}
+    return [job for job in group if job.id in due]
 
 
 # A game's jobs fanned out together: one planning session and one write transaction for up

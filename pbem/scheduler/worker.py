@@ -1,11 +1,16 @@
-"""Jobs of `pbem worker`: send the outbox, check deadlines, review finished games, the daily
-digest, poll IMAP and purge old raw mail.
+"""Jobs of `pbem worker`: send the outbox, fan out the moves' mail jobs, play the robots'
+moves, check deadlines, review finished games, the daily digest, poll IMAP and purge old raw
+mail.
 
-APScheduler 3 cannot share a job store between processes (NOTES.md), so jobs live in memory in
-this one process and keep their durable state in pbem's own tables (outbox rows, deadline rows).
-If a second worker is started anyway, a lease row in the database lets one of them act at a
-time (another takes over when the holder stops renewing it); besides, every reminder and
-timeout is done in its own transaction that re-checks its deadline row, so none happens twice.
+Every worker process runs every job (APScheduler 3 keeps its jobs in memory, one scheduler
+per process: NOTES.md), and the work is claimed unit by unit before it is worked
+(pbem.store.claims: a game's robot turns or timeout, a game's mail jobs, a review, a
+reminder, one run of a job that works through a short list): several workers, on one host or
+many, on one PostgreSQL take different units and add up instead of racing; a worker that
+dies drops its claims with its connection (PostgreSQL) or its process (SQLite), and another
+takes the unit at its next tick. Nothing is global any more: there is no lease. Each unit is
+still written only if it is as read (a move's compare-and-set, a deadline's re-check), so a
+claim lost in a database restart costs at most a plan, never a doubled move.
 """
 
 from __future__ import annotations
@@ -18,8 +23,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
@@ -30,8 +34,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
-from sqlalchemy import Engine, delete, or_, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Engine
 from sqlmodel import col, select
 
 from pbem.mail.asks import send_reminder
@@ -39,7 +42,10 @@ from pbem.mail.compose import MailSettings
 from pbem.mail.jobs import fan_out_all, retry_delay
 from pbem.mail.outbox import DrainResult, SmtpSettings, drain_all, hand_back, purge_sent
 from pbem.mail.reviews import review_mails
+from pbem.scheduler import processes
 from pbem.scheduler.digest import send_digests
+from pbem.scheduler.processes import HEARTBEAT_INTERVAL_SECONDS, ProcessStats
+from pbem.scheduler.quiet import quiet_skipped_runs
 from pbem.service import (
     Context,
     PlayerMistake,
@@ -52,25 +58,27 @@ from pbem.service.deadlines import reminder_points
 from pbem.service.invitations import remind_unanswered
 from pbem.service.lobby import top_up_tables
 from pbem.service.policy import DeadlinePolicy
-from pbem.service.reviews import Review, games_to_review, mark_failed, review_game
+from pbem.service.reviews import (
+    OnStored,
+    Review,
+    games_to_review,
+    mark_failed,
+    review_game,
+)
 from pbem.store.app_engine import db_engine
+from pbem.store.claims import GAME, JOB, JOB_KEYS, REMINDER, REVIEW, Unit, claim
 from pbem.store.db import transaction
 from pbem.store.events import load_state
-from pbem.store.models import Deadline, Game, WorkerLease
+from pbem.store.models import Deadline, Game
+from pbem.store.tally import TALLY_INTERVAL_SECONDS, tally_events
 from pbem.store.types import utcnow
 
 log = logging.getLogger(__name__)
 OUTBOX_INTERVAL_SECONDS = 5
 MAIL_JOBS_INTERVAL_SECONDS = 1
 DEADLINE_INTERVAL_SECONDS = 60
-LEASE_NAME = "scheduler"
-LEASE_TTL = timedelta(seconds=DEADLINE_INTERVAL_SECONDS * 3)
 RAW_MAIL_KEEP_DAYS = 30
 IMAP_INTERVAL_SECONDS = 60
-HEARTBEAT_INTERVAL_SECONDS = 15
-# `pbem worker --check` fails once the last beat is older than this.
-HEARTBEAT_MAX_AGE = timedelta(seconds=HEARTBEAT_INTERVAL_SECONDS * 4)
-HEARTBEAT_PREFIX = "heartbeat:"
 # The mail-in area's jobs, scheduled when their functions exist: (module, function).
 PURGE_RAW_MAIL = ("pbem.mailin.receive", "purge_raw_mail")  # (engine, older_than) -> int
 POLL_IMAP = ("pbem.mailin.imap", "poll_imap")  # (app) -> int
@@ -86,93 +94,8 @@ ROBOTS_AWAITED_POLL_SECONDS = 0.25
 
 
 def default_holder() -> str:
-    """Who this process is, for the lease: host, pid and a random part (pids get reused)."""
+    """Who this process is: host, pid and a random part (pids get reused)."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-
-
-# --- the lease ------------------------------------------------------------------------------
-
-def acquire_lease(engine: Engine, holder: str, *, name: str = LEASE_NAME,
-                  ttl: timedelta = LEASE_TTL, now: datetime | None = None) -> bool:
-    """Take or renew the lease `name` for `holder`: one atomic UPDATE that succeeds only when
-    the lease is free (expired) or already ours; the first holder ever inserts the row."""
-    now = now or utcnow()
-    with transaction(engine) as session:
-        taken = session.execute(
-            update(WorkerLease)
-            .where(col(WorkerLease.name) == name,
-                   or_(col(WorkerLease.expires_at) < now, col(WorkerLease.holder) == holder))
-            .values(holder=holder, expires_at=now + ttl)
-            .execution_options(synchronize_session=False))
-        if taken.rowcount:  # type: ignore[attr-defined]
-            return True
-        if session.get(WorkerLease, name) is not None:
-            return False
-    try:
-        with transaction(engine) as session:
-            session.add(WorkerLease(name=name, holder=holder, expires_at=now + ttl))
-        return True
-    except IntegrityError:  # another worker inserted it first
-        return False
-
-
-def release_lease(engine: Engine, holder: str, *, name: str = LEASE_NAME) -> None:
-    """Let another worker take over at once (on a clean shutdown)."""
-    with transaction(engine) as session:
-        session.execute(
-            update(WorkerLease)
-            .where(col(WorkerLease.name) == name, col(WorkerLease.holder) == holder)
-            .values(expires_at=utcnow() - timedelta(seconds=1))
-            .execution_options(synchronize_session=False))
-
-
-@contextmanager
-def lease(engine: Engine, name: str, holder: str, ttl: timedelta = LEASE_TTL,
-          now: datetime | None = None) -> Iterator[bool]:
-    """`with lease(engine, "scheduler", me) as held: if held: ...` (the lease is kept: the
-    next run renews it; another worker takes over only once it has expired)."""
-    yield acquire_lease(engine, holder, name=name, ttl=ttl, now=now)
-
-
-# --- the heartbeat ---------------------------------------------------------------------------
-# One row per host in worker_lease, named "heartbeat:<host>": its expires_at is the last beat.
-# A health check runs on the worker's own host (or container, which has its own host name).
-
-def heartbeat_name(host: str | None = None) -> str:
-    return (HEARTBEAT_PREFIX + (host or socket.gethostname()))[:64]
-
-
-def beat(engine: Engine, holder: str, now: datetime | None = None) -> None:
-    """Record that this worker is alive (an upsert of its host's heartbeat row)."""
-    now = now or utcnow()
-    name = heartbeat_name()
-    with transaction(engine) as session:
-        row = session.get(WorkerLease, name, with_for_update=True)
-        if row is None:
-            session.add(WorkerLease(name=name, holder=holder, expires_at=now))
-        else:
-            row.holder, row.expires_at = holder, now
-            session.add(row)
-
-
-def forget_heartbeat(engine: Engine, holder: str) -> None:
-    with transaction(engine) as session:
-        session.execute(delete(WorkerLease).where(col(WorkerLease.name) == heartbeat_name(),
-                                                  col(WorkerLease.holder) == holder))
-
-
-def check_heartbeat(engine: Engine, max_age: timedelta = HEARTBEAT_MAX_AGE,
-                    now: datetime | None = None) -> tuple[bool, str]:
-    """(alive, a sentence): is a worker on this host beating?"""
-    now = now or utcnow()
-    with transaction(engine, read_only=True) as session:
-        row = session.get(WorkerLease, heartbeat_name())
-    if row is None:
-        return False, f"no worker heartbeat from {socket.gethostname()}"
-    age = (now - row.expires_at).total_seconds()
-    if age > max_age.total_seconds():
-        return False, f"worker {row.holder} last beat {age:.0f} s ago (limit {max_age.seconds} s)"
-    return True, f"worker {row.holder} alive (last beat {age:.0f} s ago)"
 
 
 # --- running and stopping --------------------------------------------------------------------
@@ -181,7 +104,7 @@ def run_worker(app: Flask, holder: str | None = None,
                signals: tuple[signal.Signals, ...] = (signal.SIGTERM, signal.SIGINT)) -> None:
     """Run the jobs until SIGTERM or SIGINT, then stop gracefully: running jobs finish the
     email or deadline in hand and hand the rest back, rows still "sending" go back to pending,
-    the lease is released (another worker may act at once) and the heartbeat removed."""
+    its claims are given back as its jobs end, and its process row removed."""
     holder = holder or default_holder()
     engine = db_engine(app)
     stopping = threading.Event()
@@ -192,9 +115,10 @@ def run_worker(app: Flask, holder: str | None = None,
         stopping.set()
 
     previous = {sig: signal.signal(sig, on_signal) for sig in signals}
+    stats = ProcessStats()
     scheduler = build_scheduler(app, BackgroundScheduler(timezone="UTC"), holder=holder,
-                                stopping=stopping)
-    beat(engine, holder)
+                                stopping=stopping, stats=stats)
+    processes.start(engine, holder)
     scheduler.start()
     log.info("worker %s started", holder)
     try:
@@ -203,18 +127,17 @@ def run_worker(app: Flask, holder: str | None = None,
     finally:
         scheduler.shutdown(wait=True)  # the jobs in hand see `stopping` and end early
         handed = hand_back(engine, holder)
-        release_lease(engine, holder)
-        forget_heartbeat(engine, holder)
+        processes.stop(engine, holder)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-        log.info("worker %s stopped (%d emails handed back, lease released)", holder, handed)
+        log.info("worker %s stopped (%d emails handed back)", holder, handed)
 
 
 # --- deadlines -------------------------------------------------------------------------------
 
 @dataclass
 class DeadlineReport:
-    acted: bool = True  # False: another worker holds the lease
+    skipped: list[int] = field(default_factory=list)  # claimed by another worker meanwhile
     reminders: list[int] = field(default_factory=list)  # deadline ids reminded
     timeouts: list[int] = field(default_factory=list)  # deadline ids acted on
     failed: list[int] = field(default_factory=list)
@@ -222,9 +145,11 @@ class DeadlineReport:
 
 def process_deadlines(ctx: Context, settings: MailSettings, now: datetime,
                       stop: Callable[[], bool] = lambda: False) -> DeadlineReport:
-    """Act on expired deadlines, then send due reminders; each in its own transaction, so a
-    crash in the middle loses nothing and a second run repeats nothing. Once `stop()` is
-    true the rest waits for the next run (of this worker or another)."""
+    """Act on expired deadlines, then send due reminders; each claimed (a timeout: its game,
+    as the robots' turns are; a reminder: its deadline) and done in its own transaction, so
+    a crash in the middle loses nothing, a second run repeats nothing, and workers running
+    this together share the rows out. Once `stop()` is true the rest waits for the next run
+    (of this worker or another)."""
     report = DeadlineReport()
     with transaction(ctx.engine, read_only=True) as session:
         expired = session.exec(select(Deadline).where(
@@ -237,15 +162,25 @@ def process_deadlines(ctx: Context, settings: MailSettings, now: datetime,
         assert row.id is not None
         if stop():
             return report
-        _guarded(report, row.id, partial(_time_out, ctx, row, now), report.timeouts)
+        _claimed(ctx.engine, (GAME, row.game_id), report, row.id,
+                 partial(_time_out, ctx, row, now), report.timeouts)
     for deadline_id in reminders:
         assert deadline_id is not None
         if stop():
             return report
-        _guarded(report, deadline_id,
+        _claimed(ctx.engine, (REMINDER, deadline_id), report, deadline_id,
                  partial(send_due_reminder, ctx.engine, deadline_id, settings, now),
                  report.reminders)
     return report
+
+
+def _claimed(engine: Engine, unit: Unit, report: DeadlineReport, deadline_id: int,
+             action: Callable[[], bool], done: list[int]) -> None:
+    with claim(engine, *unit) as mine:
+        if mine:
+            _guarded(report, deadline_id, action, done)
+        else:
+            report.skipped.append(deadline_id)
 
 
 def _guarded(report: DeadlineReport, deadline_id: int, action: Callable[[], bool],
@@ -295,20 +230,22 @@ def send_due_reminder(engine: Engine, deadline_id: int, settings: MailSettings,
         return True
 
 
-def check_deadlines(app: Flask, holder: str, now: datetime | None = None,
-                    stopping: threading.Event | None = None) -> DeadlineReport:
-    """Every minute: under the lease, time out expired deadlines and send due reminders, fill
-    open tables whose wait is over, and remind unanswered invitations (and their organisers)."""
+def check_deadlines(app: Flask, now: datetime | None = None,
+                    stopping: threading.Event | None = None,
+                    stats: ProcessStats | None = None) -> DeadlineReport:
+    """Every minute, in every worker: time out expired deadlines and send due reminders (each
+    claimed), fill open tables whose wait is over, and remind unanswered invitations (and
+    their organisers) (each of those two a claimed run: a short list, re-checked row by row
+    in its own transaction)."""
     engine = db_engine(app)
     now = now or utcnow()
-    if not acquire_lease(engine, holder, now=now):
-        return DeadlineReport(acted=False)
     with app.app_context():
-        ctx = Context(engine=engine, clock=lambda: now)
+        ctx = Context(engine=engine, clock=lambda: now, on_discarded=_counter(stats))
         report = process_deadlines(ctx, MailSettings.from_config(app.config), now,
                                    stop=stopping.is_set if stopping else lambda: False)
-        started = top_up_tables(ctx)  # open tables whose wait is over: robots fill them
-        reminded = remind_unanswered(ctx)  # invitations unanswered for 48 h, organisers 72 h
+        started = _claimed_run(engine, "top_up", partial(top_up_tables, ctx))  # robots fill
+        # open tables whose wait is over; invitations unanswered for 48 h, organisers 72 h:
+        reminded = _claimed_run(engine, "invitations", partial(remind_unanswered, ctx))
     if started:
         log.info("open tables filled with robots and started: %s", started)
     if reminded:
@@ -317,6 +254,17 @@ def check_deadlines(app: Flask, holder: str, now: datetime | None = None,
         log.info("deadlines: %d reminders, %d timeouts, %d failed", len(report.reminders),
                  len(report.timeouts), len(report.failed))
     return report
+
+
+def _claimed_run(engine: Engine, job: str, run: Callable[[], list[int]]) -> list[int]:
+    """One run of a periodic job that works through a short list, by one worker at a time
+    (the others skip it: the next minute's run, theirs or this one's, does what is left)."""
+    with claim(engine, JOB, JOB_KEYS[job]) as mine:
+        return run() if mine else []
+
+
+def _counter(stats: ProcessStats | None) -> Callable[[], None] | None:
+    return stats.discarded if stats is not None else None
 
 
 # --- games left to robots ----------------------------------------------------------------------
@@ -329,8 +277,10 @@ def carry_on_robot_games(ctx: Context, stop: Callable[[], bool] = lambda: False,
     played, once per chunk. One chunk at a time, then the games are listed again: a game
     where someone waits for the robots goes before any game left to robots alone (whose
     chunks take up to a second with strong robots), and those take turns (the fewest chunks
-    this pass first). Safe beside another worker or a player's command: a chunk is written
-    only on the game as it was read. A game found with nothing to play is left out until
+    this pass first). Each game is claimed for its chunk (pbem.store.claims): a game another
+    worker holds is passed over, and this worker takes the next one, so workers share the
+    games out instead of planning the same one. Safe beside a player's command too: a chunk
+    is written only on the game as it was read. A game found with nothing to play is left out until
     its seq or seats change (`games_to_play`): an idle pass is one query. A game whose chunk
     raised is tried again after a growing back-off (5 s doubling, at most 10 min, as a
     failing mail job: `retry_delay`), not at every pass. `games` lists the games to play
@@ -345,11 +295,12 @@ def carry_on_robot_games(ctx: Context, stop: Callable[[], bool] = lambda: False,
         if not due:
             break
         game_id = due[min(range(len(due)), key=lambda n: (chunks.get(due[n], 0), n))]
-        if _robot_chunk(ctx, game_id, failing):
-            played.append(game_id)
-            chunks[game_id] = chunks.get(game_id, 0) + 1
-        else:
-            passed_over.add(game_id)
+        with claim(ctx.engine, GAME, game_id) as mine:
+            if mine and _robot_chunk(ctx, game_id, failing):
+                played.append(game_id)
+                chunks[game_id] = chunks.get(game_id, 0) + 1
+            else:  # nothing to play, or another worker's now: the next pass looks again
+                passed_over.add(game_id)
     return played
 
 
@@ -403,15 +354,15 @@ def _robot_chunk(ctx: Context, game_id: int, failing: FailingRobotGames) -> bool
 
 
 def play_robot_games(app: Flask, stopping: threading.Event | None = None,
-                     awaited_only: bool = False) -> list[int]:
+                     awaited_only: bool = False, stats: ProcessStats | None = None) -> list[int]:
     """Every second: carry on the games left to robots, and play the robots' moves the
     commands left to the worker (`robots_thinking_since`; `awaited_only`: only those, as
-    `RobotPasses` does between the seconds) (not behind the lease: each chunk is
-    checked against the game as read, so two workers never play one twice; a game a worker
-    found with nothing to play is left out only while its seq and seats are as found, when
-    any worker would find the same)."""
+    `RobotPasses` does between the seconds) (every worker: each game is claimed for its
+    chunk; a game a worker found with nothing to play is left out only while its seq and
+    seats are as found, when any worker would find the same)."""
     with app.app_context():
-        played = carry_on_robot_games(Context(engine=db_engine(app), robots_now=True),
+        ctx = Context(engine=db_engine(app), robots_now=True, on_discarded=_counter(stats))
+        played = carry_on_robot_games(ctx,
                                       stopping.is_set if stopping else lambda: False,
                                       games_awaiting_robots if awaited_only else games_to_play)
     if played:
@@ -436,6 +387,7 @@ class RobotPasses:
     clock: Callable[[], float] = time.monotonic
     last: float | None = None
     running: threading.Lock = field(default_factory=threading.Lock)
+    stats: ProcessStats | None = None
 
     def tick(self) -> list[int]:
         if not self.running.acquire(blocking=False):
@@ -443,22 +395,21 @@ class RobotPasses:
         try:
             now = self.clock()
             if self.last is not None and now - self.last < self.every:
-                return play_robot_games(self.app, self.stopping, awaited_only=True)
+                return play_robot_games(self.app, self.stopping, awaited_only=True,
+                                        stats=self.stats)
             self.last = now
-            return play_robot_games(self.app, self.stopping)
+            return play_robot_games(self.app, self.stopping, stats=self.stats)
         finally:
             self.running.release()
 
 
 # --- reviews ----------------------------------------------------------------------------------
 
-def review_finished_games(app: Flask, holder: str,
-                          stopping: threading.Event | None = None) -> list[int]:
-    """Every half minute: under the lease, review the games that ended since (each weighed
-    outside any transaction, then stored with its review emails in one); the ids reviewed."""
+def review_finished_games(app: Flask, stopping: threading.Event | None = None) -> list[int]:
+    """Every half minute, in every worker: review the games that ended since, each claimed
+    (workers review different games side by side), weighed outside any transaction, then
+    stored with its review emails in one; the ids reviewed."""
     engine = db_engine(app)
-    if not acquire_lease(engine, holder):
-        return []
     settings = MailSettings.from_config(app.config)
 
     def mail(session: Any, game: Game, review: Review) -> None:
@@ -470,17 +421,25 @@ def review_finished_games(app: Flask, holder: str,
         for game_id in games_to_review(ctx):
             if stopping is not None and stopping.is_set():
                 break
-            try:
-                review = review_game(ctx, game_id, on_stored=mail)
-            except Exception:  # one broken game must not stop the others
-                log.exception("the review of game %d failed", game_id)
-                mark_failed(ctx, game_id)
-                continue
-            if review is not None:
-                log.info("game %d reviewed: %d decisions in %.1f s of CPU", game_id,
-                         len(review.verdicts), review.cpu_seconds)
-                done.append(game_id)
+            with claim(engine, REVIEW, game_id) as mine:
+                if mine and _reviewed(ctx, game_id, mail):
+                    done.append(game_id)
     return done
+
+
+def _reviewed(ctx: Context, game_id: int, mail: OnStored) -> bool:
+    """Review one game (None back: another worker stored its review first)."""
+    try:
+        review = review_game(ctx, game_id, on_stored=mail)
+    except Exception:  # one broken game must not stop the others
+        log.exception("the review of game %d failed", game_id)
+        mark_failed(ctx, game_id)
+        return False
+    if review is None:
+        return False
+    log.info("game %d reviewed: %d decisions in %.1f s of CPU", game_id, len(review.verdicts),
+             review.cpu_seconds)
+    return True
 
 
 # --- the other jobs ------------------------------------------------------------------------
@@ -508,40 +467,38 @@ def fan_out_mail(app: Flask, stopping: threading.Event | None = None) -> list[in
     return done
 
 
-def send_daily_digests(app: Flask, holder: str | None = None) -> int:
-    """Hourly: queue the digests of players for whom it is now 8 in the morning (under the
-    lease when `holder` is given)."""
-    if holder is not None and not acquire_lease(db_engine(app), holder):
-        return 0
-    with app.app_context():
-        return send_digests(db_engine(app), MailSettings.from_config(app.config), utcnow())
+def send_daily_digests(app: Flask) -> int:
+    """Hourly: queue the digests of players for whom it is now 8 in the morning (one worker's
+    run at a time; a player gets at most one a day however many run it)."""
+    engine = db_engine(app)
+    with claim(engine, JOB, JOB_KEYS["digests"]) as mine, app.app_context():
+        return send_digests(engine, MailSettings.from_config(app.config), utcnow()) if mine else 0
 
 
-def purge_raw_mail(app: Flask, holder: str) -> int:
-    """Daily: forget the raw bytes of inbound mail handled long ago (under the lease)."""
+def purge_raw_mail(app: Flask) -> int:
+    """Daily: forget the raw bytes of inbound mail handled long ago (one worker's run)."""
     purge = optional_function(PURGE_RAW_MAIL)
     engine = db_engine(app)
-    if purge is None or not acquire_lease(engine, holder):
-        return 0
     days = int(app.config.get("INBOUND_KEEP_DAYS", RAW_MAIL_KEEP_DAYS))
-    purged: int = purge(engine, timedelta(days=days))
+    with claim(engine, JOB, JOB_KEYS["purge_raw_mail"]) as mine:
+        purged: int = purge(engine, timedelta(days=days)) if mine and purge is not None else 0
     return purged
 
 
-def poll_imap(app: Flask, holder: str) -> int:
-    """Every minute: fetch new replies from the IMAP mailbox (under the lease)."""
+def poll_imap(app: Flask) -> int:
+    """Every minute: fetch new replies from the IMAP mailbox (one mailbox: one worker polls
+    it at a time; a message fetched twice is stored once)."""
     poll = optional_function(POLL_IMAP)
-    if poll is None or not acquire_lease(db_engine(app), holder):
-        return 0
-    with app.app_context():
-        fetched: int = poll(app)
+    with claim(db_engine(app), JOB, JOB_KEYS["imap"]) as mine, app.app_context():
+        fetched: int = poll(app) if mine and poll is not None else 0
     return fetched
 
 
 def purge_sent_mail(app: Flask) -> int:
     """Daily: empty sent emails still holding bodies and token headers (sending forgets them
     at once; this catches rows sent before it did)."""
-    return purge_sent(db_engine(app))
+    with claim(db_engine(app), JOB, JOB_KEYS["purge_sent_mail"]) as mine:
+        return purge_sent(db_engine(app)) if mine else 0
 
 
 def finish_inbound_mail(app: Flask) -> int:
@@ -580,50 +537,46 @@ def optional_function(where: tuple[str, str]) -> Callable[..., Any] | None:
 
 
 def build_scheduler(app: Flask, scheduler: BaseScheduler | None = None,
-                    holder: str | None = None,
-                    stopping: threading.Event | None = None) -> BaseScheduler:
+                    holder: str | None = None, stopping: threading.Event | None = None,
+                    stats: ProcessStats | None = None) -> BaseScheduler:
     """The worker's scheduler with its jobs added (not started). Jobs that work through a
-    list end early once `stopping` is set."""
+    list end early once `stopping` is set. Every worker process runs all of them; the work
+    in each is claimed (see the module's docstring)."""
     scheduler = scheduler or BlockingScheduler(timezone="UTC")
     holder = holder or default_holder()
-    scheduler.add_job(send_outbox, "interval", args=[app, holder, stopping],
-                      seconds=OUTBOX_INTERVAL_SECONDS,
-                      id="send_outbox", max_instances=1, coalesce=True,
-                      misfire_grace_time=OUTBOX_INTERVAL_SECONDS * 6)
-    scheduler.add_job(fan_out_mail, "interval", args=[app, stopping],
-                      seconds=MAIL_JOBS_INTERVAL_SECONDS, id="fan_out_mail", max_instances=1,
-                      coalesce=True, misfire_grace_time=OUTBOX_INTERVAL_SECONDS * 6)
-    scheduler.add_job(beat, "interval", args=[db_engine(app), holder],
-                      seconds=HEARTBEAT_INTERVAL_SECONDS, id="heartbeat", max_instances=1,
-                      coalesce=True, misfire_grace_time=HEARTBEAT_INTERVAL_SECONDS)
-    scheduler.add_job(check_deadlines, "interval", args=[app, holder, None, stopping],
-                      seconds=DEADLINE_INTERVAL_SECONDS, id="check_deadlines", max_instances=1,
-                      coalesce=True, misfire_grace_time=DEADLINE_INTERVAL_SECONDS * 5)
-    scheduler.add_job(RobotPasses(app, stopping).tick, "interval",
-                      seconds=ROBOTS_AWAITED_POLL_SECONDS, id="play_robot_games",
-                      max_instances=2, coalesce=True, misfire_grace_time=60)
-    scheduler.add_job(review_finished_games, "interval", args=[app, holder, stopping],
-                      seconds=REVIEW_INTERVAL_SECONDS, id="review_finished_games",
-                      max_instances=1, coalesce=True,
-                      misfire_grace_time=REVIEW_INTERVAL_SECONDS * 10)
-    scheduler.add_job(send_daily_digests, "cron", args=[app, holder], minute=0, id="daily_digests",
+    quiet_skipped_runs()
+    engine = db_engine(app)
+
+    def every(func: Callable[..., Any], seconds: float, args: list[Any], job_id: str,
+              grace: float, instances: int = 1) -> None:
+        scheduler.add_job(func, "interval", args=args, seconds=seconds, id=job_id,
+                          max_instances=instances, coalesce=True, misfire_grace_time=grace)
+
+    def daily(func: Callable[..., Any], job_id: str, **when: int) -> None:
+        scheduler.add_job(func, "cron", args=[app], id=job_id, max_instances=1, coalesce=True,
+                          misfire_grace_time=6 * 3600, **when)
+
+    every(send_outbox, OUTBOX_INTERVAL_SECONDS, [app, holder, stopping], "send_outbox",
+          OUTBOX_INTERVAL_SECONDS * 6)
+    every(fan_out_mail, MAIL_JOBS_INTERVAL_SECONDS, [app, stopping], "fan_out_mail",
+          OUTBOX_INTERVAL_SECONDS * 6)
+    every(processes.beat, HEARTBEAT_INTERVAL_SECONDS, [engine, holder, stats], "heartbeat",
+          HEARTBEAT_INTERVAL_SECONDS)
+    every(tally_events, TALLY_INTERVAL_SECONDS, [engine], "tally", TALLY_INTERVAL_SECONDS)
+    every(check_deadlines, DEADLINE_INTERVAL_SECONDS, [app, None, stopping, stats],
+          "check_deadlines", DEADLINE_INTERVAL_SECONDS * 5)
+    every(RobotPasses(app, stopping, stats=stats).tick, ROBOTS_AWAITED_POLL_SECONDS, [],
+          "play_robot_games", 60, instances=2)
+    every(review_finished_games, REVIEW_INTERVAL_SECONDS, [app, stopping],
+          "review_finished_games", REVIEW_INTERVAL_SECONDS * 10)
+    scheduler.add_job(send_daily_digests, "cron", args=[app], minute=0, id="daily_digests",
                       max_instances=1, coalesce=True, misfire_grace_time=30 * 60)
     if optional_function(POLL_IMAP) is not None:
-        scheduler.add_job(poll_imap, "interval", args=[app, holder],
-                          seconds=IMAP_INTERVAL_SECONDS, id="poll_imap", max_instances=1,
-                          coalesce=True, misfire_grace_time=IMAP_INTERVAL_SECONDS * 5)
-    scheduler.add_job(purge_sent_mail, "cron", args=[app], hour=3, minute=45,
-                      id="purge_sent_mail", max_instances=1, coalesce=True,
-                      misfire_grace_time=6 * 3600)
-    scheduler.add_job(finish_inbound_mail, "interval", args=[app],
-                      seconds=STALE_MAIL_INTERVAL_SECONDS, id="finish_inbound_mail",
-                      max_instances=1, coalesce=True,
-                      misfire_grace_time=STALE_MAIL_INTERVAL_SECONDS * 5)
-    scheduler.add_job(play_new_inbound_mail, "interval", args=[app],
-                      seconds=NEW_MAIL_INTERVAL_SECONDS, id="play_new_inbound_mail",
-                      max_instances=1, coalesce=True, misfire_grace_time=60)
+        every(poll_imap, IMAP_INTERVAL_SECONDS, [app], "poll_imap", IMAP_INTERVAL_SECONDS * 5)
+    daily(purge_sent_mail, "purge_sent_mail", hour=3, minute=45)
+    every(finish_inbound_mail, STALE_MAIL_INTERVAL_SECONDS, [app], "finish_inbound_mail",
+          STALE_MAIL_INTERVAL_SECONDS * 5)
+    every(play_new_inbound_mail, NEW_MAIL_INTERVAL_SECONDS, [app], "play_new_inbound_mail", 60)
     if optional_function(PURGE_RAW_MAIL) is not None:
-        scheduler.add_job(purge_raw_mail, "cron", args=[app, holder], hour=3, minute=30,
-                          id="purge_raw_mail", max_instances=1, coalesce=True,
-                          misfire_grace_time=6 * 3600)
+        daily(purge_raw_mail, "purge_raw_mail", hour=3, minute=30)
     return scheduler

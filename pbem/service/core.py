@@ -112,6 +112,9 @@ class Context:
     # Let strong robots make their moves in this command (the worker's robot pass, which
     # exists to play them) instead of leaving them to the worker; None: ROBOTS_NOW.
     robots_now: bool | None = None
+    # Called when a planned command's plan is thrown away because the game changed before
+    # its write (a lost compare-and-set): the worker counts them (with claims, none).
+    on_discarded: Callable[[], None] | None = None
 
     @property
     def mails_now(self) -> bool:
@@ -224,6 +227,8 @@ def run(
             try:
                 return _run_planned(ctx, game_id, step, statuses, actor, by)
             except ConcurrencyConflict:
+                if ctx.on_discarded is not None:
+                    ctx.on_discarded()
                 continue
         for _attempt in range(2):
             try:

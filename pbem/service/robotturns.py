@@ -58,7 +58,8 @@ _WITH_SEATS = (sql_select(_G.c.id, _G.c.last_seq, _S.c.seat_no, _S.c.player_id, 
                           _S.c.bot_holding)
                .join_from(_G, _S, _S.c.game_id == _G.c.id)
                .where(_G.c.status == "active", _ROBOTS_MAY_MOVE)
-               .order_by(_G.c.robots_thinking_since.is_(None), _G.c.id, _S.c.seat_no))
+               .order_by(_G.c.robots_thinking_since.is_(None), _G.c.robots_thinking_since,
+                         _G.c.id, _S.c.seat_no))
 
 Seen = tuple[int, SeatsSeen]  # a game's last seq and its seats (seat_no, player, robot, held)
 # The active games whose players wait for robots' moves left to the worker, the longest
@@ -90,7 +91,8 @@ def games_to_play(ctx: Context) -> list[int]:
     with nothing to play and that are still as found (same seq, same seats): such a game
     waits for something else, and planning it again every second would find the same. One
     query (a planning read: on PostgreSQL no BEGIN). The games where people wait for their
-    robots (`robots_thinking_since`) first, then the others; oldest first in each."""
+    robots (`robots_thinking_since`) first, the longest waiting first, then the others,
+    oldest first."""
     with planning(ctx.engine) as session:
         rows = session.connection().execute(_WITH_SEATS).all()
     now: dict[int, Seen] = {}

@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     CheckConstraint,
     Index,
     LargeBinary,
@@ -357,14 +358,32 @@ class Deadline(SQLModel, table=True):
     closed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
 
-class WorkerLease(SQLModel, table=True):
-    """Which worker may act (one at a time): taken when free or expired, renewed every run."""
+class WorkerProcess(SQLModel, table=True):
+    """One running `pbem worker` process: who it is, when it last beat, what it holds (its
+    claims: pbem.store.claims) and how many plans it threw away (a lost compare-and-set:
+    with claims, 0 is the normal count). Deleted when the process stops cleanly; a row whose
+    beat is old is a worker that died (`pbem worker --check`)."""
 
-    __tablename__ = "worker_lease"
+    __tablename__ = "worker_process"
+
+    id: str = Field(primary_key=True, max_length=120)  # host:pid:random
+    host: str = Field(max_length=64, index=True)
+    pid: int
+    started_at: datetime = Field(sa_type=UTCDateTime)
+    beat_at: datetime = Field(sa_type=UTCDateTime)
+    holding: str = Field(default="", max_length=1000)  # "game:12 mail:40", cut to fit
+    plans_discarded: int = 0
+
+
+class MetricTotal(SQLModel, table=True):
+    """Totals /metrics reports without counting whole tables at each scrape: the worker adds
+    what happened since its last tally (`cursor`: the last event id counted)."""
+
+    __tablename__ = "metric_total"
 
     name: str = Field(primary_key=True, max_length=64)
-    holder: str = Field(max_length=200)
-    expires_at: datetime = Field(sa_type=UTCDateTime)
+    label: str = Field(primary_key=True, max_length=64)
+    value: int = Field(default=0, sa_type=BigInteger)
 
 
 class RateLimit(SQLModel, table=True):

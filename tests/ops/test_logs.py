@@ -130,7 +130,7 @@ def test_gunicorn_access_log_masks_tokens(tmp_path: Path) -> None:
 
 
 def test_metrics_count_events_emails_and_lag(make_app: Callable[..., Flask], db_url: str) -> None:
-    from pbem.scheduler.worker import beat
+    from pbem.scheduler.processes import beat
     from tests.web.support import start_game
 
     app = make_app(DATABASE_URL=db_url)

@@ -6,6 +6,7 @@ has none of their decisions weighed, stored, shown or mailed (issue 18)."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 
 from flask import Flask
@@ -15,7 +16,7 @@ from sqlmodel import col, select
 from pbem.app import db_engine
 from pbem.bots import choose_event
 from pbem.engine import BidMade, CardPlayed, CardsPassed, Event, MoonChosen, SuitNamed
-from pbem.scheduler.worker import acquire_lease, build_scheduler, review_finished_games
+from pbem.scheduler.worker import build_scheduler, review_finished_games
 from pbem.service import (
     Context,
     Invitee,
@@ -27,6 +28,7 @@ from pbem.service import (
     pass_cards,
     play_card,
 )
+from pbem.store.claims import REVIEW, claim
 from pbem.store.db import transaction
 from pbem.store.events import load_events_by, load_state
 from pbem.store.models import GameReview, OutboxEmail, Player, ReviewedDecision
@@ -90,8 +92,8 @@ def test_a_finished_game_is_reviewed_by_the_worker_and_shown_on_its_summary(
     waiting = client.get(f"/games/{game_id}/summary").get_data(as_text=True)
     assert "being worked out" in waiting and "Costliest decisions" not in waiting
 
-    assert review_finished_games(app, "worker-1") == [game_id]
-    assert review_finished_games(app, "worker-1") == []  # a game is reviewed once
+    assert review_finished_games(app) == [game_id]
+    assert review_finished_games(app) == []  # a game is reviewed once
 
     rows = stored(engine, game_id)
     with transaction(engine, read_only=True) as session:
@@ -126,7 +128,7 @@ def test_turning_the_review_off_later_hides_the_stored_verdicts(
     app = make_app(DATABASE_URL=db_url)
     engine = db_engine(app)
     game_id = play_a_game(engine)
-    assert review_finished_games(app, "worker-1") == [game_id]
+    assert review_finished_games(app) == [game_id]
     assert {r.seat_no for r in stored(engine, game_id)} == {0, 1}
     with transaction(engine) as session:
         bob = session.exec(select(Player).where(Player.email == "bob@example.org")).one()
@@ -137,13 +139,29 @@ def test_turning_the_review_off_later_hides_the_stored_verdicts(
     assert "<li>Bob:" not in page
 
 
-def test_only_the_lease_holder_reviews(make_app: Callable[..., Flask], db_url: str) -> None:
+def test_a_game_claimed_by_another_worker_is_left_to_it(
+        make_app: Callable[..., Flask], db_url: str) -> None:
     app = make_app(DATABASE_URL=db_url)
     game_id = play_a_game(db_engine(app))
-    assert acquire_lease(db_engine(app), "worker-1")
-    assert review_finished_games(app, "worker-2") == []  # worker-1 holds the lease
-    assert stored(db_engine(app), game_id) == []
-    assert review_finished_games(app, "worker-1") == [game_id]
+    holder = threading.Thread  # another thread of the process stands for another worker
+    claimed, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with claim(db_engine(app), REVIEW, game_id) as mine:
+            assert mine
+            claimed.set()
+            release.wait(10)
+
+    other = holder(target=hold)
+    other.start()
+    claimed.wait(10)
+    try:
+        assert review_finished_games(app) == []  # claimed elsewhere: skipped
+        assert stored(db_engine(app), game_id) == []
+    finally:
+        release.set()
+        other.join()
+    assert review_finished_games(app) == [game_id]
 
 
 def test_the_worker_schedules_the_review_job(make_app: Callable[..., Flask]) -> None:

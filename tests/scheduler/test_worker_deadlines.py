@@ -17,11 +17,9 @@ from pbem.mail import timemails as mails
 from pbem.scheduler import worker
 from pbem.scheduler.worker import (
     DeadlineReport,
-    acquire_lease,
     build_scheduler,
     check_deadlines,
     process_deadlines,
-    release_lease,
 )
 from pbem.service import Context, make_rng
 from tests.scheduler.conftest import SETTINGS, START, MakeTable
@@ -41,18 +39,6 @@ def _crash_on_call(n: int, real: Callable[..., Any]) -> Callable[..., Any]:
         return real(*args, **kwargs)
 
     return patched
-
-
-def test_the_lease_lets_one_worker_act_and_another_take_over_when_it_lapses(
-        engine: Engine) -> None:
-    assert acquire_lease(engine, "a", now=START)
-    assert not acquire_lease(engine, "b", now=START + timedelta(seconds=30))
-    assert acquire_lease(engine, "a", now=START + timedelta(seconds=60))  # renewed
-    later = START + timedelta(minutes=10)  # "a" died: its lease expired
-    assert acquire_lease(engine, "b", now=later)
-    assert not acquire_lease(engine, "a", now=later)
-    release_lease(engine, "b")
-    assert acquire_lease(engine, "a")
 
 
 def test_a_crash_between_reminders_loses_nothing_and_sends_nothing_twice(
@@ -92,22 +78,22 @@ def test_two_workers_started_together_act_once(
     reports: list[DeadlineReport] = []
     barrier = threading.Barrier(2)
 
-    def run(holder: str) -> None:
+    def run() -> None:
         barrier.wait()
-        reports.append(check_deadlines(app, holder, now=now))
+        reports.append(check_deadlines(app, now=now))
 
-    threads = [threading.Thread(target=run, args=(h,)) for h in ("w1", "w2")]
+    threads = [threading.Thread(target=run) for _ in ("w1", "w2")]
     for th in threads:
         th.start()
     for th in threads:
         th.join()
-    assert sorted(r.acted for r in reports) == [False, True]
+    # both act (no lease): each timeout is claimed by one of them, and done once
     assert sum(len(r.timeouts) for r in reports) == 3
     assert t.event_types().count("cards_passed") == 4
     assert len(t.mail("timeout")) == 9  # three timeouts, each told to the three players
 
 
-def test_even_without_the_lease_concurrent_scans_act_once(
+def test_concurrent_scans_act_once(
         make_table: MakeTable, engine: Engine) -> None:
     t = make_table(humans=3)
     now = START + timedelta(hours=48)
@@ -134,5 +120,4 @@ def test_the_worker_schedules_the_deadline_scan_every_minute(
     scheduler = build_scheduler(make_app(), BackgroundScheduler(timezone="UTC"), holder="me")
     job = scheduler.get_job("check_deadlines")
     assert job is not None and job.trigger.interval.total_seconds() == 60
-    assert job.args[1] == "me"
     assert scheduler.get_job("daily_digests") is not None

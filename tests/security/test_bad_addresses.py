@@ -85,6 +85,6 @@ def test_an_unusable_address_already_stored_fails_its_own_email_and_the_game_goe
     # The worker's minute: the reminder for that seat fails its email, not the job.
     with transaction(engine) as session:
         session.execute(update(Deadline).values(next_reminder_at=utcnow() - timedelta(1)))
-    report = check_deadlines(app, "test-worker")
+    report = check_deadlines(app)
     assert report.failed == []
     assert newest(app, "reminder")

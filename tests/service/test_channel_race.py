@@ -5,7 +5,7 @@ same moment (threads released by a barrier), each with a different legal card wh
 choice: the email link (POST /t/ through the real Flask app), the private page (POST /s/.../play),
 a reply email (the real mail-in path: store, parse, route, move), the timeout (the service's
 command the worker calls, the robot moving for the player) and the worker itself (its
-deadline scan under its lease, `check_deadlines`, which finds the expired deadline and has the
+deadline scan, `check_deadlines`, which finds the expired deadline and has the
 robot move). Whatever the pair, the human's seat makes exactly
 one move for that turn; the loser is told the turn has passed, or that it was done already.
 (Before the one move command, link + page played two cards for one turn in 14 of 25 trials.)
@@ -115,7 +115,7 @@ def _action(app: Flask, game_id: int, channel: str, card: str, links: dict[str, 
     later = max(row.grace_until + timedelta(seconds=1), utcnow())
     if channel == "worker":
         _run_out(app, row)
-        return lambda: check_deadlines(app, "race-worker")  # its own clock: the real one
+        return lambda: check_deadlines(app)  # its own clock: the real one
     ctx = Context(engine=db_engine(app), clock=lambda: later)
     turn_seq = row.turn_seq
 

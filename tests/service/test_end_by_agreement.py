@@ -203,7 +203,7 @@ def test_a_game_ended_by_agreement_is_reviewed_like_any_finished_game(
         vote(engine, game, 0)
         vote(engine, game, 1)
     assert status(engine, game) == "finished"
-    assert review_finished_games(app, "worker-1") == [game]
+    assert review_finished_games(app) == [game]
     with transaction(engine, read_only=True) as session:
         kinds = {r.kind for r in session.exec(select(ReviewedDecision).where(
             ReviewedDecision.game_id == game))}

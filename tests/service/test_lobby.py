@@ -194,7 +194,7 @@ def test_a_started_or_unknown_table_cannot_be_joined(engine: Engine) -> None:
 
 def test_the_workers_deadline_scan_fills_tables_whose_wait_is_over(
         make_app: Callable[..., Flask], db_url: str) -> None:
-    """The worker does the top-up: its every-minute job (check_deadlines, under the lease)."""
+    """The worker does the top-up: its every-minute job (check_deadlines, claimed run)."""
     from pbem.app import db_engine
     from pbem.scheduler.worker import check_deadlines
 
@@ -203,9 +203,9 @@ def test_the_workers_deadline_scan_fills_tables_whose_wait_is_over(
     (ann,) = people(engine, "Ann")
     ctx = context(engine)
     game_id = lobby.quick_play(ctx, ann, "standard", 24, 15)
-    check_deadlines(app, "w1", now=ctx.clock() + timedelta(minutes=14))
+    check_deadlines(app, now=ctx.clock() + timedelta(minutes=14))
     assert status(engine, game_id) == "inviting"
-    check_deadlines(app, "w1", now=ctx.clock() + timedelta(minutes=15))
+    check_deadlines(app, now=ctx.clock() + timedelta(minutes=15))
     assert status(engine, game_id) == "active"
     assert [s.is_bot for s in seats_of(engine, game_id)] == [False, True, True, True]
 
