@@ -467,12 +467,14 @@ def fan_out_mail(app: Flask, stopping: threading.Event | None = None) -> list[in
     return done
 
 
-def send_daily_digests(app: Flask) -> int:
+def send_daily_digests(app: Flask, now: datetime | None = None) -> int:
     """Hourly: queue the digests of players for whom it is now 8 in the morning (one worker's
     run at a time; a player gets at most one a day however many run it)."""
     engine = db_engine(app)
     with claim(engine, JOB, JOB_KEYS["digests"]) as mine, app.app_context():
-        return send_digests(engine, MailSettings.from_config(app.config), utcnow()) if mine else 0
+        if not mine:
+            return 0
+        return send_digests(engine, MailSettings.from_config(app.config), now or utcnow())
 
 
 def purge_raw_mail(app: Flask) -> int:
