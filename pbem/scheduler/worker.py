@@ -130,7 +130,8 @@ def run_worker(app: Flask, holder: str | None = None,
         processes.stop(engine, holder)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-        log.info("worker %s stopped (%d emails handed back)", holder, handed)
+        log.info("worker %s stopped (%d emails handed back, %d plans discarded)", holder,
+                 handed, stats.plans_discarded)
 
 
 # --- deadlines -------------------------------------------------------------------------------
@@ -517,9 +518,8 @@ def finish_inbound_mail(app: Flask) -> int:
 
 def play_new_inbound_mail(app: Flask) -> int:
     """Every second: store and play the mail `pbem ingest` spooled (an MTA pipe's process only
-    spools it); not behind the lease: each worker takes in its own machine's spool, and is
-    safe beside the others (a file is stored once, each message claimed before it is
-    processed)."""
+    spools it): each worker takes in its own machine's spool, and is safe beside the
+    others (a file is stored once, each message claimed before it is processed)."""
     play = optional_function(PROCESS_NEW_MAIL)
     done: int = play(app) if play is not None else 0
     return done

@@ -131,6 +131,7 @@ def test_gunicorn_access_log_masks_tokens(tmp_path: Path) -> None:
 
 def test_metrics_count_events_emails_and_lag(make_app: Callable[..., Flask], db_url: str) -> None:
     from pbem.scheduler.processes import beat
+    from pbem.store.tally import tally_events
     from tests.web.support import start_game
 
     app = make_app(DATABASE_URL=db_url)
@@ -138,6 +139,8 @@ def test_metrics_count_events_emails_and_lag(make_app: Callable[..., Flask], db_
     from pbem.app import db_engine
 
     beat(db_engine(app), "host:1:abc")
+    tally_events(db_engine(app))  # the worker's tally: the first sets its horizon,
+    tally_events(db_engine(app))  # the next counts up to it
     text = app.test_client().get("/metrics").get_data(as_text=True)
     assert 'pbem_outbox_emails{status="pending"}' in text
     assert "pbem_events_total{type=" in text
