@@ -52,6 +52,8 @@ class DatabaseCollector(Collector):
             beats = conn.execute(select(func.count(), func.min(workers.c.beat_at),
                                         func.sum(workers.c.plans_discarded))).one()
             mail_jobs = sorted(job_counts(conn).items())
+            set_aside = conn.execute(select(func.count()).where(
+                game.c.robots_error_at.is_not(None))).scalar()
             thinking = conn.execute(select(func.count(), func.min(game.c.robots_thinking_since))
                                     .where(game.c.robots_thinking_since.is_not(None),
                                            game.c.status == "active")).one()
@@ -77,6 +79,9 @@ class DatabaseCollector(Collector):
                                 "games has waited for its robots (a few seconds at most while "
                                 "the worker runs; 0: none waiting).",
                                 value=_age(now, thinking[1]))
+        yield GaugeMetricFamily("pbem_games_robots_set_aside", "Games whose robots' moves "
+                                "failed again and again, set aside for an operator (`pbem "
+                                "robots set-aside`, `pbem robots retry`).", value=set_aside or 0)
         yield GaugeMetricFamily("pbem_worker_processes", "Worker processes with a heartbeat "
                                 "row (alive, or died without stopping).", value=beats[0])
         yield GaugeMetricFamily("pbem_worker_heartbeat_age_seconds", "Seconds since the "

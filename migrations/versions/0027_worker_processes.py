@@ -10,6 +10,9 @@ cleanly; `pbem worker --check` reads its host's rows. The per-host heartbeat row
 `worker_lease` ("heartbeat:<host>") are no longer written; the lease rows are no longer
 taken (work is claimed unit by unit: pbem.store.claims), so the table is dropped.
 
+`game.robots_error` / `robots_error_at`: a game whose robots' chunk keeps raising is set
+aside with the reason (the worker passes it over until `pbem robots retry`).
+
 `metric_total`: the totals /metrics reports (events by type), advanced by the worker from a
 cursor (the last event id counted), so a scrape reads a few rows instead of counting the
 event table. The first tally after this revision counts the events already stored.
@@ -49,10 +52,19 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint('name', 'label', name=op.f('pk_metric_total')),
     )
     op.drop_table('worker_lease')
+    with op.batch_alter_table('game', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('robots_error', sa.Text(), nullable=True))
+        batch_op.add_column(sa.Column('robots_error_at', UTCDateTime(), nullable=True))
+        batch_op.create_index('ix_game_robots_error_at', ['robots_error_at'], unique=False)
 
 
 def downgrade() -> None:
-    # An older worker takes its lease and writes its host's heartbeat row afresh.
+    # An older worker takes its lease and writes its host's heartbeat row afresh; games set
+    # aside are tried again (with its per-process back-off).
+    with op.batch_alter_table('game', schema=None) as batch_op:
+        batch_op.drop_index('ix_game_robots_error_at')
+        batch_op.drop_column('robots_error_at')
+        batch_op.drop_column('robots_error')
     op.create_table(
         'worker_lease',
         sa.Column('name', sa.String(length=64), nullable=False),

@@ -9,6 +9,8 @@ from flask.cli import with_appcontext
 
 from pbem.scheduler import processes
 from pbem.scheduler.worker import default_holder, run_worker
+from pbem.service import Context
+from pbem.service.robotturns import retry_robots, robots_set_aside
 from pbem.store.app_engine import db_engine
 
 
@@ -38,4 +40,32 @@ def worker(check: bool, pid: int | None) -> None:
     run_worker(app, holder)
 
 
-commands = [worker]
+@click.group("robots", help="Games whose robots' moves keep failing: set aside by the workers "
+             "(after 6 failures in a row) with the reason, until retried.")
+def robots() -> None:
+    pass
+
+
+@robots.command("set-aside", help="List the games set aside, with the last line of the reason.")
+@with_appcontext
+def set_aside() -> None:
+    ctx = Context(engine=db_engine(current_app._get_current_object()))  # type: ignore[attr-defined]
+    found = robots_set_aside(ctx)
+    for game_id, reason in found:
+        click.echo(f"game {game_id}: {reason}")
+    if not found:
+        click.echo("no game is set aside")
+
+
+@robots.command("retry", help="Put a set-aside game back in the workers' passes.")
+@click.argument("game_id", type=int)
+@with_appcontext
+def retry(game_id: int) -> None:
+    ctx = Context(engine=db_engine(current_app._get_current_object()))  # type: ignore[attr-defined]
+    if not retry_robots(ctx, game_id):
+        click.echo(f"game {game_id} is not set aside")
+        raise SystemExit(1)
+    click.echo(f"game {game_id}: back in the workers' passes")
+
+
+commands = [worker, robots]

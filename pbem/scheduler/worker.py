@@ -22,6 +22,7 @@ import signal
 import socket
 import threading
 import time
+import traceback
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -65,6 +66,7 @@ from pbem.service.reviews import (
     mark_failed,
     review_game,
 )
+from pbem.service.robotturns import set_robots_aside
 from pbem.store.app_engine import db_engine
 from pbem.store.claims import GAME, JOB, JOB_KEYS, REMINDER, REVIEW, Unit, claim
 from pbem.store.db import transaction
@@ -87,6 +89,9 @@ STALE_MAIL_INTERVAL_SECONDS = 60
 PROCESS_NEW_MAIL = ("pbem.mailin.process", "process_new")  # (app) -> int
 NEW_MAIL_INTERVAL_SECONDS = 1  # `pbem ingest` only spools: the worker plays within a second
 REVIEW_INTERVAL_SECONDS = 30
+# A game whose robots' chunk raised this many times in a row (in one worker, with a growing
+# back-off between: ~5 minutes in all) is set aside with the reason, for every worker.
+ROBOTS_SET_ASIDE = 6
 ROBOTS_INTERVAL_SECONDS = 1  # games left to robots alone play on within a second
 # How often the worker looks (one indexed read) for players waiting for robots' moves their
 # command left to it: it starts on them within this, not within the second above.
@@ -347,8 +352,14 @@ def _robot_chunk(ctx: Context, game_id: int, failing: FailingRobotGames) -> bool
         played = False
     except Exception:  # one broken game must not stop the others, nor flood the log
         attempts, wait = failing.failed(game_id, ctx.clock())
-        log.exception("the robots' moves in game %d failed (%d in a row); next try in %d s",
-                      game_id, attempts, wait.total_seconds())
+        if attempts >= ROBOTS_SET_ASIDE:
+            log.exception("the robots' moves in game %d failed %d times in a row: set aside "
+                          "(pbem robots retry %d puts it back)", game_id, attempts, game_id)
+            set_robots_aside(ctx, game_id, traceback.format_exc())
+            failing.succeeded(game_id)
+        else:
+            log.exception("the robots' moves in game %d failed (%d in a row); next try in "
+                          "%d s", game_id, attempts, wait.total_seconds())
         return False
     failing.succeeded(game_id)
     return played

@@ -23,7 +23,7 @@ import threading
 from collections.abc import Sequence
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Engine, exists, or_
+from sqlalchemy import Engine, bindparam, exists, or_, update
 from sqlalchemy import select as sql_select
 from sqlmodel import col, select
 
@@ -49,7 +49,8 @@ _PENDING_DEADLINE = exists().where(col(Deadline.game_id) == col(Game.id),
 # as robots to move (a command left a strong robot's move to the worker: the game may wait
 # for another human at the same time, as a pass does).
 _ROBOTS_MAY_MOVE = or_(~_PENDING_DEADLINE, col(Game.robots_thinking_since).is_not(None))
-_NOBODY_WAITED_FOR = (select(Game.id).where(col(Game.status) == "active", _ROBOTS_MAY_MOVE)
+_NOBODY_WAITED_FOR = (select(Game.id).where(col(Game.status) == "active", _ROBOTS_MAY_MOVE,
+                                            col(Game.robots_error).is_(None))
                       .order_by(col(Game.id)))
 # The same games, each with what decides whether the robots have a move in it (its seq and
 # its seats: who holds each), one row per seat.
@@ -57,7 +58,7 @@ _G, _S = Game.__table__, Seat.__table__  # type: ignore[attr-defined]
 _WITH_SEATS = (sql_select(_G.c.id, _G.c.last_seq, _S.c.seat_no, _S.c.player_id, _S.c.is_bot,
                           _S.c.bot_holding)
                .join_from(_G, _S, _S.c.game_id == _G.c.id)
-               .where(_G.c.status == "active", _ROBOTS_MAY_MOVE)
+               .where(_G.c.status == "active", _ROBOTS_MAY_MOVE, _G.c.robots_error.is_(None))
                .order_by(_G.c.robots_thinking_since.is_(None), _G.c.robots_thinking_since,
                          _G.c.id, _S.c.seat_no))
 
@@ -65,7 +66,8 @@ Seen = tuple[int, SeatsSeen]  # a game's last seq and its seats (seat_no, player
 # The active games whose players wait for robots' moves left to the worker, the longest
 # waiting first (the index on robots_thinking_since answers it).
 _AWAITING_ROBOTS = (sql_select(_G.c.id)
-                    .where(_G.c.robots_thinking_since.is_not(None), _G.c.status == "active")
+                    .where(_G.c.robots_thinking_since.is_not(None), _G.c.status == "active",
+                           _G.c.robots_error.is_(None))
                     .order_by(_G.c.robots_thinking_since, _G.c.id))
 
 
@@ -156,3 +158,38 @@ def _asked_without_deadline(g: Loaded) -> bool:
     return any(not seat.is_bot and not seat.bot_holding and seat.player_id is not None
                and seat.seat_no in g.state.to_move and seat.seat_no not in pending
                for seat in g.seats)
+
+
+# --- games whose robots keep failing ------------------------------------------------------
+
+_SET_ASIDE = (update(_G).where(_G.c.id == bindparam("game_id"))
+              .values(robots_error=bindparam("reason"), robots_error_at=bindparam("at")))
+ERROR_KEPT = 4000  # characters of the traceback kept on the game
+
+
+def set_robots_aside(ctx: Context, game_id: int, reason: str) -> None:
+    """The robots' moves in `game_id` keep raising: keep why, and leave the game out of the
+    worker's passes (every worker's) until an operator retries it."""
+    with transaction(ctx.engine) as session:
+        session.connection().execute(_SET_ASIDE, {"game_id": game_id,
+                                                  "reason": reason[-ERROR_KEPT:],
+                                                  "at": ctx.clock()})
+
+
+def retry_robots(ctx: Context, game_id: int) -> bool:
+    """Put a set-aside game back in the worker's passes; False if it was not set aside."""
+    with transaction(ctx.engine) as session:
+        done = session.connection().execute(
+            update(_G).where(_G.c.id == game_id, _G.c.robots_error.is_not(None))
+            .values(robots_error=None, robots_error_at=None))
+        return bool(done.rowcount)
+
+
+def robots_set_aside(ctx: Context) -> list[tuple[int, str]]:
+    """The games set aside (id, the reason's last line), oldest first."""
+    with transaction(ctx.engine, read_only=True) as session:
+        rows = session.connection().execute(
+            sql_select(_G.c.id, _G.c.robots_error).where(_G.c.robots_error.is_not(None))
+            .order_by(_G.c.robots_error_at)).all()
+    return [(int(game_id), (reason or "").strip().splitlines()[-1] if reason else "")
+            for game_id, reason in rows]

@@ -134,6 +134,11 @@ class Game(SQLModel, table=True):
     # indexed: the worker looks for these games every second (pbem.service.robotturns).
     robots_thinking_since: datetime | None = Field(default=None, sa_type=UTCDateTime,
                                                    index=True)
+    # Why the robots' moves in this game were set aside (their chunk raised ROBOTS_SET_ASIDE
+    # times in a row: pbem.scheduler.worker), and when; the worker passes the game over
+    # until an operator retries it (`pbem robots retry`). None: not set aside.
+    robots_error: str | None = Field(default=None, sa_type=Text)
+    robots_error_at: datetime | None = Field(default=None, sa_type=UTCDateTime, index=True)
 
 
 class Seat(SQLModel, table=True):

@@ -403,3 +403,37 @@ def test_a_game_whose_robots_keep_failing_is_tried_again_after_a_growing_back_of
     assert tries_after(1) > 4  # tried, and played on, chunk after chunk, in that pass
     assert status_of(engine, broken_game) == "finished"
     assert summaries(engine, broken_game) == [BOB.email]
+
+
+def test_a_game_whose_robots_fail_again_and_again_is_set_aside_with_its_reason(
+    make_app: Callable[..., Flask], db_url: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After ROBOTS_SET_ASIDE failures in a row the game leaves every worker's passes (listed
+    no more: no worker tries it again), its reason kept on the game; the others play on; an
+    operator's `pbem robots retry` puts it back and it plays to its end."""
+    from pbem.app import db_engine
+    from pbem.scheduler.worker import ROBOTS_SET_ASIDE
+
+    app = make_app(DATABASE_URL=db_url)
+    engine = db_engine(app)
+    ctx, broken_game = left_to_robots(engine)
+    resign(ctx, broken_game, 0)
+    broken = {broken_game}
+    tried = chunks_failing_in(monkeypatch, broken)
+    clock = Clock()
+    worker = Context(engine=engine, rng=make_rng(seed=7), clock=clock)
+    for _ in range(ROBOTS_SET_ASIDE):
+        carry_on_robot_games(worker)
+        clock.now += timedelta(minutes=11)  # past the longest back-off
+    assert tried.count(broken_game) == ROBOTS_SET_ASIDE
+    assert broken_game not in games_to_play(worker) and not games_left_to_robots(worker)
+    carry_on_robot_games(worker)
+    assert tried.count(broken_game) == ROBOTS_SET_ASIDE  # not tried again
+    runner = app.test_cli_runner()
+    listed = runner.invoke(args=["robots", "set-aside"]).output
+    assert f"game {broken_game}:" in listed and "RobotBug: no move in game" in listed
+    broken.clear()
+    assert runner.invoke(args=["robots", "retry", str(broken_game)]).exit_code == 0
+    assert runner.invoke(args=["robots", "retry", str(broken_game)]).exit_code == 1  # not aside
+    carry_on_robot_games(worker)
+    assert status_of(engine, broken_game) == "finished"
