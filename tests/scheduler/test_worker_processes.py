@@ -24,7 +24,7 @@ from flask import Flask
 from sqlalchemy import Engine
 from sqlmodel import col, select
 
-from pbem.service import ROBOT, Context, Invitee, create_game, make_rng
+from pbem.service import ROBOT, Context, Invitee, create_game, lobby, make_rng
 from pbem.store.claims import GAME, claim
 from pbem.store.db import transaction
 from pbem.store.models import Event, GameReview, MailJob, OutboxEmail, Player
@@ -207,3 +207,20 @@ def _wait_until_held(engine: Engine, game_id: int, child: subprocess.Popen[str])
 def _free(engine: Engine, game_id: int) -> bool:
     with claim(engine, GAME, game_id) as mine:
         return mine
+
+
+def test_workers_fill_each_open_table_once(engine: Engine, db_url: str) -> None:
+    from tests.service.test_lobby import context, people, seats_of, status
+
+    ctx = context(engine)
+    games = [lobby.quick_play(ctx, person, preset, 24, 15)
+             for person, preset in zip(people(engine, "Ann", "Bob", "Cy"),
+                                       ("standard", "omnibus-jd", "omnibus-td"), strict=True)]
+    now = ctx.clock() + timedelta(minutes=15)
+    _done_once(_race(db_url, "deadlines", 3, now.isoformat()))
+    for game_id in games:
+        assert status(engine, game_id) == "active"
+        assert [s.is_bot for s in seats_of(engine, game_id)] == [False, True, True, True]
+        with transaction(engine, read_only=True) as session:
+            created = session.exec(select(Event.type).where(Event.game_id == game_id)).all()
+        assert created.count("hand_dealt") == 1  # started once
