@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from sqlmodel import Session
@@ -157,11 +158,32 @@ def send_reminder(
     deadline: datetime | None = None, settings: MailSettings | None = None,
     now: datetime | None = None,
 ) -> OutboxEmail | None:
+    """The seat's turn email again (its hand, its one-time links: the reply or a click works
+    from it as from the first), said to be a reminder; a question with no such email (the
+    moon choice) gets the plain reminder, which links the game page."""
     mail = GameMail.load(session, game, settings, now)
     player = mail.players.get(seat)
     if player is None:
         return None
-    what = asked(state, seat).awaited
-    context = {"waiting_for": what, "deadline": deadline_text(deadline, player.time_zone)}
+    question = asked(state, seat)
+    repeated = REPEATED.get(question.kind)
+    if repeated is not None:
+        return ask(mail, state, seat, deadline, partial(_as_reminder, repeated))
+    context = {"waiting_for": question.awaited, "asked_template": "",
+               "deadline": deadline_text(deadline, player.time_zone)}
     return mail.send("reminder", seat, context, turn_seq=game.last_seq,
-                     preheader=f"Waiting for {what}.")
+                     preheader=f"Waiting for {question.awaited}.")
+
+
+AskWhat = Callable[[GameMail, GameState, SeatView, int, timedelta | None], Asked]
+
+
+def _as_reminder(what: AskWhat, mail: GameMail, state: GameState, view: SeatView, seat: int,
+                 ttl: timedelta | None) -> Asked:
+    kind, context, preheader = what(mail, state, view, seat, ttl)
+    return "reminder", {**context, "asked_template": kind}, f"Reminder: {preheader}"
+
+
+# The questions whose turn email a reminder repeats (see `send_reminder`).
+REPEATED: dict[Ask, AskWhat] = {Ask.PLAY: ask_turn, Ask.PASS: ask_pass, Ask.BID: ask_bid,
+                                Ask.NAME_SUIT: ask_name_suit}

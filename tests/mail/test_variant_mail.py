@@ -228,7 +228,8 @@ def test_auction_error_and_reminder_offer_the_bid_choices(engine: Engine) -> Non
     error = game.last("error", seat)
     assert "You may now:" in error.body_text and "reply “bid 1”" in error.body_text
     assert "Pass</a>" in (error.body_html or "")
-    assert "waiting for you: your bid." in game.last("reminder", seat).body_text
+    reminder = game.last("reminder", seat).body_text
+    assert "is still waiting for you" in reminder and "your turn to bid" in reminder
 
 
 def test_auction_game_started_email_says_who_bids_first(engine: Engine) -> None:

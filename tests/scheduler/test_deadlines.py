@@ -3,6 +3,7 @@ vacations, the bot holding a seat until its player is back."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -70,8 +71,24 @@ def test_reminders_fire_once_at_half_and_four_fifths_of_the_time(make_table: Mak
     assert len(t.tick(38.4).reminders) == 1
     assert t.tick(47).reminders == []
     (first, second) = t.mail_to("reminder", 0)
-    assert "Please move by Friday 4 December 2026, 09:00 UTC" in first.body_text
+    assert "please move by Friday 4 December 2026, 09:00 UTC" in first.body_text
     assert t.deadline(0).reminders_sent == 2 and t.deadline(0).next_reminder_at is None
+
+
+def test_a_reminder_is_the_turn_email_again_with_the_hand_and_working_links(
+        make_table: MakeTable) -> None:
+    """Issue 37.9: not "your last turn email has the cards", but the cards: the hand, the
+    pass page's one-time link (or each legal card's), and the reply line; its link works."""
+    t = make_table(humans=1)
+    t.tick(24)
+    (reminder,) = t.mail_to("reminder", 0)
+    text = reminder.body_text
+    assert text.index("Reminder: \"Timed\" is still waiting for you") < text.index("Choose 3 cards")
+    assert "Your hand:" in text and "pass " in text  # the hand, and how to reply
+    assert "Reminder: Pass 3 cards to" in (reminder.body_html or "")  # its preheader
+    link = re.search(r"https://hearts\.test/t/(\S+)", text)
+    assert link is not None
+    assert "Your last turn email has the cards" not in text
 
 
 def test_reminder_points_passed_together_give_one_reminder(make_table: MakeTable) -> None:

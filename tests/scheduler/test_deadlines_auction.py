@@ -38,7 +38,9 @@ def test_auction_a_bid_reminder_says_a_bid_is_awaited(make_table: MakeTable) -> 
     first = t.state().to_move[0]
     t.tick(25)
     (reminder,) = t.mail_to("reminder", first)
-    assert "your bid" in reminder.body_text
+    assert "is still waiting for you" in reminder.body_text
+    assert "your turn to bid" in reminder.body_text  # the bid email again, with its links
+    assert "/t/" in reminder.body_text
 
 
 def test_auction_a_bidder_out_of_time_has_the_robot_bid_and_everyone_is_told(
