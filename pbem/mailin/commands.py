@@ -75,8 +75,20 @@ _NUMBER_WORDS = {word: n for n, word in enumerate((
 _BID = re.compile(r"^(-?\d+(?:[.,]\d+)?|[a-z]+)(?:\s+chips?)?$")
 _SUIT_LETTERS = frozenset("cdhs")  # alone on a line: an initial, not a suit
 _TRAILING = re.compile(r"[\s.!,;:]+$")
-_POLITE = re.compile(r"^(?:please\s+|pls\s+)|\s+(?:please|pls|thanks|thank you)$")
-_I = re.compile(r"^i\s+(?=(?:play|pass|bid|avoid|name|claim)\b)")  # "I bid 5", "I pass"
+# Polite words around a short command, in the six languages read and a few more people
+# write ("10c thx", "5C proszę", "KS bitte"): dropped before the line is read.
+_POLITE = re.compile(r"^(?:please\s+|pls\s+|bitte\s+|por favor\s+|per favore\s+)|\s+(?:please|"
+                     r"pls|plz|thanks|thank you|thx|ty|cheers|bitte|danke|merci|svp|gracias|"
+                     r"por favor|grazie|per favore|dank je|dankjewel|alsjeblieft|proszę|prosze|"
+                     r"dzięki|dzieki|obrigado|obrigada)$")
+# "I bid 5", "I pass", "I'll play the QS", "let me play QS"
+_I = re.compile(r"^(?:i(?:['\u2019]ll|\s+will|['\u2019]d)?|let me|i'd like to)\s+"
+                r"(?=(?:play|pass|bid|avoid|name|claim)\b)")
+_ARTICLE = re.compile(r"^(?:the|my|a|an)\s+")  # "play the QS"
+# "king spades", "10 of clubs" without "of": a rank and a suit named in words
+_RANK_SUIT_WORDS = re.compile(r"^((?:play\s+|pass\s+)?(?:ace|king|queen|jack|ten|\d{1,2}|two|three|"
+                              r"four|five|six|seven|eight|nine))\s+(clubs?|diamonds?|hearts?|"
+                              r"spades?)$")
 _LIST_MARKER = re.compile(r"^(?:[-*\u2022\u00b7\u2013\u2014]|\(?\d{1,2}[.)])\s+")  # "- KS", "1. KS"
 _SPACED_CODE = re.compile(r"^((?:play|pass)\s+)?(10|[2-9akqjt])\s+([cdhs])$")  # "Q S", "10 H"
 _ASKED = frozenset({"help", "status", "unsubscribe"})  # "help?" asks for help
@@ -374,7 +386,7 @@ def read_line(line: str, now: Asked | None = None) -> Command | None:
 def _read_move(line: str, verb: str, rest: str, now: Asked | None) -> Command | None:
     """A line that starts with a move's verb (`play`, `bid`, `pass`, `moon`, `avoid`...)."""
     if verb == "play":
-        return Command("play", (_one_card(rest),), line=line)
+        return Command("play", (_played_card(rest),), line=line)
     if verb == "bid":
         if rest in {"pass", "none", "nothing"}:
             return Command("bid", line=line)
@@ -385,6 +397,14 @@ def _read_move(line: str, verb: str, rest: str, now: Asked | None) -> Command | 
         return _moon(rest, line)
     suit = _suit(verb, rest)
     return Command("avoid", suit=suit, line=line) if suit is not None else None
+
+
+def _played_card(rest: str) -> Card:
+    """The card after `play` ("play the QS" too; the error names what was written)."""
+    bare = _ARTICLE.sub("", rest)
+    if bare != rest and _card_count(bare) == 1:
+        return _one_card(bare)
+    return _one_card(rest)
 
 
 def _moon(rest: str, line: str) -> Command:
@@ -546,7 +566,14 @@ def _clean(line: str) -> str:
     if line.endswith("?") and line.rstrip("?") in _ASKED:
         line = line.rstrip("?")  # "help?"
     line = _SPACED_CODE.sub(r"\1\2\3", line)  # "q s" → "qs"
-    return _I.sub("", line) if line.startswith("i ") else line
+    line = _RANK_SUIT_WORDS.sub(r"\1 of \2", line)  # "king spades" → "king of spades"
+    if line.startswith("i "):
+        return _I.sub("", line)  # "I pass", "I play the big one": a command, read as one
+    if line.startswith(("i'", "i\u2019", "let me ")):  # "I'll play the QS": a move only when
+        said = _I.sub("", line)  # what follows the verb is one card; else a sentence
+        verb, _, rest = said.partition(" ")
+        return said if verb != "play" or _card_count(_ARTICLE.sub("", rest)) == 1 else line
+    return line
 
 
 def _shorten(text: str) -> str:
@@ -559,11 +586,22 @@ def _shorten(text: str) -> str:
 _MONTHS = {name[:3]: i for i, name in enumerate(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september",
      "october", "november", "december"], start=1)}
+# The months in the other languages the reply reader knows (German, French, Spanish,
+# Italian, Dutch), whole, and the short forms people write ("Dez.", "déc.").
+_MONTH_NAMES = {name: i for i, names in enumerate((
+    "januar janvier enero gennaio januari jänner", "februar février fevrier febrero febbraio "
+    "februari", "märz maerz mars marzo maart mrz", "avril abril aprile", "mai mayo maggio mei",
+    "juni juin junio giugno", "juli juillet julio luglio", "août aout agosto augustus",
+    "septembre septiembre settembre", "oktober octobre octubre ottobre okt", "novembre "
+    "noviembre", "dezember décembre decembre diciembre dicembre dez déc dic"), start=1)
+    for name in names.split()}
 _ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
-_DAY_MONTH = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)?\.?\s+([a-z]+)\.?(?:\s+(\d{4}))?$")
-_MONTH_DAY = re.compile(r"^([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?$")
-_SPLIT = re.compile(r"\s+(?:to|until|till)\s+|\s*[-\u2013\u2014]\s+|\s+[-\u2013\u2014]\s*")
-_DAYS_SHARED = re.compile(r"^(\d{1,2})\s*[-\u2013]\s*(\d{1,2})\s+([a-z]+)(?:\s+(\d{4}))?$")
+_DAY_MONTH = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)?\.?\s+([^\W\d_]+)\.?(?:\s+(\d{4}))?$")
+_MONTH_DAY = re.compile(r"^([^\W\d_]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?$")
+_SPLIT = re.compile(r"\s+(?:to|until|till)\s+|\s*[-\u2013\u2014]\s+|\s+[-\u2013\u2014]\s*|"
+                    r"(?<=\d)\s*\.\.\.?\s*(?=\d)")  # ... and "2026-12-24..2026-12-31"
+_DAY_DOT = re.compile(r"\b(\d{1,2})\.(?=\s|-|\u2013|$)")  # German "20.-27. Dezember"
+_DAYS_SHARED = re.compile(r"^(\d{1,2})\s*[-\u2013]\s*(\d{1,2})\s+([^\W\d_]+)(?:\s+(\d{4}))?$")
 AWAY_OFF = frozenset({"off", "none", "cancel", "back", "clear", "stop"})
 
 
@@ -571,6 +609,7 @@ def away_dates(text: str, today: date) -> tuple[date, date] | None:
     """`2026-08-01 to 2026-08-14`, `1-14 August`, `3 March - 9 March 2027`, `August 3`...
     A date without a year is the next one on or after `today`. None if unreadable."""
     text = re.sub(r"^(?:from\s+)", "", text.strip().lower())
+    text = _DAY_DOT.sub(r"\1", text)
     shared = _DAYS_SHARED.match(text)
     if shared:
         first, last, month, year = shared.groups()
@@ -599,7 +638,7 @@ def _one_date(text: str, after: date) -> date | None:
             if not found:
                 return None
             month, day, year = found.groups()
-        number = _MONTHS.get(month[:3])
+        number = _MONTH_NAMES.get(month) or _MONTHS.get(month[:3])
         if number is None:
             return None
         if year:
