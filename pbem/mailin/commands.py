@@ -58,7 +58,7 @@ from pbem.mailin.language import cards_in, cards_in_prose, in_english
 
 MOVES = frozenset({"play", "pass", "claim", "moon", "bid", "avoid", "end"})
 VERBS = ("play", "pass", "claim", "moon", "bid", "avoid", "status", "help", "say", "away",
-         "address", "end", "unsubscribe", "leave")
+         "address", "end", "unsubscribe", "leave", "nudge")
 # Seed 003's vote to end the game early (any time, any seat): agree (or propose), or play on.
 END_AGREE = frozenset({"end", "end game", "end the game", "end now", "end the game now",
                        "vote end", "vote to end", "agree to end", "end yes", "yes end",
@@ -374,7 +374,7 @@ def read_line(line: str, now: Asked | None = None) -> Command | None:
         return Command("bid", line=line)
     if verb in _MOVE_VERBS:
         return _read_move(line, verb, rest, now)
-    if verb in {"claim", "status", "help"} and rest in {"", "all", "the rest", "rest"}:
+    if verb in {"claim", "status", "help", "nudge"} and rest in {"", "all", "the rest", "rest"}:
         return Command(verb, line=line)
     if verb == "away":
         return Command("away", text=rest, line=line)

@@ -644,6 +644,8 @@ def _info(inbox: Inbox, route: Route, command: Command) -> Answer:
         return _note(inbox, route, UNSUBSCRIBE_NOTE)
     if command.verb == "leave":
         return _note(inbox, route, LEAVE_NOTE)
+    if command.verb == "nudge":
+        return _note(inbox, route, _nudge(inbox, route))
     if command.verb == "address":
         return _add_address(inbox, route, command.text)
 
@@ -719,6 +721,21 @@ def _away(inbox: Inbox, route: Route, text: str) -> str:
     since, until = day_text(start, weekday=True), day_text(end, weekday=True)
     return (f"Noted: you're away from {since} to {until}. "
             "Your games wait for you as their rules say. Enjoy!")
+
+
+def _nudge(inbox: Inbox, route: Route) -> str:
+    """`nudge` by reply, as the page's Nudge button: the players everyone waits for get a
+    friendly email (at most one each every 12 hours); the note says who, or why nobody."""
+    try:
+        nudged = service.nudge(inbox.context(), route.game_id, route.seat_no,
+                               player_id=route.player_id)
+    except service.PlayerMistake as exc:
+        return str(exc)
+    with transaction(inbox.engine, read_only=True) as session:
+        seats = list(session.exec(select(Seat).where(Seat.game_id == route.game_id)
+                                  .order_by(col(Seat.seat_no))))
+        names = load_roster(session, seats).names
+    return f"Nudged: {list_in_words([names[seat] for seat in nudged])} got a friendly reminder."
 
 
 def status_context(session: Session, game: Game, state: GameState, seat: int) -> dict[str, Any]:

@@ -365,3 +365,22 @@ def test_a_reply_without_a_command_to_a_finished_game_is_told_once_that_it_is_ov
     deliver(inbox(engine), reply(token, "say good game, Bob!"))
     assert "good game, Bob!" in emails(engine, "bob@example.org", "say")[-1].body_text
     assert seq_of(engine, game) == before
+
+
+def test_nudge_by_reply_nudges_whoever_everyone_waits_for_and_says_so(engine: Engine) -> None:
+    """Issue 37.8: the page's Nudge button, by mail. Ann has passed; Bob has not: her `nudge`
+    emails Bob a friendly reminder and tells her so; a second one within 12 hours, and one
+    from Bob, who is himself awaited, are answered with why not."""
+    game_id = two_human_game(engine)
+    ann_token = latest_token(engine, "ann@example.org", "pass")
+    deliver(inbox(engine), reply(ann_token, "pass " + " ".join(
+        str(c) for c in state_of(engine, game_id).hand(0)[:3])))
+    deliver(inbox(engine), reply(ann_token, "nudge"))
+    assert len(emails(engine, "bob@example.org", "nudge")) == 1
+    assert "Nudged: Bob got a friendly reminder." in emails(
+        engine, "ann@example.org", "note")[-1].body_text
+    deliver(inbox(engine), reply(ann_token, "Nudge please"))
+    assert len(emails(engine, "bob@example.org", "nudge")) == 1  # not twice in 12 hours
+    deliver(inbox(engine), reply(latest_token(engine, "bob@example.org", "pass"), "nudge",
+                                 sender="Bob <bob@example.org>"))
+    assert "waiting for your own move" in emails(engine, "bob@example.org", "note")[-1].body_text
