@@ -35,6 +35,8 @@ HELP = [
     {"example": "moon down", "meaning": "after shooting the moon: you go down"},
     {"example": "moon up", "meaning": "after shooting the moon: everyone else goes up"},
     {"example": "status", "meaning": "get the table as it is now"},
+    {"example": "nudge", "meaning": "a friendly reminder to whoever everyone waits for (once "
+                                    "in 12 hours)"},
     {"example": "end", "meaning": "end the game now with the current scores, if everyone "
                                   "agrees (propose it, or agree)"},
     {"example": "play on", "meaning": "keep playing: closes a vote to end the game"},
