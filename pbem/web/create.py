@@ -402,6 +402,8 @@ def create_game() -> ResponseReturnValue:
                         "check failed), so no game was made. Check the form and press "
                         "the button again."]
         return render_form(form, 400)
+    if _rules_changed(request.form):
+        return render_form(_with_rules_chosen(request.form))
     form, arguments = read_form(request.form)
     if not arguments:
         return render_form(form, 422)
@@ -412,6 +414,28 @@ def create_game() -> ResponseReturnValue:
         form.general.append(str(exc))
         return render_form(form, 422)
     return redirect(url_for("create.created", game_id=out.game_id), code=303)
+
+
+def _rules_changed(data: Mapping[str, Any]) -> bool:
+    """"Use these rules" was pressed, or another rule set is chosen than the one whose options
+    the form shows (issue 37.1: "Create the game" must never make other rules than chosen)."""
+    return "use_rules" in data or data.get("shown", data.get("preset")) != data.get("preset")
+
+
+def _with_rules_chosen(data: Mapping[str, Any]) -> Form:
+    """The form for the rule set chosen, its options as the rules set them, the name and
+    players typed kept (nothing is made: the options are there to check first)."""
+    preset = str(data.get("preset", ""))
+    if preset not in ALL_PRESETS:
+        abort(400)
+    form = blank_form(preset)
+    form.name = _clean(data.get("name", "")) or form.name
+    _read_players(form, data, [])
+    form.errors.clear()
+    if "use_rules" not in data:
+        form.general.append(f"You chose {ALL_PRESETS[preset].title}: its options are below. "
+                            "Check them, then press “Create the game”.")
+    return form
 
 
 @bp.get("/games/<int:game_id>/created")

@@ -189,3 +189,30 @@ def test_an_open_seat_waits_as_chosen_and_the_organiser_starts_now(live_site: Li
     with transaction(db_engine(live_site.app), read_only=True) as session:
         game = session.get(Game, game_id)
         assert game is not None and game.status == "active"
+
+
+def test_choosing_other_rules_and_pressing_create_never_makes_the_rules_not_chosen(
+        live_site: LiveSite, browser_page: Any) -> None:
+    """Issue 37.1: Auction Hearts chosen in the menu, "Create the game" pressed without "Use
+    these rules": no Standard game is made; the form comes back with Auction's options, the
+    name and players typed kept, saying so; pressed again, the game is Auction Hearts."""
+    from playwright.sync_api import expect
+
+    page = browser_page
+    page.goto(f"{live_site.url}/new")
+    page.get_by_label("Name of the game").fill("Chosen rules")
+    page.get_by_label("Your name").fill("Ann")
+    page.get_by_label("Your email").fill("ann@example.com")
+    page.locator("#preset-choice").select_option("auction")
+    page.get_by_role("button", name="Create the game and send the invitations").click()
+    expect(page.get_by_role("alert")).to_contain_text("You chose Auction Hearts")
+    expect(page.get_by_role("heading", name="2. The game: Auction Hearts")).to_be_visible()
+    with transaction(db_engine(live_site.app), read_only=True) as session:
+        assert session.exec(select(Game)).all() == []  # nothing made
+    expect(page.get_by_label("Name of the game")).to_have_value("Chosen rules")
+    expect(page.get_by_label("Your email")).to_have_value("ann@example.com")
+    page.get_by_role("button", name="Create the game and send the invitations").click()
+    expect(page.get_by_role("heading", name="Game created")).to_be_visible()
+    with transaction(db_engine(live_site.app), read_only=True) as session:
+        (game,) = session.exec(select(Game)).all()
+    assert game.rules["variant"] == "auction"
