@@ -6,6 +6,7 @@ nothing of pbem.
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
@@ -35,8 +36,46 @@ def _key(text: str) -> str:
 
 def known_zone(text: str) -> str | None:
     """The time zone named by what a player typed, in any case and with spaces for
-    underscores ("europe/paris", "America/New York"); None if there is none such."""
-    return _names_by_key().get(_key(text))
+    underscores ("europe/paris", "America/New York"), by its city alone ("Berlin", "new york")
+    or as an offset from UTC ("GMT+1", "UTC-05:00": a fixed offset, Etc/GMT-1, with no
+    summer time); None if there is none such."""
+    key = _key(text)
+    return _names_by_key().get(key) or _cities().get(key) or _offset_zone(key)
+
+
+# Regions first when a city's name is in several (America/Louisville, not Kentucky/...).
+_REGIONS = ("europe", "america", "asia", "africa", "australia", "pacific", "atlantic",
+            "indian", "antarctica")
+_OFFSET = re.compile(r"^(?:gmt|utc)(?:_*([+-])_*(\d{1,2})(?::?(\d{2}))?)?$")
+
+
+@cache
+def _cities() -> dict[str, str]:
+    found: dict[str, str] = {}
+    ranked = sorted((name for name in zone_names() if "/" in name and not
+                     name.startswith(("Etc/", "SystemV/", "posix/", "right/"))),
+                    key=lambda name: (_rank(name), name))
+    for name in ranked:
+        found.setdefault(_key(name.rsplit("/", 1)[1]), name)
+    return found
+
+
+def _rank(name: str) -> int:
+    region = name.split("/", 1)[0].casefold()
+    return _REGIONS.index(region) if region in _REGIONS else len(_REGIONS)
+
+
+def _offset_zone(key: str) -> str | None:
+    found = _OFFSET.match(key)
+    if found is None:
+        return None
+    sign, hours, minutes = found.groups()
+    if sign is None or int(hours) == 0:
+        return "UTC"
+    if minutes not in (None, "00") or int(hours) > 14:
+        return None  # Etc/ zones are whole hours; India's +05:30 is Asia/Kolkata
+    name = f"Etc/GMT{'-' if sign == '+' else '+'}{int(hours)}"  # Etc/ signs are inverted
+    return name if name in zone_names() else None
 
 
 def day_text(day: date, weekday: bool = False) -> str:

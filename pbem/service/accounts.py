@@ -139,8 +139,9 @@ def set_preferences(ctx: Context, player_id: int, *, notify: str, digest: bool,
                          "every hand, or only when it is your turn.")
     zone = known_zone(time_zone)
     if zone is None:
-        raise BadRequest(f"“{time_zone[:64]}” is not a time zone we know; give one such as "
-                         "Europe/Paris or America/New_York.")
+        raise BadRequest(f"“{time_zone[:64]}” is not a time zone we know; give a city such "
+                         "as Berlin or New York, a zone such as Europe/Paris, or an offset "
+                         "such as GMT+1.")
     with transaction(ctx.engine) as session:
         player = _player(session, player_id)
         player.notify, player.digest, player.time_zone = notify, digest, zone
