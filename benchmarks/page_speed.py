@@ -9,9 +9,11 @@ three robots, the human's moves made through the service). Then requests each pa
 through Flask's test client (the whole request: routing, database, rendering, security headers)
 and prints the median and p90 of the CPU time this process spent on each request (ms), each
 beside `/healthz` (one `SELECT 1`) measured in the same rounds, as a ratio. The first request
-of the summary, which renders it and keeps it for the next ones, is shown apart.
+of the summary, which renders it and keeps it for the next ones, is shown apart, with its
+size, and so is the first request of the last hand's page (the summary links each hand's
+page, which replays the log up to it), each beside the median /healthz.
 Targets (issue 15): the summary of a finished 67-hand game <= 30 ms; a game page <= 5 ms at
-any length.
+any length. Issue 33: the summary's first view <= 30 ms and <= 200 KB of HTML.
 """
 
 from __future__ import annotations
@@ -89,11 +91,16 @@ def timed(client: FlaskClient, path: str) -> float:
     """The request's CPU time in this process, ms (wall-clock time on a machine shared with
     other busy processes mostly measures them; this process does all of a request's work on
     SQLite, while PostgreSQL's own work is in its server)."""
+    return timed_sized(client, path)[0]
+
+
+def timed_sized(client: FlaskClient, path: str) -> tuple[float, int]:
+    """`timed`, and the size of the page's HTML in bytes."""
     started = time.process_time()
     response = client.get(path)
     elapsed = (time.process_time() - started) * 1000
     assert response.status_code == 200, (path, response.status_code)
-    return elapsed
+    return elapsed, len(response.get_data())
 
 
 def measure(client: FlaskClient, pages: dict[str, str], n: int) -> dict[str, list[float]]:
@@ -105,7 +112,8 @@ def measure(client: FlaskClient, pages: dict[str, str], n: int) -> dict[str, lis
     return times
 
 
-def report(times: dict[str, list[float]], first_summary: float, labels: dict[str, str]) -> None:
+def report(times: dict[str, list[float]], firsts: dict[str, tuple[float, int]],
+           labels: dict[str, str]) -> None:
     health = statistics.median(times["healthz"])
     print(f"{'page':52} {'median':>8} {'p90':>8} {'/healthz':>9} {'ratio':>7}  target")
     for name, label in labels.items():
@@ -114,8 +122,12 @@ def report(times: dict[str, list[float]], first_summary: float, labels: dict[str
         target = "<= 30 ms" if name == "summary" else "<= 5 ms" if name != "healthz" else ""
         print(f"{label:52} {median:8.2f} {p90:8.2f} {health:9.2f} {median / health:6.1f}x  "
               f"{target}")
-    print(f"(the summary's first request, which renders it and fills the cache: "
-          f"{first_summary:.1f} ms)")
+    print(f"{'first view (renders and keeps it)':52} {'CPU ms':>8} {'KB':>8} {'/healthz':>9} "
+          f"{'ratio':>7}  target")
+    for label, (cpu, size) in firsts.items():
+        target = "<= 30 ms, <= 200 KB" if label.startswith("summary") else ""
+        print(f"{label:52} {cpu:8.2f} {size / 1024:8.1f} {health:9.2f} {cpu / health:6.1f}x  "
+              f"{target}")
 
 
 def main() -> None:
@@ -145,11 +157,16 @@ def _run(app: Flask, args: argparse.Namespace) -> None:
     long = long_game(app, args.events)
     client = app.test_client()
     timed(client, "/healthz")
-    first_summary = timed(client, f"/games/{finished}/summary")
+    firsts = {
+        f"summary of the {args.hands}-hand game": timed_sized(client,
+                                                          f"/games/{finished}/summary"),
+        f"its hand {args.hands} (the last) on its own page": timed_sized(
+            client, f"/games/{finished}/hands/{args.hands}"),
+        "its hand 1 on its own page": timed_sized(client, f"/games/{finished}/hands/1")}
     pages = {"summary": f"/games/{finished}/summary", "short": f"/games/{short}",
              "long": f"/games/{long}"}
     times = measure(client, pages, args.n)
-    report(times, first_summary, {
+    report(times, firsts, {
         "summary": f"summary of a finished {args.hands}-hand game",
         "short": f"game page at {_seq(app, short)} events",
         "long": f"game page at {_seq(app, long)} events",
