@@ -6,7 +6,7 @@ folding the event log; templates get plain values (names, card views, numbers).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from pbem.engine import (
@@ -79,7 +79,7 @@ class HandRecord:
     draws: list[DrawLine] = field(default_factory=list)
 
 
-def replay_hands(events: Sequence[Event], names: Sequence[str],
+def replay_hands(events: Iterable[Event], names: Sequence[str],
                  only: int | None = None) -> list[HandRecord]:
     """Every hand of the game: the deal, the passes, each trick (leader, plays, winner);
     `only`: that hand alone (the hands before it are folded, not recorded)."""

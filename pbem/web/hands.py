@@ -40,8 +40,9 @@ def _render_hand(table: Table, number: int, reviewed: Review | None) -> str:
     game_id, names, state = table.game.id, table.names, table.state
     assert game_id is not None
     with transaction(db_engine(), read_only=True) as session:
-        events = [decode_event(payload) for seq, payload in load_payloads(session, game_id)
-                  if seq <= table.game.last_seq]
+        payloads = load_payloads(session, game_id)
+    # decoded as the replay reaches them: it stops at the next hand's deal
+    events = (decode_event(payload) for seq, payload in payloads if seq <= table.game.last_seq)
     found = history.replay_hands(events, names, only=number)
     if not found:
         abort(404)
