@@ -53,6 +53,7 @@ NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 BATCH = 5000
 # Migration 0024's indexes (table, name), dropped for the "before" figure.
 INDEXES_0024 = (("game", "ix_game_status_fill_by"), ("game", "ix_game_status_id"),
+                ("game", "ix_game_status_robots_thinking_since"),
                 ("player", "ix_player_digest"),
                 ("outbox_email", "ix_outbox_email_player_id_kind_created_at"))
 REFERENCE = text("SELECT id FROM deadline WHERE status = 'pending' AND grace_until <= :now")

@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine, event, insert
 
 from pbem.mail.compose import MailSettings
 from pbem.mail.outbox import claim, reclaim_stale
@@ -29,9 +30,10 @@ from pbem.service.lobby import due_tables
 from pbem.service.reviews import games_to_review
 from pbem.service.robotturns import games_left_to_robots
 from pbem.store import mailjobs
-from pbem.store.db import transaction
+from pbem.store.db import make_engine, transaction
 from pbem.store.mailjobs import pending_jobs
-from pbem.store.models import Player
+from pbem.store.models import Deadline, Game, GameReview, Player, Seat
+from pbem.store.testing import create_tables
 
 NOW = datetime(2026, 11, 29, 8, 0, tzinfo=UTC)  # 8 in the morning in UTC: digests are due
 SETTINGS = MailSettings(domain="example.org", base_url="http://example.org")
@@ -143,3 +145,77 @@ def test_the_check_sees_a_full_scan(engine: Engine) -> None:
     """The check above can fail: a scan on a column with no index is seen reading the table."""
     statement = "SELECT id FROM game WHERE name = 'x'"
     assert full_scans(engine, statement, {} if engine.dialect.name != "sqlite" else ())
+
+
+# --- O(due rows): the work of a scan does not grow with the games that are not due -----------
+
+# The scans that read every game of a status, which no index can avoid (docs/scans.md): the
+# active games left to robots (those with no pending deadline), the finished games not reviewed.
+GROWS_WITH_GAMES = {"games left to robots (every second)", "games left to robots, listed",
+                    "finished games to review (every 30 s)"}
+
+
+def _fill(engine: Engine, games: int) -> None:
+    """`games` active games with nothing due (a pending deadline tomorrow, a closed one, four
+    seats, a lobby table's fill_by long past), a tenth as many finished and reviewed games, a
+    tenth as many tables still gathering people, each seat's invitation answered."""
+    game, seat, deadline, review = (m.__table__ for m in  # type: ignore[attr-defined]
+                                    (Game, Seat, Deadline, GameReview))
+    rows = [("active", NOW - timedelta(days=2))] * games \
+        + [("finished", NOW - timedelta(days=9))] * (games // 10) \
+        + [("inviting", NOW + timedelta(days=1))] * (games // 10)
+    with engine.begin() as conn:
+        conn.execute(insert(game), [
+            {"id": n, "name": "G", "preset": "standard", "rules": {}, "engine_version": "1",
+             "status": status, "deadline_policy": {}, "created_at": NOW, "last_seq": 9,
+             "robot_strength": "easy", "quick": False, "fill_by": fill_by}
+            for n, (status, fill_by) in enumerate(rows, start=1)])
+        conn.execute(insert(seat), [
+            {"game_id": n, "seat_no": s, "is_bot": s > 0, "invite_status": "accepted",
+             "timeouts_in_row": 0, "bot_holding": False}
+            for n in range(1, len(rows) + 1) for s in range(4)])
+        conn.execute(insert(deadline), [
+            {"game_id": n, "seat_no": 0, "kind": "play", "turn_seq": turn, "started_at": NOW,
+             "due_at": NOW + timedelta(days=1), "grace_until": NOW + timedelta(days=1),
+             "reminders_sent": 0, "status": "pending" if turn else "done",
+             "next_reminder_at": NOW + timedelta(hours=12) if turn else None}
+            for n in range(1, games + 1) for turn in (0, 1)])
+        conn.execute(insert(review), [
+            {"game_id": n, "status": "done", "decisions": 0, "cpu_seconds": 0.0,
+             "created_at": NOW} for n in range(games + 1, games + games // 10 + 1)])
+
+
+def _steps(tmp_path: Path, games: int, scan: str) -> int:
+    """SQLite's virtual machine steps (in hundreds) the scan takes at `games` active games."""
+    url = f"sqlite:///{tmp_path / f'steps{games}.sqlite3'}"
+    create_tables(url)
+    engine = make_engine(url)
+    counted = [0]
+
+    def count() -> int:
+        counted[0] += 1
+        return 0
+
+    event.listen(engine, "connect", lambda conn, _record: conn.set_progress_handler(count, 100))
+    _fill(engine, games)
+    SCANS[scan](engine)  # warm: the lease row, caches
+    counted[0] = 0
+    SCANS[scan](engine)
+    engine.dispose()
+    return counted[0]
+
+
+@pytest.mark.parametrize("scan", [s for s in SCANS if s not in GROWS_WITH_GAMES])
+def test_a_periodic_scan_costs_the_same_at_ten_times_the_games(tmp_path: Path,
+                                                               scan: str) -> None:
+    """Nothing is due at 200 games nor at 2,000: the scan's work (SQLite's steps) stays
+    the same; a scan reading every game, or every game of a status, takes ten times more."""
+    few, many = _steps(tmp_path, 200, scan), _steps(tmp_path, 2000, scan)
+    assert many <= few * 1.2 + 5, (few, many)
+
+
+def test_the_step_count_sees_a_scan_of_every_active_game(tmp_path: Path) -> None:
+    """The measure above can fail: the robots' listing reads every active game."""
+    scan = "games left to robots, listed"
+    few, many = _steps(tmp_path, 200, scan), _steps(tmp_path, 2000, scan)
+    assert many > few * 5, (few, many)
