@@ -29,6 +29,8 @@ def hand_page(game_id: int, number: int) -> ResponseReturnValue:
         if not table.state.game_over:  # the deal shows every card: not while it is played
             return redirect(url_for("play.game_page", game_id=game_id))
         reviewed = stored_review(session, game_id)
+    if not 1 <= number <= len(history.hand_index(table.state, table.names)):
+        abort(404)  # no such hand: answered without reading the log
     game = table.game
     key = ("hand", game.id, game.last_seq, number, game.name, tuple(table.names),
            repr(reviewed))
@@ -43,10 +45,8 @@ def _render_hand(table: Table, number: int, reviewed: Review | None) -> str:
         payloads = load_payloads(session, game_id)
     # decoded as the replay reaches them: it stops at the next hand's deal
     events = (decode_event(payload) for seq, payload in payloads if seq <= table.game.last_seq)
-    found = history.replay_hands(events, names, only=number)
-    if not found:
-        abort(404)
+    (hand,) = history.replay_hands(events, names, only=number)
     return render_template(
-        "web/hand.html", game=table.game, names=names, h=found[0],
+        "web/hand.html", game=table.game, names=names, h=hand,
         last=len(history.hand_index(state, names)),
         review=review.by_hand(reviewed.verdicts, state.rules, names) if reviewed else {})

@@ -83,7 +83,8 @@ def test_a_finished_game_shows_standings_chart_sheet_and_every_trick(
         assert "The deal" in page and "Passes" in page and page.count("dealt.") == 1
         said = "Points: " + ", ".join(rf"[^,<>]+ {p}" for p in result.points) + r"\."
         assert re.search(said, re.sub(r"</?bdi>", "", page))
-    assert client.get(f"/games/{game_id}/hands/{len(over.sheet) + 1}").status_code == 404
+    for number in (0, len(over.sheet) + 1, 10**9):
+        assert client.get(f"/games/{game_id}/hands/{number}").status_code == 404
 
 
 def test_a_hand_page_waits_for_the_end_of_the_game(client: FlaskClient, game_id: int) -> None:
