@@ -7,9 +7,11 @@ replaces a recycled worker, starts from the loaded app by fork instead of import
 from pbem.app import create_app
 from pbem.logs import setup_logging
 from pbem.store.app_engine import db_engine
+from pbem.web import compile_page_templates
 
 app = create_app()
 setup_logging(app.config, process="web")
+compile_page_templates(app)  # once, in the master: its workers are forked with them compiled
 
 
 def forked() -> None:

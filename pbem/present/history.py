@@ -6,7 +6,7 @@ folding the event log; templates get plain values (names, card views, numbers).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from pbem.engine import (
@@ -79,8 +79,10 @@ class HandRecord:
     draws: list[DrawLine] = field(default_factory=list)
 
 
-def replay_hands(events: Sequence[Event], names: Sequence[str]) -> list[HandRecord]:
-    """Every hand of the game: the deal, the passes, each trick (leader, plays, winner)."""
+def replay_hands(events: Iterable[Event], names: Sequence[str],
+                 only: int | None = None) -> list[HandRecord]:
+    """Every hand of the game: the deal, the passes, each trick (leader, plays, winner);
+    `only`: that hand alone (the hands before it are folded, not recorded)."""
     state: GameState | None = None
     hands: list[HandRecord] = []
     for event in events:
@@ -91,10 +93,42 @@ def replay_hands(events: Sequence[Event], names: Sequence[str]) -> list[HandReco
             continue
         before, state = state, apply(state, event)
         if isinstance(event, HandDealt):
-            hands.append(_new_hand(state, names))
+            if only is not None and state.hand_number > only:
+                break
+            if only is None or state.hand_number == only:
+                hands.append(_new_hand(state, names))
         elif hands:
             _record(hands[-1], before, state, event, names)
     return hands
+
+
+def hand_index(state: GameState, names: Sequence[str]) -> list[HandRecord]:
+    """Each hand of a finished game as its score sheet tells it (who dealt, the pass, the
+    points, the moon, a claim), without its cards: the summary's list of the hands, each
+    linking to its own page (`replay_hands` with `only`). A last hand that was dealt but
+    not scored (the game ended by agreement during it) is listed too, with no points."""
+    hands = []
+    for result in state.sheet:
+        record = HandRecord(number=result.hand_number, dealer=names[result.dealer],
+                            pass_direction=_pass_words(state, result.hand_number),
+                            false_claim=result.false_claim)
+        _finish(record, result, names, chosen=False)
+        hands.append(record)
+    if state.ended_by_agreement and _dealt(state):  # a hand in progress: not scored
+        hands.append(HandRecord(number=state.hand_number, dealer=names[state.dealer],
+                                pass_direction=_pass_words(state, state.hand_number)))
+    return hands
+
+
+def _dealt(state: GameState) -> bool:
+    """The current hand was dealt (its cards are on the table, in hands or in tricks)."""
+    return any(state.hands) or bool(state.trick) or bool(state.tricks)
+
+
+def _pass_words(state: GameState, number: int) -> str:
+    if not state.rules.pass_count:
+        return ""
+    return describe_offset(state.rules.pass_offset(number), state.seats)
 
 
 def _record(record: HandRecord, before: GameState, after: GameState, event: Event,

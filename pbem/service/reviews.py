@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from sqlalchemy import exists
 from sqlmodel import Session, col, select
 
 from pbem.bots.review import Verdict, review_events
@@ -42,12 +43,13 @@ OnStored = Callable[[Session, Game, Review], None]
 
 
 def games_to_review(ctx: Context, limit: int = 10) -> list[int]:
-    """Finished games not reviewed yet, oldest first."""
+    """Finished games not reviewed yet, oldest first: the finished games in id order on
+    their index, each looked up in game_review by its key (`NOT IN (SELECT ...)` read the
+    whole game_review table every time)."""
     with transaction(ctx.engine, read_only=True) as session:
-        reviewed = select(GameReview.game_id)
-        found = session.exec(select(Game.id).where(
-            Game.status == "finished", col(Game.id).not_in(reviewed))
-            .order_by(col(Game.id)).limit(limit)).all()
+        reviewed = exists().where(col(GameReview.game_id) == col(Game.id))
+        found = session.exec(select(Game.id).where(Game.status == "finished", ~reviewed)
+                             .order_by(col(Game.id)).limit(limit)).all()
     return [g for g in found if g is not None]
 
 

@@ -62,6 +62,8 @@ def _created() -> Any:
 class Player(SQLModel, table=True):
     __tablename__ = "player"
     __table_args__ = (
+        # the players who asked for the daily digest (pbem.scheduler.digest, every hour)
+        Index("ix_player_digest", "digest"),
         CheckConstraint("email = lower(email)", name="email_lower"),
         CheckConstraint(_in("notify", NOTIFY_CHOICES), name="notify"),
         CheckConstraint(_in("email_status", ("ok", "failing")), name="email_status"),
@@ -99,7 +101,20 @@ class Game(SQLModel, table=True):
     __tablename__ = "game"
     __table_args__ = (CheckConstraint(_in("status", GAME_STATUSES), name="status"),
                       CheckConstraint(_in("robot_strength", ROBOT_STRENGTHS),
-                                      name="robot_strength"))
+                                      name="robot_strength"),
+                      # The worker's scans (docs/scans.md): the tables whose wait for people
+                      # is over (pbem.service.lobby `due_tables`, every minute) ...
+                      Index("ix_game_status_fill_by", "status", "fill_by"),
+                      # ... the games of one status in id order: the finished ones not
+                      # reviewed yet (pbem.service.reviews), the active ones left to robots
+                      # (pbem.service.robotturns) ...
+                      Index("ix_game_status_id", "status", "id"),
+                      # ... and the active games whose robots are thinking, 4 times a second
+                      # (robotturns): status first, as in the two above, so that SQLite's
+                      # planner, which knows no row counts, does not take one of those for
+                      # `status = 'active'` and walk every active game.
+                      Index("ix_game_status_robots_thinking_since", "status",
+                            "robots_thinking_since"))
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=200)
@@ -131,9 +146,9 @@ class Game(SQLModel, table=True):
     # worker (pbem.service.core `advance`: a strong robot's search is kept out of web
     # requests), or the robots play on alone in a game no human plays any more; None when no
     # robot is to move. Written with the events that make it so and those that end it;
-    # indexed: the worker looks for these games every second (pbem.service.robotturns).
-    robots_thinking_since: datetime | None = Field(default=None, sa_type=UTCDateTime,
-                                                   index=True)
+    # indexed with the status: the worker looks for these games every second
+    # (pbem.service.robotturns).
+    robots_thinking_since: datetime | None = Field(default=None, sa_type=UTCDateTime)
     # Why the robots' moves in this game were set aside (their chunk raised ROBOTS_SET_ASIDE
     # times in a row: pbem.scheduler.worker), and when; the worker passes the game over
     # until an operator retries it (`pbem robots retry`). None: not set aside.
@@ -234,6 +249,8 @@ class OutboxEmail(SQLModel, table=True):
     __tablename__ = "outbox_email"
     __table_args__ = (
         Index("ix_outbox_email_status_next_attempt_at", "status", "next_attempt_at"),
+        # a player's latest email of a kind: has today's digest gone? (pbem.scheduler.digest)
+        Index("ix_outbox_email_player_id_kind_created_at", "player_id", "kind", "created_at"),
         CheckConstraint(_in("status", OUTBOX_STATUSES), name="status"),
         NEVER_REUSED_IDS,  # an id is in a bounce address, and in operators' hands
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-from flask import Blueprint
+from flask import Blueprint, Flask
 
 # Each module defines `bp`; add a module here to add an area.
 BLUEPRINT_MODULES: tuple[str, ...] = ("pbem.web.health", "pbem.web.play",
@@ -12,7 +12,8 @@ BLUEPRINT_MODULES: tuple[str, ...] = ("pbem.web.health", "pbem.web.play",
                                       "pbem.web.takeover",
                                       "pbem.web.seat_actions", "pbem.web.addresses",
                                       "pbem.web.accounts", "pbem.web.ratings",
-                                      "pbem.web.lobby", "pbem.web.favicon")
+                                      "pbem.web.lobby", "pbem.web.favicon",
+                                      "pbem.web.hands")
 
 
 def blueprints() -> list[Blueprint]:
@@ -21,3 +22,14 @@ def blueprints() -> list[Blueprint]:
         module = importlib.import_module(name)
         found.append(module.bp)
     return found
+
+
+def compile_page_templates(app: Flask) -> int:
+    """Compile every page template now (Jinja compiles one on its first use, in each process:
+    ~80 ms of a finished game's first summary view): gunicorn's master calls it through
+    pbem.wsgi before it forks the web workers, which then start with them compiled. How many."""
+    env = app.jinja_env
+    names = env.list_templates(filter_func=lambda name: name.startswith("web/"))
+    for name in names:
+        env.get_template(name)
+    return len(names)

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from pbem.engine import Phase
+from pbem.web import compile_page_templates
 from tests.web.support import count_tokens, finish_game, human_move, snapshot, state
 
 
@@ -68,8 +70,40 @@ def test_a_finished_game_shows_standings_chart_sheet_and_every_trick(
     assert "Final standings" in html and "<svg" in html and "<polyline" in html
     for result in over.sheet:
         assert f'id="hand-{result.hand_number}"' in html
-    assert len(re.findall(r'<span class="tn">Trick \d+</span>', html)) == 13 * len(over.sheet)
+        assert f'href="/games/{game_id}/hands/{result.hand_number}"' in html
     assert html.count("dealt.") == len(over.sheet)
-    assert "The deal" in html and "Passes" in html
+    assert "The deal" not in html and "Trick 1" not in html  # the cards: on each hand's page
     for total in over.totals:
         assert f'<td class="num">{total}</td>' in html
+    for result in over.sheet:
+        hand = client.get(f"/games/{game_id}/hands/{result.hand_number}")
+        page = hand.get_data(as_text=True)
+        assert hand.status_code == 200 and f"hand {result.hand_number}</h1>" in page
+        assert len(re.findall(r'<span class="tn">Trick \d+</span>', page)) == 13
+        assert "The deal" in page and "Passes" in page and page.count("dealt.") == 1
+        said = "Points: " + ", ".join(rf"[^,<>]+ {p}" for p in result.points) + r"\."
+        assert re.search(said, re.sub(r"</?bdi>", "", page))
+    for number in (0, len(over.sheet) + 1, 10**9):
+        assert client.get(f"/games/{game_id}/hands/{number}").status_code == 404
+
+
+def test_a_hand_page_waits_for_the_end_of_the_game(client: FlaskClient, game_id: int) -> None:
+    """A hand's page shows every card of its deal: not while the game is played."""
+    response = client.get(f"/games/{game_id}/hands/1")
+    assert response.status_code == 302 and response.location.endswith(f"/games/{game_id}")
+    assert client.get("/games/999/hands/1").status_code == 404
+
+
+def test_page_templates_are_compiled_before_the_first_request(
+        app: Flask, client: FlaskClient, game_id: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pbem.wsgi compiles them in gunicorn's master: a worker's first summary view does not
+    read and compile a template (~80 ms of a 67-hand game's first view otherwise)."""
+    finish_game(app, game_id)
+    assert compile_page_templates(app) >= 30
+
+    def no_reading(*_args: object) -> None:
+        raise AssertionError("a template read after the start")
+
+    monkeypatch.setattr(app.jinja_env.loader, "get_source", no_reading)
+    for path in (f"/games/{game_id}/summary", f"/games/{game_id}/hands/1"):
+        assert client.get(path).status_code == 200

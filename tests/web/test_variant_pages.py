@@ -113,6 +113,16 @@ def test_cancellation_pages_show_cancelled_cards_and_tricks_nobody_won(
 
 # --- the end of the game ----------------------------------------------------------------------
 
+def every_hand(client: FlaskClient, game_id: int) -> str:
+    """The pages of all the hands of a finished game (the summary links each), one after
+    the other."""
+    pages = []
+    while (hand := client.get(f"/games/{game_id}/hands/{len(pages) + 1}")).status_code == 200:
+        pages.append(hand.get_data(as_text=True))
+    assert pages and hand.status_code == 404
+    return "".join(pages)
+
+
 def test_auction_summary_shows_the_auctions_and_the_chips_settlement(
         app: Flask, client: FlaskClient) -> None:
     game_id = variant_game(app, "auction", options={"target": 10})
@@ -120,7 +130,7 @@ def test_auction_summary_shows_the_auctions_and_the_chips_settlement(
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "the game is over" in html
     assert re.search(r"won the bidding with 1 chip \(.*\) and named spades as the suit to "
-                     "avoid.", html)
+                     "avoid.", every_hand(client, game_id))
     assert "<h2>Settling up</h2>" in html
     for s, chips in enumerate(end.chips):
         if chips > 0:
@@ -134,14 +144,14 @@ def test_auction_summary_shows_the_auctions_and_the_chips_settlement(
 def test_domino_and_cancellation_summaries(app: Flask, client: FlaskClient) -> None:
     domino = variant_game(app, "domino", seed=1, options={"target": 10})
     play_to_the_end(app, domino)
-    html = text_of(client.get(f"/games/{domino}/summary").get_data(as_text=True))
+    html = text_of(every_hand(client, domino))
     seat, cards = draws(app, domino)[0]
     assert re.search(rf"Trick \d+: {NAMES[seat]} drew .*{cards[0]}.* from the stock", html)
 
     cancellation = variant_game(app, "cancellation", seed=4, options={"players": 7,
                                                                        "target": 20})
     play_to_the_end(app, cancellation)
-    html = client.get(f"/games/{cancellation}/summary").get_data(as_text=True)
+    html = every_hand(client, cancellation)
     assert "Widow: " in html and "(cancelled)" in html
     assert "→ nobody" in html and "Nobody won this trick" in html
     assert "“cancellation” &lt;test&gt;" in html and "<test>" not in html  # escaped

@@ -11,7 +11,6 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 
-from pbem.engine import decode_event
 from pbem.present import history, review, views
 from pbem.service import Context, ratings
 from pbem.service.ratings import Change
@@ -19,7 +18,6 @@ from pbem.service.rematch import rematch_of
 from pbem.service.reviews import Review, stored_review
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
-from pbem.store.events import load_payloads
 from pbem.store.models import RatedGame
 from pbem.web.play.common import (
     Table,
@@ -92,19 +90,16 @@ def _summary(table: Table, reviewed: Review | None) -> str:
 
 def _render_summary(table: Table, reviewed: Review | None, rating: GameChanges,
                     rematch: int | None) -> str:
-    """Standings, the score sheet, a chart, every hand trick by trick."""
-    state, names, game_id = table.state, table.names, table.game.id
-    assert game_id is not None
-    with transaction(db_engine(), read_only=True) as session:  # the log the key names
-        events = [decode_event(payload) for seq, payload in load_payloads(session, game_id)
-                  if seq <= table.game.last_seq]
+    """Standings, the score sheet, a chart, each hand as the sheet tells it with a link to
+    its own page, trick by trick (pbem.web.hands): from the state alone, not the log."""
+    state, names = table.state, table.names
     rows = views.score_rows(state.totals, state.totals, names, None, state.winners,
                             table.failing)
     context = {
         **table.context, "mail_url": mail_url(),
         "standings": sorted(rows, key=lambda r: r.total),
         "chart": history.score_chart(state.score_sheet, names, state.rules.target),
-        "hands": history.replay_hands(events, names),
+        "hands": history.hand_index(state, names),
         "settlement": views.settlement_lines(state, names),
         "rules": state.rules.describe(),
         "review": review.by_hand(reviewed.verdicts, state.rules, names) if reviewed else {},
