@@ -50,13 +50,12 @@ from pbem.engine import (
 from pbem.present import codes, views
 from pbem.present.tokens import consume_token, find_token_row
 from pbem.present.words import chips_words
-from pbem.roster import roster_of
 from pbem.service.games import awaits_confirmation, is_organiser, organiser_seat
 from pbem.service.moves import same_move
 from pbem.store.app_engine import db_engine
 from pbem.store.db import execute_write, planning, transaction
 from pbem.store.events import load_events_by, load_state
-from pbem.store.gamerows import plain, read_game
+from pbem.store.gamerows import read_game
 from pbem.store.models import Game, Player, Token
 from pbem.store.types import utcnow
 from pbem.web.play.common import (
@@ -74,6 +73,7 @@ from pbem.web.play.common import (
     load_table,
     mail_url,
     pass_target,
+    table_of,
 )
 from pbem.web.play.gathering import gathering
 from pbem.web.signedin import signed_in_player
@@ -135,20 +135,17 @@ def load_link(raw: str, purposes: frozenset[str] = LINK_PURPOSES) -> Link:
     process's copy, or the latest snapshot and the events after it), the events since the
     link's turn; its page and its move (`Link.known`) both start from that."""
     with planning(db_engine()) as session:
-        found = find_token_row(session, raw, purposes)
-        if found is None or found.game_id is None or found.seat_no is None:
+        token = find_token_row(session, raw, purposes)
+        if token is None or token.game_id is None or token.seat_no is None:
             abort(404)
-        token = plain(Token, dict(found._mapping))
-        rows = read_game(session.connection(), found.game_id, deadlines=True)
+        rows = read_game(session.connection(), token.game_id, deadlines=True)
         if rows is None or rows.game.last_seq == 0:
             abort(404)
-        loaded = load_state(session, found.game_id, rows.game.last_seq)
-        since_by = load_events_by(session, found.game_id, found.turn_seq or 0)
-    roster = roster_of(rows.seats, rows.players)
-    table = Table(rows.game, loaded.state, found.seat_no, roster.names, rows.seats,
-                  roster.failing)
+        loaded = load_state(session, token.game_id, rows.game.last_seq)
+        since_by = load_events_by(session, token.game_id, token.turn_seq or 0)
+    table = table_of(rows, loaded.state, token.seat_no)
     since = [event for event, _by in since_by]
-    known = service.Known(rows, loaded, found.turn_seq or 0,
+    known = service.Known(rows, loaded, token.turn_seq or 0,
                           tuple((event, by or None) for event, by in since_by))
     return Link(token, table, link_status(token, table, since), known)
 
