@@ -54,7 +54,8 @@ def clean_header_text(text: str, max_len: int = 200) -> str:
         if decoded == text:
             break
         text = decoded
-    text = "".join(ch if _visible(ch) else " " for ch in text)
+    if not text.isprintable():  # printable: no C* nor Z* but the space, so all visible
+        text = "".join(ch if _visible(ch) else " " for ch in text)
     while "=?" in text:
         text = text.replace("=?", "= ?")
     text = _SPACES.sub(" ", text).strip()

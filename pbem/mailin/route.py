@@ -92,7 +92,8 @@ def live_routes(session: Session, message: Message, settings: MailSettings,
     seen: set[tuple[int, int]] = set()
     for raw, via in candidate_tokens(message, settings):
         token = find_token_row(session, raw, REPLY, now=now)
-        if token is None or not _complete(token) or (token.game_id, token.seat_no) in seen:
+        if token is None or token.game_id is None or token.seat_no is None \
+                or token.player_id is None or (token.game_id, token.seat_no) in seen:
             continue
         seen.add((token.game_id, token.seat_no))
         yield Route(token.game_id, token.seat_no, token.player_id, token.turn_seq, via)

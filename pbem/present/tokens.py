@@ -11,7 +11,8 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, bindparam, insert, update
 from sqlmodel import Session, col, select
 
-from pbem.store.db import execute_write
+from pbem.store.db import execute_write, read_now
+from pbem.store.gamerows import plain
 from pbem.store.models import Token
 
 PURPOSES = frozenset({"reply", "card", "pass", "invite", "unsubscribe", "seat", "join",
@@ -115,16 +116,27 @@ def find_token(
 def find_token_row(
     session: Session, raw: str, purposes: set[str] | frozenset[str] | None = None,
     *, now: datetime | None = None,
-) -> Any | None:
-    """`find_token` as a plain row (the Token columns, no ORM object): for hot read paths."""
+) -> Token | None:
+    """`find_token` for hot read paths: one prebuilt statement run straight through the
+    driver (pbem.store.db.read_now), the row as a plain Token (pbem.store.gamerows.plain:
+    in no session; read it, never add it)."""
     now = now or datetime.now(UTC)
-    rows = session.connection().execute(_BY_HASH, {"hashes": _candidates(raw)})
+    hashes = _candidates(raw)
+    rows = read_now(session.connection(), _BY_TWO_HASHES,
+                    {"first": hashes[0], "second": hashes[-1]})
     for row in rows:
-        if purposes is not None and row.purpose not in purposes:
+        token = plain(Token, dict(zip(_TOKEN_KEYS, row, strict=True)))
+        if purposes is not None and token.purpose not in purposes:
             continue
-        if row.expires_at is None or row.expires_at > now:
-            return row
+        if token.expires_at is None or token.expires_at > now:
+            return token
     return None
+
+
+_TOKEN_KEYS = [column.key for column in _TOKENS.c]
+# A raw token's two candidate hashes (as typed, lower-cased: the same for link tokens).
+_BY_TWO_HASHES = select(_TOKENS).where(_TOKENS.c.token_hash.in_(
+    [bindparam("first"), bindparam("second")]))
 
 
 def consume_token(session: Session, token: Token, *, now: datetime | None = None) -> bool:

@@ -15,6 +15,7 @@ from pbem.service.core import (
     ROBOT,
     TIMEOUT,
     Context,
+    Known,
     Outcome,
     advance,
     notify_hook,
@@ -61,7 +62,8 @@ from pbem.service.time import away_dates, clear_away, nudge, resume_game, set_aw
 from pbem.service.timeouts import timeout_move
 
 __all__ = [
-    "BadRequest", "CommandRejected", "Context", "Invitee", "NotAllowed", "NotFound", "Outcome",
+    "BadRequest", "CommandRejected", "Context", "Invitee", "Known", "NotAllowed", "NotFound",
+    "Outcome",
     "NotOrganiser", "PlayerMistake", "ServiceError", "SomeoneMovedFirst", "accept_invite",
     "advance", "bid", "choose_moon",
     "claim", "create_game", "decline_invite", "make_rng", "make_rules", "name_suit", "notify_hook",

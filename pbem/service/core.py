@@ -115,6 +115,10 @@ class Context:
     # Called when a planned command's plan is thrown away because the game changed before
     # its write (a lost compare-and-set): the worker counts them (with claims, none).
     on_discarded: Callable[[], None] | None = None
+    # The game as the caller has just read it (a link's page: pbem.web.play.links): a
+    # planned command starts from it instead of reading it again (its write checks the game
+    # is still as read, as ever; a retry reads it afresh).
+    known: Known | None = None
 
     @property
     def mails_now(self) -> bool:
@@ -140,6 +144,19 @@ THINKS_LONG = frozenset({"strong"})  # robot strengths whose moves are left to t
 
 
 @dataclass(frozen=True)
+class Known:
+    """A game read by the caller of a command (its game, seats and players with its pending
+    deadlines, as `read_game(..., deadlines=True)` reads them, and its state), and the
+    events after `since_seq` (`since`), read with them: see `Context.known`. The command
+    changes the game's and seats' objects (plain copies) as it changes their rows."""
+
+    rows: GameRows
+    loaded: LoadedState
+    since_seq: int = -1  # -1: no events read with it
+    since: tuple[tuple[Event, str | None], ...] = ()
+
+
+@dataclass(frozen=True)
 class Outcome:
     game_id: int
     seq: int  # the game's last seq after the command
@@ -147,6 +164,10 @@ class Outcome:
     state: GameState | None = None
     duplicate: bool = False  # the same command had already been carried out: nothing changed
     message: str = ""
+    # The game's row and seats as the command left them (plain copies; None: not said): a
+    # page renders the game after the command from them and `state`, without reading it.
+    game: Game | None = None
+    seats: tuple[Seat, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -166,6 +187,7 @@ class Loaded:
     players: dict[int | None, Player] | None = None  # the seats' players, if read with them
     away: set[int | None] | None = None  # ... and those of them with away dates
     pending_deadlines: list[PendingDeadline] | None = None  # if read with the game
+    known: Known | None = None  # what the caller read with the game (its events since...)
 
     @property
     def state(self) -> GameState:
@@ -223,9 +245,10 @@ def run(
     included, is worked out without the writer lock, then written in a short transaction
     that first checks the game is as it was read (see `_run_planned`)."""
     try:
-        for _attempt in range(PLANNED_TRIES if planned else 0):
+        for attempt in range(PLANNED_TRIES if planned else 0):
             try:
-                return _run_planned(ctx, game_id, step, statuses, actor, by)
+                return _run_planned(ctx, game_id, step, statuses, actor, by,
+                                    ctx.known if attempt == 0 else None)
             except ConcurrencyConflict:
                 if ctx.on_discarded is not None:
                     ctx.on_discarded()
@@ -266,6 +289,20 @@ def _load(session: Session, game_id: int, statuses: tuple[str, ...], *, lock: bo
     return Loaded(session, found.game, found.seats,
                   load_state(session, game_id, found.game.last_seq),
                   players=found.players, away=found.away, pending_deadlines=found.pending)
+
+
+def _load_known(session: Session, game_id: int, statuses: tuple[str, ...],
+                known: Known | None) -> Loaded:
+    """`_load` (planning), or the game as the caller read it (`Context.known`), once: a
+    command planned again after a lost race reads it afresh."""
+    if known is None or known.rows.game.id != game_id or known.loaded.seq != \
+            known.rows.game.last_seq or known.rows.pending is None:
+        return _load(session, game_id, statuses, lock=False)
+    found = known.rows
+    if found.game.status not in statuses:
+        raise NotAllowed(_status_sentence(found.game.status))
+    return Loaded(session, found.game, found.seats, known.loaded, players=found.players,
+                  away=found.away, pending_deadlines=found.pending, known=known)
 
 
 def _load_locked(session: Session, game_id: int) -> GameRows | None:
@@ -320,7 +357,7 @@ def _seen(g: Loaded) -> tuple[int, str, SeatsSeen]:
 
 def _run_planned(
     ctx: Context, game_id: int, step: Step, statuses: tuple[str, ...], actor: int | None,
-    by: str | None,
+    by: str | None, known: Known | None = None,
 ) -> Outcome:
     """Plan the command on the game as read, without the writer lock (pbem.store.db.planning:
     replay, the staleness and repeat rules, the engine, the robots, the deadlines, the emails
@@ -328,13 +365,13 @@ def _run_planned(
     as read (seq, status, seats: else ConcurrencyConflict, and the caller plans again) and
     write what was planned. So every rule is decided on the state the write commits on."""
     with planning(ctx.engine) as session:
-        g = _load(session, game_id, statuses, lock=False)
+        g = _load_known(session, game_id, statuses, known)
         seen = _seen(g)
         result = step(g)
         back = actor is not None and actor >= 0 and _player_is_back(g.seat(actor))
         if isinstance(result, Duplicate):
             outcome = Outcome(game_id, g.loaded.seq, state=g.state, duplicate=True,
-                              message=result.message)
+                              message=result.message, game=g.game, seats=tuple(g.seats))
         else:
             outcome = commit(ctx, g, result, actor=actor, by=by)
         writes = list(collected_writes(session))
@@ -466,7 +503,7 @@ def commit(
                              rebuilt=Rebuilt(before, state, tuple(appended)), **extra)
     else:
         queue_job(g.session, job)  # fanned out by the worker (pbem.mail.jobs)
-    return Outcome(g.game_id, new_seq, tuple(appended), state)
+    return Outcome(g.game_id, new_seq, tuple(appended), state, game=g.game, seats=tuple(g.seats))
 
 
 def _mark_robots_thinking(ctx: Context, g: Loaded, state: GameState) -> None:
@@ -581,11 +618,14 @@ def robot_votes(state: GameState, robots: Sequence[int]) -> tuple[Event, ...]:
 
 
 def events_since(g: Loaded, seq: int) -> list[Event]:
-    return [decode_event(r.payload) for r in load_event_rows(g.session, g.game_id, seq)]
+    return [event for event, _by in logged_since(g, seq)]
 
 
 def logged_since(g: Loaded, seq: int) -> list[tuple[Event, str | None]]:
-    """The events after `seq`, each with who made it (PLAYER, TIMEOUT...; None: nobody)."""
+    """The events after `seq`, each with who made it (PLAYER, TIMEOUT...; None: nobody);
+    those the caller read with the game when it read them (`Known.since`)."""
+    if g.known is not None and g.known.since_seq == seq:
+        return list(g.known.since)
     return [(decode_event(r.payload), r.actor)
             for r in load_event_rows(g.session, g.game_id, seq)]
 

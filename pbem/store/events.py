@@ -60,6 +60,9 @@ _SNAPSHOT_AT = (select(_SNAPSHOTS.c.seq, _SNAPSHOTS.c.state)
                 .where(_SNAPSHOTS.c.game_id == bindparam("game_id"),
                        _SNAPSHOTS.c.seq <= bindparam("seq"))
                 .order_by(_SNAPSHOTS.c.seq.desc()).limit(1))
+_LOGGED = (select(_EVENTS.c.payload, _EVENTS.c.actor)
+           .where(_EVENTS.c.game_id == bindparam("game_id"), _EVENTS.c.seq > bindparam("seq"))
+           .order_by(_EVENTS.c.seq))
 _PAYLOADS_UPTO = (select(_EVENTS.c.seq, _EVENTS.c.payload)
                   .where(_EVENTS.c.game_id == bindparam("game_id"),
                          _EVENTS.c.seq > bindparam("seq"), _EVENTS.c.seq <= bindparam("upto"))
@@ -179,10 +182,7 @@ def load_events_by(session: Session, game_id: int, after_seq: int = 0) -> list[t
     """(event, who made it) for the game's events after `after_seq` ("" when not recorded)."""
     from pbem.engine import decode_event
 
-    rows = session.connection().execute(
-        select(_EVENTS.c.payload, _EVENTS.c.actor)
-        .where(_EVENTS.c.game_id == game_id, _EVENTS.c.seq > after_seq)
-        .order_by(_EVENTS.c.seq))
+    rows = read_now(session.connection(), _LOGGED, {"game_id": game_id, "seq": after_seq})
     return [(decode_event(payload), actor or "") for payload, actor in rows]
 
 

@@ -13,10 +13,11 @@ from sqlalchemy import Engine, func, update
 from sqlmodel import col, select
 
 from pbem.engine import CardsPassed, PassCards, decode_event
-from pbem.service import Context, Invitee, create_game, make_rng, move
+from pbem.service import Context, Invitee, Known, create_game, make_rng, move
 from pbem.service import core as service_core
 from pbem.store.db import WriteInPlanning, planning, transaction
 from pbem.store.events import load_event_rows, load_state
+from pbem.store.gamerows import read_game
 from pbem.store.models import Game, OutboxEmail, Seat
 
 PLAYERS = [Invitee(f"p{n}@example.org", f"P{n}", accepted=True) for n in range(4)]
@@ -154,3 +155,43 @@ def test_a_seat_taken_over_while_a_move_is_planned_makes_it_planned_again(
     assert sorted(e.seat for e in passes if isinstance(e, CardsPassed)) == [0, 3]
     assert [row.seq for row in rows] == list(range(1, len(rows) + 1))
     assert rows[-1].seq == outcome.seq and jobs_or_mails > 0
+
+
+def _known(engine: Engine, game_id: int) -> Known:
+    """The game as a link's page reads it (pbem.web.play.links.load_link)."""
+    with planning(engine) as session:
+        rows = read_game(session.connection(), game_id, deadlines=True)
+        assert rows is not None
+        return Known(rows, load_state(session, game_id, rows.game.last_seq))
+
+
+def test_a_move_from_the_game_as_its_caller_read_it_writes_it_once(engine: Engine) -> None:
+    """A link's move starts from the game as the link's page read it (`Context.known`): no
+    second read, the move and the caller's own write (`on_applied`) in one transaction."""
+    game_id = _game(engine)
+    applied: list[int] = []
+    ctx = Context(engine=engine, known=_known(engine, game_id),
+                  on_applied=lambda _session, outcome: applied.append(outcome.seq))
+    outcome = move(ctx, game_id, _pass(engine, game_id, 2))
+    assert not outcome.duplicate and applied == [outcome.seq]
+    assert outcome.game is not None and outcome.game.last_seq == outcome.seq
+    with transaction(engine, read_only=True) as session:
+        assert session.get(Game, game_id).last_seq == outcome.seq  # type: ignore[union-attr]
+
+
+def test_a_move_from_a_read_the_game_has_moved_past_is_planned_again_and_made_once(
+        engine: Engine, listener: Callable[[Callable[..., Any]], None]) -> None:
+    """The caller's read is stale (seat 3 passed since): the write finds the game moved on,
+    so the move is planned again, once, from a fresh read; each pass is in the log once."""
+    game_id = _game(engine)
+    stale = _known(engine, game_id)
+    move(Context(engine=engine), game_id, _pass(engine, game_id, 3))
+    plans: list[int] = []
+    listener(lambda: plans.append(1))
+    outcome = move(Context(engine=engine, known=stale), game_id, _pass(engine, game_id, 2))
+    assert not outcome.duplicate
+    with transaction(engine, read_only=True) as session:
+        events = [decode_event(row.payload) for row in load_event_rows(session, game_id)]
+        assert session.get(Game, game_id).last_seq == outcome.seq  # type: ignore[union-attr]
+    assert sorted(e.seat for e in events if isinstance(e, CardsPassed)) == [2, 3]
+    assert len(plans) == 2  # on the stale read (not written), then on a fresh one

@@ -17,7 +17,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError, validate_csrf
 from markupsafe import Markup
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 from werkzeug.exceptions import HTTPException
 from wtforms import ValidationError
 
@@ -36,8 +36,9 @@ from pbem.present import pages as variants
 from pbem.present import views
 from pbem.present.presenters import presenter
 from pbem.present.words import chips_words
-from pbem.roster import load_roster
+from pbem.roster import roster_of
 from pbem.store.events import load_state
+from pbem.store.gamerows import GameRows, read_game
 from pbem.store.models import Game, Seat
 from pbem.web.errors import http_error
 from pbem.web.play.kept import kept
@@ -130,14 +131,18 @@ class Table:
 
 
 def load_table(session: Session, game_id: int, seat: int | None) -> Table | None:
-    game = session.get(Game, game_id)
-    if game is None or game.last_seq == 0:
+    """The game as `seat` sees it: its rows in one statement (pbem.store.gamerows), its
+    state (in a planning session, from this process's copy when it is current)."""
+    rows = read_game(session.connection(), game_id)
+    if rows is None or rows.game.last_seq == 0:
         return None
-    seats = list(session.exec(
-        select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat_no))))
-    roster = load_roster(session, seats)
-    return Table(game, load_state(session, game_id).state, seat, roster.names, seats,
-                 roster.failing)
+    return table_of(rows, load_state(session, game_id, rows.game.last_seq).state, seat)
+
+
+def table_of(rows: GameRows, state: GameState, seat: int | None) -> Table:
+    """The Table of a game read as `rows` whose state is `state`."""
+    roster = roster_of(rows.seats, rows.players)
+    return Table(rows.game, state, seat, roster.names, rows.seats, roster.failing)
 
 
 def choice_words(made: BidMade | SuitNamed | None, by: str = "") -> str | None:

@@ -10,7 +10,7 @@ card (for the two moon-choice links the "card" is `moondown` or `moonup`; for a 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import (
@@ -20,8 +20,8 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import generate_csrf
-from sqlalchemy import Engine, update
-from sqlmodel import col, select
+from sqlalchemy import Engine, bindparam, update
+from sqlmodel import Session, col, select
 
 from pbem import service
 from pbem.engine import (
@@ -48,13 +48,14 @@ from pbem.engine import (
     turn_before,
 )
 from pbem.present import codes, views
-from pbem.present.tokens import consume_token, find_token
+from pbem.present.tokens import consume_token, find_token_row
 from pbem.present.words import chips_words
 from pbem.service.games import awaits_confirmation, is_organiser, organiser_seat
 from pbem.service.moves import same_move
 from pbem.store.app_engine import db_engine
-from pbem.store.db import transaction
-from pbem.store.events import load_events, load_events_by
+from pbem.store.db import execute_write, planning, transaction
+from pbem.store.events import load_events_by, load_state
+from pbem.store.gamerows import read_game
 from pbem.store.models import Game, Player, Token
 from pbem.store.types import utcnow
 from pbem.web.play.common import (
@@ -72,6 +73,7 @@ from pbem.web.play.common import (
     load_table,
     mail_url,
     pass_target,
+    table_of,
 )
 from pbem.web.play.gathering import gathering
 from pbem.web.signedin import signed_in_player
@@ -84,6 +86,7 @@ class Link:
     token: Token
     table: Table
     status: str
+    known: service.Known | None = None  # the game as read with the link: its move starts there
 
     @property
     def kind(self) -> str:
@@ -126,16 +129,25 @@ def link_kind(token: Token) -> str:
 
 
 def load_link(raw: str, purposes: frozenset[str] = LINK_PURPOSES) -> Link:
-    """The link for a raw token, or a 404 for unknown, expired or foreign tokens."""
-    with transaction(db_engine(), read_only=True) as session:
-        token = find_token(session, raw, purposes)
+    """The link for a raw token, or a 404 for unknown, expired or foreign tokens. Read once,
+    without the writer lock (a planning session: pbem.store.db.planning): the token, the
+    game with its seats, players and pending deadlines (one statement), its state (this
+    process's copy, or the latest snapshot and the events after it), the events since the
+    link's turn; its page and its move (`Link.known`) both start from that."""
+    with planning(db_engine()) as session:
+        token = find_token_row(session, raw, purposes)
         if token is None or token.game_id is None or token.seat_no is None:
             abort(404)
-        table = load_table(session, token.game_id, token.seat_no)
-        if table is None:
+        rows = read_game(session.connection(), token.game_id, deadlines=True)
+        if rows is None or rows.game.last_seq == 0:
             abort(404)
-        since = load_events(session, token.game_id, token.turn_seq or 0)
-        return Link(token, table, link_status(token, table, since))
+        loaded = load_state(session, token.game_id, rows.game.last_seq)
+        since_by = load_events_by(session, token.game_id, token.turn_seq or 0)
+    table = table_of(rows, loaded.state, token.seat_no)
+    since = [event for event, _by in since_by]
+    known = service.Known(rows, loaded, token.turn_seq or 0,
+                          tuple((event, by or None) for event, by in since_by))
+    return Link(token, table, link_status(token, table, since), known)
 
 
 def link_status(token: Token, table: Table, since: Sequence[Event]) -> str:
@@ -497,18 +509,39 @@ def link_command(link: Link) -> Command:
 
 
 def move_by_link(link: Link, command: Command) -> ResponseReturnValue:
-    """Make a link's move through the service; mark the link used once its move is made."""
+    """Make a link's move through the service, from the game as the link read it, the link
+    marked used in the move's own transaction; the page after it is rendered from the state
+    the move left (no second read). A duplicate (the move was made already) marks it used
+    on its own and shows the game as it is."""
     engine, t = db_engine(), link.token
+    ctx = service.Context(engine=engine, known=link.known,
+                          on_applied=lambda session, _outcome: mark_used(session, t.id))
     try:
-        outcome = service.move(service.Context(engine=engine), t.game_id or 0, command,
-                               issued_seq=t.turn_seq, player_id=t.player_id)
+        outcome = service.move(ctx, t.game_id or 0, command, issued_seq=t.turn_seq,
+                               player_id=t.player_id)
     except service.Stale:
         return lost_claim(link)
     except service.PlayerMistake as exc:
         return render_link(link, message=str(exc), code=409)
-    if t.id is not None:
-        use_link(engine, t.id)
-    return show(t.id, DONE, fresh=not outcome.duplicate)
+    if outcome.duplicate or outcome.game is None or outcome.seats is None \
+            or outcome.state is None:
+        if t.id is not None:
+            use_link(engine, t.id)
+        return show(t.id, DONE, fresh=not outcome.duplicate)
+    table = replace(link.table, game=outcome.game, state=outcome.state,
+                    seats=list(outcome.seats))
+    return render_link(Link(t, table, DONE), fresh=True)
+
+
+_USE_TOKEN = (update(Token).where(col(Token.id) == bindparam("token_id"),
+                                  col(Token.used_at).is_(None))
+              .values(used_at=bindparam("now")))
+
+
+def mark_used(session: Session, token_id: int | None) -> None:
+    """Mark a link used in the caller's (the move's) transaction."""
+    if token_id is not None:
+        execute_write(session, _USE_TOKEN, {"token_id": token_id, "now": utcnow()})
 
 
 def _pass(link: Link) -> ResponseReturnValue:

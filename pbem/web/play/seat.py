@@ -50,7 +50,7 @@ from pbem.service.games import awaits_confirmation, is_unanswered, organiser_sea
 from pbem.service.moves import ends_at_once
 from pbem.service.policy import DeadlinePolicy
 from pbem.store.app_engine import db_engine
-from pbem.store.db import read_alone, transaction
+from pbem.store.db import planning, read_alone, transaction
 from pbem.store.models import Game, Player, Seat, Token
 from pbem.web.play.common import (
     INVITE_ANSWERS,
@@ -75,7 +75,7 @@ class SeatPage:
 def load_seat(raw: str) -> SeatPage:
     """The private view's token and table, or a 404 (unknown, expired, or no longer the
     player's seat)."""
-    with transaction(db_engine(), read_only=True) as session:
+    with planning(db_engine()) as session:  # a read: the game's state as this process has it
         token = seat_links.find_seat_token(session, raw)
         if token is None or token.game_id is None:
             not_theirs(session, raw)

@@ -1,0 +1,419 @@
+"""Benchmark: a move as a player makes it from a turn email, beside the transactional floor.
+
+Run: nice -n 10 python benchmarks/link_moves.py [--db postgresql+psycopg://...] [--games 24]
+     [--seconds 40]
+
+Each game is one person and three easy robots. pbem is served by gunicorn with
+deploy/gunicorn.conf.py (2 web workers), `pbem worker` fans the mail jobs out and sends the
+outbox to an SMTP server on loopback (benchmarks/smtp_keep.py, which keeps each message). The
+player follows each turn email's one-time link as a person does: GET the confirmation page
+(`/t/<token>`, or `/p/<token>` to pass), then POST its form (the page's CSRF token; to pass,
+the first cards the form offers). The robots answer in the same request; the next turn email
+comes from the worker. Measured: the server CPU per link move (gunicorn's master and workers,
+`pbem worker` with its fan-out and SMTP sends, the SMTP server; read from /proc; not the
+PostgreSQL server's) and the wall time of the GET and the POST.
+
+The reference is the transactional floor of any move: benchmarks/floor_flask.py, a minimal
+Flask view under the same gunicorn configuration on the same database, whose GET looks one
+row up by a token and whose POST looks it up, inserts one event row and commits: its server
+CPU per GET + POST pair. The ratio is floor CPU / pbem CPU (target >= 0.3).
+
+It also counts, in this process (the same app, the same database, Flask's test client), the
+SQL statements and commits per link move: of the GET, of the POST, and of the worker's
+fan-out of the move's mail job.
+"""
+
+from __future__ import annotations
+
+import argparse
+import email
+import http.client
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from email.message import Message
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from http_moves import cpu_seconds, environment, free_port, pct, serve, stop  # noqa: E402
+from scratch import bench_app, scratch_database  # noqa: E402
+from sqlalchemy import Column, Engine, Integer, MetaData, Pool, String, Table, event  # noqa: E402
+from sqlmodel import col, select  # noqa: E402
+
+from pbem import service  # noqa: E402
+from pbem.app import db_engine  # noqa: E402
+from pbem.mail.compose import MailSettings  # noqa: E402
+from pbem.mail.jobs import fan_out_all  # noqa: E402
+from pbem.present.tokens import insert_tokens, token_values  # noqa: E402
+from pbem.store.db import make_engine, transaction  # noqa: E402
+from pbem.store.models import OutboxEmail  # noqa: E402
+
+SECRET = "link-bench-secret"
+WORKERS = 2
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+LINK = re.compile(r"http://pbem\.test(/[tp]/[A-Za-z0-9_\-]+)")
+PASS_CARD = re.compile(r'name="cards" value="([^"]+)"')
+FLOOR_TOKENS = 200
+
+
+def player(index: int) -> service.Invitee:
+    return service.Invitee(email=f"p{index}@example.org", name=f"P{index}", accepted=True)
+
+
+def make_games(url: str, folder: str, count: int) -> None:
+    """`count` games of one person (seat 0) and three easy robots, started (dealt)."""
+    app = bench_app(url, folder, SECRET)
+    with app.app_context():
+        engine = db_engine(app)
+        for index in range(count):
+            ctx = service.Context(engine=engine, rng=service.make_rng(index + 1))
+            service.create_game(ctx, name=f"Bench {index}", players=[player(index)],
+                                bot_seats={1, 2, 3}, robot_strength="easy",
+                                options={"target": 100_000})
+        engine.dispose()
+
+
+def floor_tokens(url: str) -> list[str]:
+    """Tokens for the floor's view to look up, and its event table."""
+    engine = make_engine(url)
+    table = Table("floor_event", MetaData(), Column("id", Integer, primary_key=True),
+                  Column("token_id", Integer), Column("payload", String(200)))
+    table.create(engine)
+    raws, rows = [], []
+    for _ in range(FLOOR_TOKENS):
+        raw, row = token_values("card", card="QS")
+        raws.append(raw)
+        rows.append(row)
+    with transaction(engine) as session:
+        insert_tokens(session, rows)
+    engine.dispose()
+    return raws
+
+
+# --- the player --------------------------------------------------------------------------
+
+@dataclass
+class Player:
+    """The person of every game, reading the emails the SMTP server kept."""
+
+    port: int
+    inbox: Path
+    seen: int = 0
+    links: dict[str, str] = field(default_factory=dict)  # address -> its newest turn link
+    cookie: str = ""
+
+    def __post_init__(self) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+
+    def read_mail(self) -> None:
+        while (self.inbox / f"{self.seen + 1}.eml").exists():
+            self.seen += 1
+            message = email.message_from_bytes((self.inbox / f"{self.seen}.eml").read_bytes())
+            found = LINK.search(text_of(message))
+            if found:
+                self.links[str(message["To"])] = found.group(1)
+
+    def next_link(self, wait: float = 30.0) -> str:
+        deadline = time.perf_counter() + wait
+        while time.perf_counter() < deadline:
+            self.read_mail()
+            if self.links:
+                return self.links.pop(next(iter(self.links)))
+            time.sleep(0.02)
+        raise RuntimeError("no turn email came")
+
+    def request(self, method: str, path: str, body: str = "",
+                headers: dict[str, str] | None = None) -> tuple[int, str, float]:
+        start = time.perf_counter()
+        try:
+            self.conn.request(method, path, body=body or None, headers=headers or {})
+            response = self.conn.getresponse()
+        except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+            self.conn.close()  # gunicorn recycled the worker: as a browser, once more
+            self.conn.request(method, path, body=body or None, headers=headers or {})
+            response = self.conn.getresponse()
+        text = response.read().decode()
+        cookie = response.getheader("Set-Cookie")
+        if cookie:
+            self.cookie = cookie.split(";")[0]
+        return response.status, text, time.perf_counter() - start
+
+    def move(self, path: str) -> tuple[float, float]:
+        """GET the link's page, POST its form: the two requests' times."""
+        status, page, got = self.request("GET", path, headers={"Cookie": self.cookie})
+        if status != 200:
+            raise RuntimeError(f"GET {path}: {status}")
+        return got, self.post(path, page)
+
+    def post(self, path: str, page: str) -> float:
+        found = CSRF.search(page)
+        form: dict[str, Any] = {"csrf_token": found.group(1) if found else ""}
+        if PASS_CARD.search(page):
+            form["cards"] = PASS_CARD.findall(page)[:3]
+        body = urlencode(form, doseq=True)
+        status, text, took = self.request(
+            "POST", path, body, {"Content-Type": "application/x-www-form-urlencoded",
+                                 "Cookie": self.cookie})
+        if status not in (200, 303):
+            raise RuntimeError(f"POST {path}: {status} {text[:300]}")
+        return took
+
+
+def text_of(message: Message) -> str:
+    for part in message.walk():
+        if part.get_content_type() == "text/plain":
+            payload = part.get_payload(decode=True)
+            return payload.decode() if isinstance(payload, bytes) else str(payload)
+    return ""
+
+
+@dataclass
+class Figures:
+    moves: int
+    cpu: list[float]  # each server's CPU seconds a move
+    gets: list[float]
+    posts: list[float]
+    seconds: float
+
+
+def play(port: int, inbox: Path, warm: float, seconds: float, pids: list[int]) -> Figures:
+    person = Player(port, inbox)
+    until = time.perf_counter() + warm
+    while time.perf_counter() < until:
+        person.move(person.next_link())
+    before = [cpu_seconds(pid) for pid in pids]
+    start = time.perf_counter()
+    gets, posts = [], []
+    while time.perf_counter() < start + seconds:
+        got, posted = person.move(person.next_link())
+        gets.append(got)
+        posts.append(posted)
+    took = time.perf_counter() - start
+    count = max(1, len(gets))
+    cpu = [(cpu_seconds(pid) - b) / count for pid, b in zip(pids, before, strict=True)]
+    return Figures(len(gets), cpu, gets, posts, took)
+
+
+def floor(port: int, tokens: list[str], warm: float, seconds: float,
+          pids: list[int]) -> Figures:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def pair(n: int) -> tuple[float, float]:
+        path = f"/t/{tokens[n % len(tokens)]}"
+        start = time.perf_counter()
+        conn.request("GET", path)
+        conn.getresponse().read()
+        middle = time.perf_counter()
+        conn.request("POST", path, body="csrf_token=x",
+                     headers={"Content-Type": "application/x-www-form-urlencoded"})
+        conn.getresponse().read()
+        return middle - start, time.perf_counter() - middle
+
+    n, until = 0, time.perf_counter() + warm
+    while time.perf_counter() < until:
+        pair(n)
+        n += 1
+    before = [cpu_seconds(pid) for pid in pids]
+    start = time.perf_counter()
+    gets, posts = [], []
+    while time.perf_counter() < start + seconds:
+        got, posted = pair(n)
+        n += 1
+        gets.append(got)
+        posts.append(posted)
+    took = time.perf_counter() - start
+    cpu = [(cpu_seconds(pid) - b) / len(gets) for pid, b in zip(pids, before, strict=True)]
+    return Figures(len(gets), cpu, gets, posts, took)
+
+
+# --- statements and commits, counted in this process -------------------------------------
+
+@dataclass
+class Counter:
+    statements: int = 0
+    commits: int = 0
+
+
+_COUNTING: list[Counter] = []  # the counter a `counting` block adds to
+
+
+def _statement(sql: str) -> None:
+    if _COUNTING and sql.split(None, 1)[0].upper() not in ("BEGIN", "COMMIT", "ROLLBACK"):
+        _COUNTING[-1].statements += 1
+
+
+def _count_driver(dbapi_connection: Any, _record: Any) -> None:
+    """Count every statement the driver runs (pbem runs many straight through the driver,
+    past SQLAlchemy's events): SQLite's trace callback, psycopg's cursors."""
+    if isinstance(dbapi_connection, sqlite3.Connection):
+        dbapi_connection.set_trace_callback(_statement)
+        return
+    base = dbapi_connection.cursor_factory
+
+    class Counting(base):  # type: ignore[misc, valid-type]
+        def execute(self, query: Any, *args: Any, **kwargs: Any) -> Any:
+            _statement(str(query) if isinstance(query, str) else "SELECT")
+            return super().execute(query, *args, **kwargs)
+
+        def executemany(self, query: Any, params: Any, *args: Any, **kwargs: Any) -> Any:
+            for _ in range(len(params) if isinstance(params, list) else 1):
+                _statement("INSERT")
+            return super().executemany(query, params, *args, **kwargs)
+
+    dbapi_connection.cursor_factory = Counting
+
+
+def _commit(*_args: Any) -> None:
+    if _COUNTING:
+        _COUNTING[-1].commits += 1
+
+
+event.listen(Pool, "connect", _count_driver)
+event.listen(Engine, "commit", _commit)
+
+
+@contextmanager
+def counting() -> Iterator[Counter]:
+    """Count what this process's own requests run meanwhile (statements, commits)."""
+    counter = Counter()
+    _COUNTING.append(counter)
+    try:
+        yield counter
+    finally:
+        _COUNTING.remove(counter)
+
+
+def count_statements(url: str, folder: str, moves: int = 12) -> dict[str, tuple[float, float]]:
+    """Statements and commits a link move's GET, POST and fan-out cost (average of `moves`),
+    in this process: Flask's test client, the worker's fan-out function."""
+    app = bench_app(url, folder, SECRET)
+    app.config["WTF_CSRF_ENABLED"] = True
+    totals = {"GET": Counter(), "POST": Counter(), "fan-out": Counter()}
+    with app.app_context():
+        engine = db_engine(app)
+        settings = MailSettings.from_config(app.config)
+        ctx = service.Context(engine=engine, rng=service.make_rng(99))
+        game = service.create_game(ctx, name="Counted", players=[player(999)],
+                                   bot_seats={1, 2, 3}, robot_strength="easy",
+                                   options={"target": 100_000}).game_id
+        fan_out_all(engine, settings=settings)
+        client = app.test_client()
+        for _ in range(moves):
+            path = newest_link(engine, game)
+            with counting() as counted:
+                page = client.get(path).get_data(as_text=True)
+            _add(totals["GET"], counted)
+            form: dict[str, Any] = {"csrf_token": CSRF.search(page).group(1)}  # type: ignore[union-attr]
+            if PASS_CARD.search(page):
+                form["cards"] = PASS_CARD.findall(page)[:3]
+            with counting() as counted:
+                answer = client.post(path, data=form)
+            if answer.status_code != 200:
+                raise RuntimeError(f"POST {path}: {answer.status_code}")
+            _add(totals["POST"], counted)
+            with counting() as counted:
+                fan_out_all(engine, settings=settings)
+            _add(totals["fan-out"], counted)
+        engine.dispose()
+    return {name: (c.statements / moves, c.commits / moves) for name, c in totals.items()}
+
+
+def _add(total: Counter, counted: Counter) -> None:
+    total.statements += counted.statements
+    total.commits += counted.commits
+
+
+def newest_link(engine: Engine, game: int) -> str:
+    with transaction(engine, read_only=True) as session:
+        body = session.exec(select(OutboxEmail.body_text).where(
+            OutboxEmail.game_id == game, OutboxEmail.kind != "summary")
+            .order_by(col(OutboxEmail.id).desc())).first()
+    found = LINK.search(body or "")
+    if found is None:
+        raise RuntimeError(f"no link in the newest email: {body!r}")
+    return found.group(1)
+
+
+# --- the run -------------------------------------------------------------------------------
+
+def start_background(url: str, folder: str) -> tuple[list[subprocess.Popen[bytes]], Path]:
+    inbox, smtp_port = Path(folder) / "inbox", free_port()
+    quiet: dict[str, Any] = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL,
+                             "cwd": str(ROOT)}
+    keeper = subprocess.Popen([sys.executable, str(ROOT / "benchmarks/smtp_keep.py"),
+                               str(smtp_port), str(inbox)], **quiet)
+    worker = subprocess.Popen([sys.executable, "-m", "pbem", "worker"],
+                              env=environment(url, folder, smtp_port), **quiet)
+    return [worker, keeper], inbox
+
+
+def measure(args: argparse.Namespace, url: str, folder: str) -> tuple[Figures, Figures]:
+    tokens = floor_tokens(url)
+    make_games(url, folder, args.games)
+    port = free_port()
+    background, inbox = start_background(url, folder)
+    try:
+        server = serve("pbem.wsgi:app", url, port, WORKERS, folder)
+        try:
+            pbem = play(port, inbox, args.warm, args.seconds,
+                        [server.pid, *(p.pid for p in background)])
+        finally:
+            stop(server)
+    finally:
+        for proc in background:
+            stop(proc)
+    server = serve("benchmarks.floor_flask:app", url, port, WORKERS, folder)
+    try:
+        bare = floor(port, tokens, args.warm, args.seconds / 2, [server.pid])
+    finally:
+        stop(server)
+    return pbem, bare
+
+
+def report(name: str, pbem: Figures, bare: Figures,
+           counts: dict[str, tuple[float, float]]) -> None:
+    cpu, floor_cpu = sum(pbem.cpu) * 1000, sum(bare.cpu) * 1000
+    pair = [g + p for g, p in zip(pbem.gets, pbem.posts, strict=True)]
+    floor_pair = [g + p for g, p in zip(bare.gets, bare.posts, strict=True)]
+    print(f"{name}: {pbem.moves} link moves in {pbem.seconds:.0f} s; floor {bare.moves} "
+          f"GET+POST pairs; load {os.getloadavg()[0]:.1f} at the end")
+    print(f"  server CPU a link move  {cpu:7.2f} ms (web {pbem.cpu[0] * 1000:.2f}, worker "
+          f"{pbem.cpu[1] * 1000:.2f}, SMTP server {pbem.cpu[2] * 1000:.2f})"
+          f"   floor {floor_cpu:5.2f} ms a pair   ratio {floor_cpu / cpu:.3f} (target >= 0.3)")
+    for label, ours, theirs in (("GET", pbem.gets, bare.gets), ("POST", pbem.posts, bare.posts),
+                                ("GET+POST", pair, floor_pair)):
+        print(f"  wall {label:8} p50 {pct(ours, 0.5):6.2f} ms p99 {pct(ours, 0.99):6.2f} ms"
+              f"   floor p50 {pct(theirs, 0.5):5.2f} ms p99 {pct(theirs, 0.99):5.2f} ms"
+              f"   ratio (p50) {pct(theirs, 0.5) / pct(ours, 0.5):.3f}")
+    for label, (statements, commits) in counts.items():
+        print(f"  {label:8} {statements:5.1f} SQL statements, {commits:4.1f} commits a move"
+              f"   floor: {'1 and 0' if label == 'GET' else '2 and 1' if label == 'POST' else '-'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", default="", help="a PostgreSQL URL (default: SQLite file)")
+    parser.add_argument("--games", type=int, default=24)
+    parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--warm", type=float, default=8.0)
+    args = parser.parse_args()
+    with scratch_database(args.db) as (url, folder):
+        counts = count_statements(url, folder)
+    with scratch_database(args.db) as (url, folder):
+        pbem, bare = measure(args, url, folder)
+    report("postgresql" if args.db else "sqlite", pbem, bare, counts)
+
+
+if __name__ == "__main__":
+    main()
