@@ -626,4 +626,8 @@ def build_scheduler(app: Flask, scheduler: BaseScheduler | None = None,
         scheduler.add_job(purge_raw_mail, "cron", args=[app, holder], hour=3, minute=30,
                           id="purge_raw_mail", max_instances=1, coalesce=True,
                           misfire_grace_time=6 * 3600)
+    from pbem.scheduler.retention import purge_old_data  # retention (issue 35)
+    scheduler.add_job(purge_old_data, "cron", args=[app, holder], hour=4, minute=15,
+                      id="purge_old_data", max_instances=1, coalesce=True,
+                      misfire_grace_time=6 * 3600)
     return scheduler
