@@ -12,7 +12,8 @@ BLUEPRINT_MODULES: tuple[str, ...] = ("pbem.web.health", "pbem.web.play",
                                       "pbem.web.takeover",
                                       "pbem.web.seat_actions", "pbem.web.addresses",
                                       "pbem.web.accounts", "pbem.web.ratings",
-                                      "pbem.web.lobby", "pbem.web.favicon")
+                                      "pbem.web.lobby", "pbem.web.favicon",
+                                      "pbem.web.export")
 
 
 def blueprints() -> list[Blueprint]:
