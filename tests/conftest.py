@@ -19,6 +19,36 @@ from pbem.store.testing import create_pg_schema, create_tables, drop_pg_schema, 
 
 PG_ENV = "PBEM_TEST_DATABASE_URL"
 
+# The fast subset (`pytest -m "not slow"`, docs/developing/tests.md): everything but these,
+# marked `slow` here by file (a test may also carry @pytest.mark.slow itself). Real browsers,
+# real Dovecot and SpamAssassin, processes started (gunicorn, the worker, `pbem`, pg_dump),
+# races run with real concurrency, and whole games played out.
+SLOW_FOLDERS = ("browser",)
+SLOW_FILES = frozenset({
+    "mail/test_spamassassin.py", "mailin/test_imap.py", "mailin/test_real_inboxes.py",
+    "mailin/test_ingest_users.py", "mailin/test_ingest_worker.py",
+    "ops/test_gunicorn_workers.py", "ops/test_worker_signals.py", "ops/test_packaging.py",
+    "ops/test_deploy.py", "ops/test_logs.py", "ops/test_check.py", "ops/test_backup.py",
+    "ops/test_migration_ops.py", "security/test_mail_in_crash.py",
+    "store/test_race.py", "store/test_writer_lock.py", "service/test_move_race.py",
+    "service/test_channel_race.py", "service/test_variant_playouts.py",
+    "web/test_end_to_end.py", "engine/test_bot_strong.py", "engine/test_bot_review.py",
+    "engine/test_bot_variants.py", "engine/test_playouts.py", "test_layers.py",
+    "devmail/test_devserver.py",
+})
+
+
+def is_slow(relative: str) -> bool:
+    """Whether the test file at `relative` (to tests/, with "/") is in the slow set."""
+    return relative.split("/", 1)[0] in SLOW_FOLDERS or relative in SLOW_FILES
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    root = Path(__file__).parent
+    for item in items:
+        if is_slow(item.path.relative_to(root).as_posix()):
+            item.add_marker(pytest.mark.slow)
+
 
 def pg_base_url() -> str | None:
     return os.environ.get(PG_ENV) or None
