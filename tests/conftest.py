@@ -46,7 +46,7 @@ def is_slow(relative: str) -> bool:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     root = Path(__file__).parent
     for item in items:
-        if is_slow(item.path.relative_to(root).as_posix()):
+        if item.path.is_relative_to(root) and is_slow(item.path.relative_to(root).as_posix()):
             item.add_marker(pytest.mark.slow)
 
 
