@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.conftest import SLOW_FILES, SLOW_FOLDERS, is_slow
+from tests.conftest import SLOW_FILES, SLOW_FOLDERS, SLOW_TESTS, is_slow
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
@@ -127,6 +127,9 @@ def test_the_fast_subset_leaves_out_exactly_the_slow_files() -> None:
         assert (tests / name).is_file(), name  # a renamed file must be renamed here too
     for folder in SLOW_FOLDERS:
         assert (tests / folder).is_dir()
+    for test in SLOW_TESTS:
+        file, name = test.split("::")
+        assert f"def {name}(" in (tests / file).read_text(), test
     assert is_slow("browser/test_play_in_chromium.py") and is_slow("mailin/test_imap.py")
     assert not is_slow("engine/test_rules.py") and not is_slow("ops/test_docs_site.py")
     guide = (DOCS / "developing" / "tests.md").read_text(encoding="utf-8")
