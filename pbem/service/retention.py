@@ -7,7 +7,8 @@ Forgotten, each after its setting's days (PBEM_KEEP_*; 0 keeps it for ever):
 - a finished or cancelled game's private data, `finished_game_days` after its last event: its
   links (seat pages, reply addresses, card and invitation links), deadlines, mail jobs and
   emails: the private links expire, the public pages stay;
-- links (tokens) of any game `token_days` after they expired or were used;
+- links (tokens) of any game `token_days` after they expired or were used (a closed private
+  seat link, which says since when its player left, stays until its game's data goes);
 - sent and failed emails (outbox rows) `outbox_days` after they were sent (their bodies and
   links are already emptied when they are sent);
 - the mail log (inbound mail rows, whose raw bytes go after PBEM_INBOUND_KEEP_DAYS), away
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, Engine, delete, func, or_
+from sqlalchemy import ColumnElement, Engine, and_, delete, func, or_
 from sqlmodel import col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
@@ -74,8 +75,10 @@ def purge(engine: Engine, keep: Retention, *, now: datetime | None = None) -> di
         done |= _ended_games(engine, now - timedelta(days=keep.finished_game_days))
     if keep.token_days:
         cutoff = now - timedelta(days=keep.token_days)
-        done["tokens"] = _delete(engine, Token, or_(col(Token.expires_at) < cutoff,
-                                                    col(Token.used_at) < cutoff))
+        done["tokens"] = _delete(engine, Token, or_(
+            col(Token.expires_at) < cutoff,
+            # a closed seat link says "you left, on ..." until its game's data goes
+            and_(col(Token.used_at) < cutoff, col(Token.purpose) != "seat")))
     if keep.outbox_days:
         cutoff = now - timedelta(days=keep.outbox_days)
         done["outbox"] = _delete(engine, OutboxEmail, col(OutboxEmail.status).in_(

@@ -156,3 +156,17 @@ def test_a_first_purge_of_many_rows_goes_in_short_batches(installation: Flask) -
         for n in range(retention.BATCH * 2 + 3):
             session.add(Token(token_hash=f"{n:064d}", purpose="signin", expires_at=old))
     assert purge(engine, KEEP)["tokens"] == retention.BATCH * 2 + 3
+
+
+def test_a_closed_seat_link_outlives_the_token_limit_but_a_used_signin_link_does_not(
+        installation: Flask) -> None:
+    """A private link closed when its player left says "you left, on ..." until its game's
+    data goes; a used sign-in link is only a row."""
+    engine, now = db_engine(installation), utcnow()
+    with transaction(engine) as session:
+        session.add(Token(token_hash="s" * 64, purpose="seat", used_at=now,
+                          expires_at=now + timedelta(days=365)))
+        session.add(Token(token_hash="i" * 64, purpose="signin", used_at=now,
+                          expires_at=now + timedelta(minutes=20)))
+    assert purge(engine, KEEP, now=now + timedelta(days=KEEP.token_days + 1))["tokens"] == 1
+    assert _count(installation, Token, col(Token.purpose) == "seat") == 1
