@@ -67,6 +67,18 @@ SETTINGS: tuple[Setting, ...] = (
             "Default: `mail-spool` in the instance folder."),
     Setting("PBEM_INBOUND_KEEP_DAYS", "INBOUND_KEEP_DAYS", "30",
             "Days received mail is kept raw before `purge_raw_mail` empties it."),
+    # Retention (pbem.service.retention, the worker's daily purge; 0 keeps for ever).
+    Setting("PBEM_KEEP_FINISHED_GAME_DAYS", "KEEP_FINISHED_GAME_DAYS", "180",
+            "Days after a finished or cancelled game's last move before its private data goes: "
+            "its links (seat pages, reply addresses), deadlines and emails. Its scores and "
+            "public record (summary, hands replayed, ratings) are kept."),
+    Setting("PBEM_KEEP_TOKEN_DAYS", "KEEP_TOKEN_DAYS", "30",
+            "Days a link (token) is kept after it expired or was used."),
+    Setting("PBEM_KEEP_OUTBOX_DAYS", "KEEP_OUTBOX_DAYS", "90",
+            "Days a sent or failed email's row is kept (its body is emptied when it is sent)."),
+    Setting("PBEM_KEEP_LOG_DAYS", "KEEP_LOG_DAYS", "365",
+            "Days the mail log (received mail's rows), ended away dates and set-aside mail jobs "
+            "are kept."),
     # Operating it (deploy/README.md).
     Setting("PBEM_LOG_FORMAT", "LOG_FORMAT", "plain",
             "`plain` or `json` (one JSON object a line) for the web and worker logs."),

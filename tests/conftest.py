@@ -19,6 +19,55 @@ from pbem.store.testing import create_pg_schema, create_tables, drop_pg_schema, 
 
 PG_ENV = "PBEM_TEST_DATABASE_URL"
 
+# The fast subset (`pytest -m "not slow"`, docs/developing/tests.md): SQLite only (the
+# PostgreSQL half of every test is `slow`), and none of these, marked `slow` here by file or
+# by test (a test may also carry @pytest.mark.slow itself): real browsers, real Dovecot and
+# SpamAssassin, processes started (gunicorn, the worker, `pbem`, pg_dump, mkdocs), races run
+# with real concurrency, whole games played out, the robots' searches and reviews, the fuzzer.
+SLOW_FOLDERS = ("browser",)
+SLOW_FILES = frozenset({
+    "mail/test_spamassassin.py", "mailin/test_imap.py", "mailin/test_real_inboxes.py",
+    "mailin/test_ingest_users.py", "mailin/test_ingest_worker.py",
+    "mailin/test_variants_end_to_end.py", "mailin/test_one_email_against_robots.py",
+    "ops/test_gunicorn_workers.py", "ops/test_worker_signals.py", "ops/test_packaging.py",
+    "ops/test_deploy.py", "ops/test_logs.py", "ops/test_check.py", "ops/test_backup.py",
+    "ops/test_migration_ops.py", "security/test_mail_in_crash.py",
+    "security/test_mail_in_fuzz.py", "scheduler/test_robots_later.py",
+    "scheduler/test_review.py", "store/test_race.py", "store/test_writer_lock.py",
+    "service/test_move_race.py", "service/test_channel_race.py",
+    "service/test_variant_playouts.py", "web/test_end_to_end.py", "web/test_variant_pages.py",
+    "engine/test_bot_strong.py", "engine/test_bot_review.py", "engine/test_bot_variants.py",
+    "engine/test_playouts.py", "test_layers.py", "devmail/test_devserver.py",
+    "service/test_robot_strength.py", "scheduler/test_robot_games.py",
+    "scheduler/test_worker_processes.py", "store/test_claims.py",
+})
+SLOW_TESTS = frozenset({  # "file::test" (without its parameters)
+    "mailin/test_webhook.py::test_a_message_stored_while_no_worker_runs_is_played_once_a_"
+    "worker_starts",
+    "service/test_new_game_waits.py::test_starting_now_racing_a_join_for_the_last_open_seat",
+    "web/test_takeover.py::test_a_newcomer_confirms_by_mail_takes_the_seat_and_lands_on_"
+    "their_own_view",
+    "ops/test_docs_site.py::test_the_site_builds_strictly",
+})
+
+
+def is_slow(relative: str, name: str = "") -> bool:
+    """Whether the test `name` of the file at `relative` (to tests/, with "/") is slow."""
+    return (relative.split("/", 1)[0] in SLOW_FOLDERS or relative in SLOW_FILES
+            or f"{relative}::{name}" in SLOW_TESTS)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    root = Path(__file__).parent
+    for item in items:
+        name = getattr(item, "originalname", item.name)
+        inside = item.path.is_relative_to(root)
+        on_postgres = item.get_closest_marker("postgres") or "pg_url" in getattr(
+            item, "fixturenames", ())
+        if on_postgres or (
+                inside and is_slow(item.path.relative_to(root).as_posix(), name)):
+            item.add_marker(pytest.mark.slow)
+
 
 def pg_base_url() -> str | None:
     return os.environ.get(PG_ENV) or None

@@ -19,10 +19,12 @@ from pbem.store.models import OutboxEmail, Player
 
 def send_signin(session: Session, player: Player, address: str, *, ttl: timedelta,
                 now: datetime, next_path: str | None = None,
-                settings: MailSettings | None = None) -> OutboxEmail:
+                settings: MailSettings | None = None, kind: str = "signin",
+                subject: str = "Hearts: your sign-in link") -> OutboxEmail:
     """A one-time sign-in link to `address` (one of the player's; the one they typed). It goes
     even to an unsubscribed player: they asked for it just now. `next_path`: the page of ours
-    they were on, carried in the link (only if it is one: see `local_path`)."""
+    they were on, carried in the link (only if it is one: see `local_path`). `kind`: the
+    email's template and kind (`export`: the link to download their data, pbem.mail.export)."""
     settings = settings or default_settings()
     raw = new_token(session, "signin", player_id=player.id, ttl=ttl, now=now)
     minutes = int(ttl.total_seconds() // 60)
@@ -31,9 +33,9 @@ def send_signin(session: Session, player: Player, address: str, *, ttl: timedelt
                                "minutes": minutes, "game_name": None, "game_url": None,
                                "unsubscribe_url": None, "marker": "",
                                "preheader": f"Your Hearts sign-in link (for {minutes} minutes)"}
-    rendered = default_renderer().render("signin", **context)
-    headers = build_headers(settings, kind="signin", to_name=player.name, to_addr=address)
-    return enqueue(session, kind="signin", to_addr=address, subject="Hearts: your sign-in link",
+    rendered = default_renderer().render(kind, **context)
+    headers = build_headers(settings, kind=kind, to_name=player.name, to_addr=address)
+    return enqueue(session, kind=kind, to_addr=address, subject=subject,
                    body_text=rendered.text, body_html=rendered.html, headers=headers,
                    player_id=player.id, now=now)
 

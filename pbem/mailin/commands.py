@@ -58,7 +58,10 @@ from pbem.mailin.language import cards_in, cards_in_prose, in_english
 
 MOVES = frozenset({"play", "pass", "claim", "moon", "bid", "avoid", "end"})
 VERBS = ("play", "pass", "claim", "moon", "bid", "avoid", "status", "help", "say", "away",
-         "address", "end", "unsubscribe", "leave", "nudge")
+         "address", "end", "unsubscribe", "leave", "nudge", "export")
+# "Download my data" by reply (issue 35): a sign-in link to the download, pbem.mailin.export.
+EXPORT = frozenset({"export", "export my data", "my data", "send my data", "download my data",
+                    "export data", "data export"})
 # Seed 003's vote to end the game early (any time, any seat): agree (or propose), or play on.
 END_AGREE = frozenset({"end", "end game", "end the game", "end now", "end the game now",
                        "vote end", "vote to end", "agree to end", "end yes", "yes end",
@@ -238,6 +241,8 @@ def _more_words(line: str) -> Command | None:
         return Command("unsubscribe", line=line)
     if line == "leave":  # "resign", "I give up", "aufgeben"... (language.py's words for it)
         return Command("leave", line=line)
+    if line in EXPORT:
+        return Command("export", line=line)
     rest = rest.strip(" :")
     if verb == "vacation" and (not rest or rest in AWAY_OFF or away_dates(rest, date.today())):
         return Command("away", text=rest, line=line)

@@ -54,7 +54,8 @@ LANGUAGES: dict[str, Words] = {
                   "status": "stand", "end": "ende spiel_beenden beenden",
                   "play on": "weiterspielen weiter_spielen",
                   "vacation": "urlaub ferien abwesend", "unsubscribe": "abmelden abbestellen",
-                  "leave": "aufgeben spiel_verlassen ich_gebe_auf"},
+                  "leave": "aufgeben spiel_verlassen ich_gebe_auf",
+                  "export": "daten_exportieren meine_daten exportieren"},
         pronouns="ich", polite="bitte danke vielen_dank gruß gruss"),
     "fr": Words(
         ranks=("deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix",
@@ -68,7 +69,8 @@ LANGUAGES: dict[str, Words] = {
                   "vacation": "vacances congés conges absent absente",
                   "unsubscribe": "désabonner désabonnez-moi desabonner désinscrire "
                                  "desinscrire me_désabonner me_desabonner",
-                  "leave": "abandonner j'abandonne quitter_la_partie"},
+                  "leave": "abandonner j'abandonne quitter_la_partie",
+                  "export": "exporter mes_données mes_donnees exporter_mes_données"},
         pronouns="je j'", polite="merci s'il_vous_plaît s'il_vous_plait svp stp"),
     "es": Words(
         ranks=("dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez",
@@ -81,7 +83,8 @@ LANGUAGES: dict[str, Words] = {
                   "play on": "seguir seguimos continuar", "vacation": "vacaciones",
                   "unsubscribe": "darme_de_baja darse_de_baja cancelar_suscripción "
                                  "cancelar_suscripcion",
-                  "leave": "abandonar abandono dejar_la_partida"},
+                  "leave": "abandonar abandono dejar_la_partida",
+                  "export": "exportar mis_datos exportar_mis_datos"},
         pronouns="yo", polite="gracias por_favor"),
     "it": Words(
         ranks=("due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove", "dieci",
@@ -92,7 +95,8 @@ LANGUAGES: dict[str, Words] = {
                   "help": "aiuto", "status": "stato", "end": "finire fine_partita termina",
                   "play on": "continuiamo continuare", "vacation": "vacanza vacanze ferie",
                   "unsubscribe": "disiscrivimi disiscrivi annulla_iscrizione",
-                  "leave": "abbandono abbandonare lascio_la_partita"},
+                  "leave": "abbandono abbandonare lascio_la_partita",
+                  "export": "esporta esportare i_miei_dati"},
         pronouns="io", polite="grazie per_favore"),
     "nl": Words(
         ranks=("twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen", "tien",
@@ -102,7 +106,8 @@ LANGUAGES: dict[str, Words] = {
                   "status": "stand", "end": "einde stoppen beëindigen beeindigen",
                   "play on": "doorspelen verder_spelen", "vacation": "vakantie afwezig",
                   "unsubscribe": "afmelden uitschrijven",
-                  "leave": "opgeven ik_geef_op spel_verlaten"},
+                  "leave": "opgeven ik_geef_op spel_verlaten",
+                  "export": "exporteren mijn_gegevens"},
         pronouns="ik", polite="alsjeblieft alstublieft bedankt dank_je dank_u"),
 }
 

@@ -9,7 +9,10 @@ it within about a second (pbem.mailin.process.process_new). A message delivered 
 stored once there (its Message-ID and body, as every way in).
 
 Exit codes (sysexits.h): 0 spooled; 65 larger than the cap (the MTA bounces it with our
-sentence); 75 it could not be spooled (the MTA keeps it and tries again).
+sentence); 75 it could not be spooled (the MTA keeps it and tries again). The default spool
+(`mail-spool` in the instance folder) is made with the folders above it, so a first message
+arriving before the service ever ran is spooled, not retried for days; a spool named by
+`--spool` or PBEM_SPOOL_DIR must have its parent folder (a mount not up yet: 75, retried).
 """
 
 from __future__ import annotations
@@ -44,12 +47,16 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.spool is None:
         load_dotenv_files()
-    return ingest(sys.stdin.buffer, args.recipient, args.spool or spool_dir(os.environ))
+    named = args.spool is not None or bool(os.environ.get("PBEM_SPOOL_DIR"))
+    return ingest(sys.stdin.buffer, args.recipient, args.spool or spool_dir(os.environ),
+                  parents=not named)
 
 
 def ingest(stream: IO[bytes], recipients: list[str], spool: Path,
-           out: IO[str] | None = None, err: IO[str] | None = None) -> int:
-    """Read one message from `stream` and spool it durably in `spool`; the exit code."""
+           out: IO[str] | None = None, err: IO[str] | None = None, *,
+           parents: bool = False) -> int:
+    """Read one message from `stream` and spool it durably in `spool` (making the folders
+    above it with `parents`); the exit code."""
     out, err = out or sys.stdout, err or sys.stderr
     raw = stream.read(MAX_MESSAGE_BYTES + 1)  # bounded memory and time
     if len(raw) > MAX_MESSAGE_BYTES:  # nothing is kept: a reply is never this large
@@ -61,7 +68,7 @@ def ingest(stream: IO[bytes], recipients: list[str], spool: Path,
         err.write("pbem ingest: no message on standard input\n")
         return EX_USAGE
     try:
-        name = spool_message(spool, with_recipients(raw, recipients))
+        name = spool_message(spool, with_recipients(raw, recipients), parents=parents)
     except OSError as exc:  # no space, no permission: the MTA tries again later
         err.write(f"pbem ingest: the message could not be spooled in {spool}: {exc}\n")
         return EX_TEMPFAIL

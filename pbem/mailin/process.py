@@ -648,6 +648,10 @@ def _info(inbox: Inbox, route: Route, command: Command) -> Answer:
         return _note(inbox, route, _nudge(inbox, route))
     if command.verb == "address":
         return _add_address(inbox, route, command.text)
+    if command.verb == "export":  # a sign-in link to "Download my data" (issue 35)
+        from pbem.mailin.export import export_answer
+
+        return export_answer(inbox, route)
 
     def answer(session: Session) -> None:
         player, game = session.get(Player, route.player_id), session.get(Game, route.game_id)

@@ -49,6 +49,8 @@ HELP = [
                                           "end of every email)"},
     {"example": "leave", "meaning": "how to leave the game (a button on your page of it, "
                                     "which asks first)"},
+    {"example": "export", "meaning": "your data (account, addresses, settings, every game "
+                                     "and your moves): we mail a link to download it"},
     {"example": "help", "meaning": "this list"},
 ]
 _TWO_DECKS = {"example": "QS", "meaning": "play a queen of spades you hold (either deck's: "

@@ -34,10 +34,12 @@ STALE_TMP_SECONDS = 24 * 3600  # a file left in tmp/ this long was never deliver
 _UNSAFE_IN_NAME = re.compile(r"[^A-Za-z0-9_.-]")
 
 
-def ensure_folders(spool: Path) -> None:
+def ensure_folders(spool: Path, *, parents: bool = False) -> None:
     """The spool with its tmp/ and new/ folders; those created here get FOLDER_MODE (set
-    explicitly: the process's umask does not narrow it)."""
-    for folder in (spool, spool / "tmp", spool / "new"):
+    explicitly: the process's umask does not narrow it). With `parents`, missing folders above
+    the spool are made too (the default spool, in an instance folder not made yet)."""
+    missing_above = [p for p in reversed(spool.parents) if not p.exists()] if parents else []
+    for folder in (*missing_above, spool, spool / "tmp", spool / "new"):
         try:
             folder.mkdir()
         except FileExistsError:
@@ -52,9 +54,10 @@ def unique_name() -> str:
     return f"{time.time_ns():020d}.P{os.getpid()}R{secrets.token_hex(6)}.{host}"
 
 
-def spool_message(spool: Path, raw: bytes) -> str:
-    """Write `raw` into the spool durably (on disk when this returns); its file name."""
-    ensure_folders(spool)
+def spool_message(spool: Path, raw: bytes, *, parents: bool = False) -> str:
+    """Write `raw` into the spool durably (on disk when this returns); its file name. With
+    `parents`, the folders above the spool are made when missing (ensure_folders)."""
+    ensure_folders(spool, parents=parents)
     name = unique_name()
     written, delivered = spool / "tmp" / name, spool / "new" / name
     fd = os.open(written, os.O_WRONLY | os.O_CREAT | os.O_EXCL, MESSAGE_MODE)

@@ -47,6 +47,7 @@ from pbem.scheduler import processes
 from pbem.scheduler.digest import send_digests
 from pbem.scheduler.processes import HEARTBEAT_INTERVAL_SECONDS, ProcessStats
 from pbem.scheduler.quiet import quiet_skipped_runs
+from pbem.scheduler.retention import purge_old_data
 from pbem.service import (
     Context,
     PlayerMistake,
@@ -592,4 +593,5 @@ def build_scheduler(app: Flask, scheduler: BaseScheduler | None = None,
     every(play_new_inbound_mail, NEW_MAIL_INTERVAL_SECONDS, [app], "play_new_inbound_mail", 60)
     if optional_function(PURGE_RAW_MAIL) is not None:
         daily(purge_raw_mail, "purge_raw_mail", hour=3, minute=30)
+    daily(purge_old_data, "purge_old_data", hour=4, minute=15)  # retention (issue 35)
     return scheduler

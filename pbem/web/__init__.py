@@ -13,7 +13,7 @@ BLUEPRINT_MODULES: tuple[str, ...] = ("pbem.web.health", "pbem.web.play",
                                       "pbem.web.seat_actions", "pbem.web.addresses",
                                       "pbem.web.accounts", "pbem.web.ratings",
                                       "pbem.web.lobby", "pbem.web.favicon",
-                                      "pbem.web.hands")
+                                      "pbem.web.hands", "pbem.web.export")
 
 
 def blueprints() -> list[Blueprint]:

@@ -112,7 +112,9 @@ def test_the_python_here_needs_the_cleaning() -> None:
     msg["Subject"] = "=?UTF-8?Q?=0A?=Bcc: evil@x"
     msg.set_content("x")
     serialized = msg.as_bytes()
-    if b"\nBcc:" not in serialized:
-        pytest.skip("this Python already quotes encoded newlines (CVE-2024-6923 fixed)")
+    if b"\nBcc:" not in serialized:  # this Python quotes encoded newlines (CVE-2024-6923 fixed):
+        verify_headers(msg, msg.keys())  # the check lets its safe bytes through
+        assert b"\nBcc:" not in msg.as_bytes(policy=msg.policy.clone(linesep="\r\n"))
+        return
     with pytest.raises(HeaderInjectionError):
         verify_headers(msg, msg.keys())

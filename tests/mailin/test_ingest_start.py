@@ -157,12 +157,27 @@ def test_files_never_delivered_are_removed_from_tmp_after_a_day(tmp_path: Path) 
     assert len(list(waiting(spool))) == 1
 
 
-def test_without_the_spools_parent_folder_it_asks_the_mta_to_retry_and_creates_nothing(
+def test_the_default_spool_is_made_with_the_instance_folder_above_it(tmp_path: Path) -> None:
+    """Issue 35: a first message before the service ever ran (no instance folder yet) is
+    spooled at once, not answered 75 ("try again later") by every retry for days."""
+    instance = tmp_path / "not" / "made" / "yet"
+    done = _ingest(pbem_env("", instance))
+    assert done.returncode == 0, done.stderr.decode()
+    assert [p.read_bytes() for p in waiting(instance / config.SPOOL_FOLDER)] == [MESSAGE]
+    for folder in (tmp_path / "not", instance, instance / config.SPOOL_FOLDER):
+        assert folder.stat().st_mode & 0o7777 == 0o2770, folder  # the group may write (deploy)
+
+
+def test_a_named_spool_without_its_parent_folder_asks_the_mta_to_retry_and_creates_nothing(
         tmp_path: Path) -> None:
+    """A spool named by PBEM_SPOOL_DIR or --spool is the operator's (a mount not up yet):
+    nothing is made above it, and the MTA keeps the message."""
     missing = tmp_path / "missing"
-    done = _ingest(pbem_env("", missing))
-    assert done.returncode == 75, done.stderr.decode()
-    assert b"could not be spooled" in done.stderr and not missing.exists()
+    for env, args in ((pbem_env("", tmp_path, PBEM_SPOOL_DIR=str(missing / "spool")), ()),
+                      (pbem_env("", tmp_path), ("--spool", str(missing / "spool")))):
+        done = _ingest(env, MESSAGE, *args)
+        assert done.returncode == 75, done.stderr.decode()
+        assert b"could not be spooled" in done.stderr and not missing.exists()
 
 
 def test_the_pipe_needs_no_database_access_and_creates_no_lock_file(tmp_path: Path) -> None:

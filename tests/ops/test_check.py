@@ -81,11 +81,3 @@ def test_env_file_option_loads_settings(tmp_path: Path) -> None:
     env_file.write_text("".join(f"{k}={v}\n" for k, v in SAFE.items()))
     result = _pbem(tmp_path, "-e", str(env_file), "check", env={})
     assert result.returncode == 0, result.stdout + result.stderr
-
-
-def test_the_readme_lists_every_setting() -> None:
-    from pbem.config import SETTINGS
-
-    readme = (REPO / "README.md").read_text()
-    missing = [s.env for s in SETTINGS if f"| `{s.env}` |" not in readme]
-    assert missing == []
