@@ -37,6 +37,10 @@ def init_security(app: Flask) -> None:
     app.config["SESSION_COOKIE_SECURE"] = bool(app.config.get("SESSION_COOKIE_SECURE")) \
         or production
     app.session_interface = KeptSerializerSessions()
+    # A signed-in session lasts this long from signing in (its row too: pbem.service.sessions).
+    from pbem.service.sessions import LIFETIME
+
+    app.config["PERMANENT_SESSION_LIFETIME"] = LIFETIME
 
     @app.after_request
     def security_headers(response: Response) -> Response:
