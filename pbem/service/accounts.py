@@ -14,7 +14,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, or_, update
+from sqlalchemy import ColumnElement, Text, case, cast, delete, func, or_, update
 from sqlmodel import Session, col, select
 
 from pbem.engine import list_in_words
@@ -24,7 +24,7 @@ from pbem.service.core import Context, mail_hook
 from pbem.service.errors import BadRequest, NotFound, PlayerMistake
 from pbem.service.games import awaits_confirmation, is_unanswered, resign
 from pbem.service.names import checked_name as checked_name  # the web layer asks here
-from pbem.service.recipients import lock_mailbox, signin_links_to
+from pbem.service.recipients import like_escaped, lock_mailbox, signin_links_to
 from pbem.store.db import transaction
 from pbem.store.events import load_state
 from pbem.store.models import (
@@ -32,6 +32,7 @@ from pbem.store.models import (
     Away,
     Deadline,
     Game,
+    InboundMail,
     OutboxEmail,
     Player,
     PlayerAddress,
@@ -222,9 +223,33 @@ def is_former(player: Player) -> bool:
     return player.id is not None and player.email == former_address(player.id)
 
 
+SCRUBBED = "emptied: its sender deleted their account"
+
+
+def _mentions(session: Session, pattern: str) -> ColumnElement[bool]:
+    """SQL: the raw message holds `pattern` (a LIKE pattern), in any letter case."""
+    if session.get_bind().dialect.name == "postgresql":  # bytea: its escaped text form
+        return func.encode(col(InboundMail.raw), "escape").ilike(pattern, escape="\\")
+    return cast(col(InboundMail.raw), Text).like(pattern, escape="\\")  # SQLite: ASCII case
+
+
+def scrub_inbound_mail(session: Session, addresses: Sequence[str]) -> None:
+    """Empty every received message that holds one of the addresses (or a +variant of one),
+    and its stored reason; the row stays, so a late copy is still known as a duplicate."""
+    for address in addresses:
+        local, _, domain = normalise_email(address).rpartition("@")
+        local, domain = (like_escaped(part) for part in (local, domain))
+        for pattern in (f"%{local}@{domain}%", f"%{local}+%@{domain}%"):
+            session.execute(update(InboundMail).where(_mentions(session, pattern)).values(
+                raw=b"", reason=SCRUBBED,
+                status=case((col(InboundMail.status) == "pending", "ignored"),
+                            else_=col(InboundMail.status))))
+
+
 def delete_account(ctx: Context, player_id: int) -> None:
     """The player leaves for good: robots take their seats in games still going (as when they
-    resign); their addresses, name, links, away dates and queued mail go; their rows in
+    resign); their addresses, name, links, away dates, sessions, queued mail and the mail
+    received from them (`scrub_inbound_mail`) go; their rows in
     finished games stay under the neutral name FORMER_PLAYER, off the leaderboard, with no
     address, so no page or email shows them again."""
     with transaction(ctx.engine, read_only=True) as session:
@@ -233,8 +258,11 @@ def delete_account(ctx: Context, player_id: int) -> None:
             col(Game.status).in_(OPEN_GAMES))).all()
     with transaction(ctx.engine) as session:
         player = _player(session, player_id)
+        scrub_inbound_mail(session, [player.email, *session.exec(select(
+            PlayerAddress.email).where(PlayerAddress.player_id == player_id)).all()])
         player.email, player.name = former_address(player_id), FORMER_PLAYER
         player.unsubscribed, player.digest, player.on_leaderboard = True, False, False
+        player.email_status_reason = None  # a relay's words may quote the address
         session.add(player)
         for table in (PlayerAddress, Away, Token, WebSession):
             session.execute(delete(table).where(col(table.player_id) == player_id))

@@ -36,8 +36,13 @@ def _same_mailbox(column: Any, address: str) -> ColumnElement[bool]:
     """SQL: the column holds an address of `address`'s mailbox (itself or a +variant)."""
     box = mailbox(address)
     local, _, domain = box.rpartition("@")
-    escaped = local.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return or_(col(column) == box, col(column).like(f"{escaped}+%@{domain}", escape="\\"))
+    pattern = f"{like_escaped(local)}+%@{like_escaped(domain)}"
+    return or_(col(column) == box, col(column).like(pattern, escape="\\"))
+
+
+def like_escaped(text: str) -> str:
+    """`text` inside a LIKE pattern (escape character: the backslash)."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def mails_to(session: Session, address: str, since: datetime,
