@@ -1,6 +1,11 @@
 """An SMTP or LMTP receiver (aiosmtpd) for replies: unknown recipients are refused at RCPT
 time with 550 (so we never accept mail we would have to bounce later: no backscatter); the
-rest is stored, answered 250, then processed on a worker thread."""
+rest is stored, answered 250, then processed on a worker thread.
+
+Two threads: one answers the SMTP session's database questions (is this a reply address of
+ours, store this message), the other reads and carries out what was stored, in arrival order.
+So a message that takes long to read never keeps the receiver from answering other senders'
+RCPT and DATA (the work of reading one is bounded too: pbem.mailin.parse)."""
 
 from __future__ import annotations
 
@@ -23,15 +28,17 @@ log = logging.getLogger(__name__)
 
 
 class ReplyHandler:
-    """aiosmtpd handler. Database work runs on one worker thread, in arrival order."""
+    """aiosmtpd handler. The session's checks and stores run on one thread (`receiver`), the
+    processing of what was stored on another (`worker`), each in arrival order."""
 
     def __init__(self, inbox: Inbox, lmtp: bool = False) -> None:
         self.inbox = inbox
         self.lmtp = lmtp
+        self.receiver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-smtp")
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-mailin")
 
     async def _run(self, fn: Any, *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self.worker, fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(self.receiver, fn, *args)
 
     def _known(self, address: str) -> bool:
         with transaction(self.inbox.engine, read_only=True) as session:
@@ -77,6 +84,7 @@ class ReplyHandler:
 
     def drain(self) -> None:
         """Wait until every message handed to the worker so far is processed (tests)."""
+        self.receiver.submit(lambda: None).result()
         self.worker.submit(lambda: None).result()
 
 
@@ -98,4 +106,5 @@ class ReplyController(Controller):
 
     def stop(self, no_assert: bool = False) -> None:
         super().stop(no_assert=no_assert)
+        self.reply_handler.receiver.shutdown(wait=True)
         self.reply_handler.worker.shutdown(wait=True)
