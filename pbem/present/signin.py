@@ -94,4 +94,6 @@ def _use(session: Session, raw: str, now: datetime) -> SigninLink:
     if link.player_id is not None:
         return link
     player = account_for(session, token.email or "")
+    token.player_id = player.id  # the link is theirs now: they took part (pbem.mail.strangers)
+    session.add(token)
     return SigninLink(LIVE, player.id, player.name)

@@ -10,10 +10,16 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, or_, text
+from sqlalchemy import ColumnElement, exists, func, or_, text
 from sqlmodel import Session, col, select
 
-from pbem.store.models import OutboxEmail, Token, normalise_email
+from pbem.store.models import OutboxEmail, Player, Seat, Token, normalise_email
+from pbem.store.types import utcnow
+
+# Emails a sender's typing sends to an address (invitations, confirmations of an address).
+UNASKED = ("invite", "invite_reminder", "address_confirm", "join_confirm")
+STRANGER_PER_DAY = 5
+KNOWN_PER_DAY = 20
 
 # PostgreSQL: one transaction at a time counts and sends to one mailbox (SQLite's write
 # transactions run one at a time anyway).
@@ -61,3 +67,25 @@ def signin_links_to(session: Session, address: str, now: datetime,
     return int(session.exec(select(func.count()).select_from(Token).where(
         Token.purpose == "signin", _same_mailbox(Token.email, address),
         col(Token.created_at) >= now - within)).one())
+
+
+def took_part(session: Session, player: Player) -> bool:
+    """Whether the address's person ever took part: sat in a seat they accepted (not as a
+    robot), or signed in by a link they asked for."""
+    if player.id is None:
+        return False
+    seated = exists().where(col(Seat.player_id) == player.id,
+                            col(Seat.invite_status) == "accepted", col(Seat.is_bot).is_(False))
+    signed_in = exists().where(col(Token.player_id) == player.id, col(Token.purpose) == "signin",
+                               col(Token.used_at).is_not(None))
+    return bool(session.exec(select(seated | signed_in)).one())
+
+
+def may_send(session: Session, address: str, *, known: bool,
+             now: datetime | None = None) -> bool:
+    """Whether one more unasked-for email may go to `address` now (its mailbox's lock is held
+    to the end of the transaction, so racing senders count one after another)."""
+    lock_mailbox(session, address)
+    since = (now or utcnow()) - timedelta(days=1)
+    limit = KNOWN_PER_DAY if known else STRANGER_PER_DAY
+    return mails_to(session, address, since, UNASKED) < limit
