@@ -2,15 +2,17 @@
 time with 550 (so we never accept mail we would have to bounce later: no backscatter); the
 rest is stored, answered 250, then processed on a worker thread.
 
-Two threads: one answers the SMTP session's database questions (is this a reply address of
-ours, store this message), the other reads and carries out what was stored, in arrival order.
-So a message that takes long to read never keeps the receiver from answering other senders'
-RCPT and DATA (the work of reading one is bounded too: pbem.mailin.parse)."""
+Two pools of threads: a few answer the SMTP sessions' database questions (is this a reply
+address of ours, store this message: a large message's store never holds up another session's
+RCPT), one reads and carries out what was stored, in the order it was stored. So a message
+that takes long to store or read never keeps the receiver from answering other senders
+(the work of reading one is bounded too: pbem.mailin.parse)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -25,16 +27,18 @@ from pbem.mailin.route import known_recipient
 from pbem.store.db import transaction
 
 log = logging.getLogger(__name__)
+SESSION_THREADS = 4  # RCPT checks and stores of concurrent sessions (SQLite: one writes)
 
 
 class ReplyHandler:
-    """aiosmtpd handler. The session's checks and stores run on one thread (`receiver`), the
-    processing of what was stored on another (`worker`), each in arrival order."""
+    """aiosmtpd handler. The sessions' checks and stores run on a few threads (`receiver`),
+    the processing of what was stored on another (`worker`), in the order it was stored."""
 
     def __init__(self, inbox: Inbox, lmtp: bool = False) -> None:
         self.inbox = inbox
         self.lmtp = lmtp
-        self.receiver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-smtp")
+        self.receiver = ThreadPoolExecutor(max_workers=SESSION_THREADS,
+                                           thread_name_prefix="pbem-smtp")
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-mailin")
 
     async def _run(self, fn: Any, *args: Any) -> Any:
@@ -84,7 +88,9 @@ class ReplyHandler:
 
     def drain(self) -> None:
         """Wait until every message handed to the worker so far is processed (tests)."""
-        self.receiver.submit(lambda: None).result()
+        together = threading.Barrier(SESSION_THREADS)  # each session thread done with its work
+        for done in [self.receiver.submit(together.wait) for _ in range(SESSION_THREADS)]:
+            done.result()
         self.worker.submit(lambda: None).result()
 
 
