@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import ipaddress
 import os
 import secrets
 import sys
@@ -86,7 +87,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("PBEM_SENTRY_DSN", "SENTRY_DSN", "",
             "Sentry DSN: errors are reported there when set (off when empty)."),
     Setting("PBEM_METRICS_TOKEN", "METRICS_TOKEN", "",
-            "When set, GET /metrics needs `Authorization: Bearer <token>`."),
+            "When set, GET /metrics needs `Authorization: Bearer <token>`. Production requires "
+            "it unless gunicorn listens on a private address with no proxy in front."),
     Setting("PBEM_PROXIES", "PROXIES", "0",
             "How many proxies (nginx...) stand in front of gunicorn: their X-Forwarded-For "
             "gives the client address the rate limit counts by."),
@@ -127,9 +129,15 @@ def parse_bool(value: str | bool) -> bool:
     raise ConfigError(f"not a boolean: {value!r}")
 
 
+# Read for the checks only: where gunicorn listens (deploy/gunicorn.conf.py reads it itself).
+GUNICORN_SETTINGS = {"PBEM_BIND": "BIND"}
+DEFAULT_BIND = "0.0.0.0:8000"  # deploy/gunicorn.conf.py's
+
+
 def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     """Config keys for every PBEM_* variable that is set (unset ones are left out)."""
-    return {s.key: environ[s.env] for s in SETTINGS if environ.get(s.env, "") != ""}
+    named = {s.env: s.key for s in SETTINGS} | GUNICORN_SETTINGS
+    return {key: environ[env] for env, key in named.items() if environ.get(env, "") != ""}
 
 
 def resolve(
@@ -238,7 +246,38 @@ DEV_MAIL_PORT = 1025
 def production_problems(cfg: Mapping[str, Any]) -> list[str]:
     """Every setting that is unsafe for a public service, each in one sentence (all at once,
     so an operator fixes them in one go). Used by create_app in production and `pbem check`."""
-    return [*_secret_problems(cfg), *_address_problems(cfg), *_backend_problems(cfg)]
+    return [*_secret_problems(cfg), *_address_problems(cfg), *_backend_problems(cfg),
+            *_metrics_problems(cfg)]
+
+
+def private_bind(bind: str) -> bool:
+    """Whether gunicorn's bind is reachable from this machine or a private network only (a
+    Unix socket, loopback, RFC 1918 and link-local addresses): not from the internet."""
+    if bind.startswith("unix:"):
+        return True
+    host = bind.rsplit(":", 1)[0].strip("[]") if ":" in bind else bind
+    if host == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:  # a host name: whatever it resolves to, say it is public
+        return False
+    return not address.is_unspecified and (address.is_private or address.is_loopback)
+
+
+def _metrics_problems(cfg: Mapping[str, Any]) -> list[str]:
+    """/metrics tells how many games, moves and emails there are, and how late mail is: open
+    to anyone without a token, unless only this machine or a private network can reach it
+    (a private bind with no proxy in front forwarding the public's requests)."""
+    if cfg.get("METRICS_TOKEN"):
+        return []
+    bind = str(cfg.get("BIND") or DEFAULT_BIND)
+    if private_bind(bind) and not int(cfg.get("PROXIES") or 0):
+        return []
+    where = "a proxy forwards to it" if private_bind(bind) else f"PBEM_BIND is {bind}"
+    return [f"PBEM_METRICS_TOKEN is not set and /metrics is public ({where}): set one "
+            "(`python3 -c 'import secrets; print(secrets.token_hex(32))'`) for your "
+            "Prometheus to send as a bearer token"]
 
 
 def _secret_problems(cfg: Mapping[str, Any]) -> list[str]:
@@ -249,7 +288,7 @@ def _secret_problems(cfg: Mapping[str, Any]) -> list[str]:
         problems.append(f"PBEM_SECRET_KEY must be at least {MIN_SECRET_BYTES} bytes "
                         f"(it is {len(key.encode())}); make one with "
                         "`python3 -c 'import secrets; print(secrets.token_hex(32))'`")
-    for key_name in ("SECRET_KEY", "DATABASE_URL"):
+    for key_name in ("SECRET_KEY", "DATABASE_URL", "METRICS_TOKEN"):
         if "CHANGE-ME" in str(cfg.get(key_name) or ""):
             problems.append(f"PBEM_{key_name} still holds the example's CHANGE-ME")
     return problems

@@ -4,6 +4,7 @@ error reporting to Sentry when PBEM_SENTRY_DSN is set."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
 import re
@@ -12,22 +13,36 @@ from collections.abc import Mapping
 from typing import Any
 
 # Private and one-time links are bearer tokens: /s/TOKEN, /p/..., /t/..., /u/..., /join/...,
-# reply addresses play+TOKEN@ and Message-IDs <pbem.KIND.TOKEN@...>. Logs get `***` instead.
+# /join/confirm/..., /signin/..., /a/SIGNED (an address confirmation), reply addresses
+# play+TOKEN@ and Message-IDs <pbem.KIND.TOKEN@...>. Logs get `***` instead.
 _TOKEN_PATTERNS = (
-    (re.compile(r"(/(?:s|p|t|u|join)/)[^/?#\s\"']+"), r"\1***"),
+    (re.compile(r"(/(?:s|p|t|u|a|signin|join(?:/confirm)?)/)[^/?#\s\"']+"), r"\1***"),
     (re.compile(r"(\+)[A-Za-z0-9_.~-]{8,}(@)"), r"\1***\2"),
     (re.compile(r"(<pbem\.[a-z_]+\.)[^@>\s]+(@)"), r"\1***\2"),
     (re.compile(r"([?&](?:token|t)=)[^&\s\"']+"), r"\1***"),
 )
 MASKED = "***"
+# An email address in a log line is someone's: it is written as a short hash of itself
+# (`addr:1a2b3c4d5e`), which tells lines about one address apart and names nobody.
+_ADDRESS = re.compile(r"(?<![\w.%+*-])[\w.%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 _QUIET_LOGGERS = ("apscheduler.executors.default", "apscheduler.scheduler")
 _REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 
 def mask_tokens(text: str) -> str:
+    """The text with every bearer token masked and every address hashed."""
     for pattern, replacement in _TOKEN_PATTERNS:
         text = pattern.sub(replacement, text)
-    return text
+    return _ADDRESS.sub(_hashed_address, text) if "@" in text else text
+
+
+def address_hash(address: str) -> str:
+    """How a log line names an address: `addr:` and the first 10 hex digits of its sha256."""
+    return "addr:" + hashlib.sha256(address.strip().lower().encode()).hexdigest()[:10]
+
+
+def _hashed_address(found: re.Match[str]) -> str:
+    return address_hash(found.group(0))
 
 
 class MaskTokens(logging.Filter):

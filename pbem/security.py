@@ -37,6 +37,10 @@ def init_security(app: Flask) -> None:
     app.config["SESSION_COOKIE_SECURE"] = bool(app.config.get("SESSION_COOKIE_SECURE")) \
         or production
     app.session_interface = KeptSerializerSessions()
+    # A signed-in session lasts this long from signing in (its row too: pbem.service.sessions).
+    from pbem.service.sessions import LIFETIME
+
+    app.config["PERMANENT_SESSION_LIFETIME"] = LIFETIME
 
     @app.after_request
     def security_headers(response: Response) -> Response:
@@ -200,8 +204,13 @@ def _skip_when_exempt(app: Flask, limiter: Limiter, exempt: Callable[[], bool]) 
     hooks[hooks.index(check)] = check_unless_exempt
 
 
-# Views that email someone, limited more strictly than the app-wide bucket, per client.
-STRICT_LIMITS = {"accounts.signin_ask": "5 per minute; 20 per hour"}
+# Views that email someone (an address typed by whoever posts), limited more strictly than
+# the app-wide bucket, per client. The mailbox's own share, from every client and account
+# together, is pbem.mail.strangers'.
+MAILING = "5 per minute; 20 per hour"
+STRICT_LIMITS = {"accounts.signin_ask": MAILING, "accounts.my_address": MAILING,
+                 "addresses.add": MAILING, "takeover.join": MAILING,
+                 "create.create_game": "5 per minute; 20 per hour"}
 
 
 def limit_strictly(app: Flask) -> None:

@@ -11,4 +11,5 @@ PRODUCTION_SAFE: dict[str, Any] = {
     "SECRET_KEY": "p" * 40,
     "BASE_URL": "https://pbem.example.org",
     "SMTP_PORT": 2525,
+    "METRICS_TOKEN": "m" * 32,
 }

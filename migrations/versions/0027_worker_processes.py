@@ -1,7 +1,7 @@
 """worker processes with their claims, and metric totals kept as work happens
 
 Revision ID: 0027
-Revises: 0024
+Revises: 0025
 Create Date: 2026-11-29 12:00:00
 
 `worker_process`: one row per running `pbem worker` process (host, pid, last beat, the units
@@ -25,7 +25,7 @@ from alembic import op
 from pbem.store.types import UTCDateTime
 
 revision: str = '0027'
-down_revision: str | None = '0024'
+down_revision: str | None = '0025'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

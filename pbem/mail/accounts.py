@@ -13,31 +13,35 @@ from pbem.mail.outbox import enqueue
 from pbem.mail.render import default_renderer
 from pbem.mail.sending import default_settings
 from pbem.present.signin import local_path
-from pbem.present.tokens import new_token
+from pbem.present.tokens import insert_tokens, token_values
 from pbem.store.models import OutboxEmail, Player
 
 
-def send_signin(session: Session, player: Player, address: str, *, ttl: timedelta,
+def send_signin(session: Session, player: Player | None, address: str, *, ttl: timedelta,
                 now: datetime, next_path: str | None = None,
                 settings: MailSettings | None = None, kind: str = "signin",
                 subject: str = "Hearts: your sign-in link") -> OutboxEmail:
-    """A one-time sign-in link to `address` (one of the player's; the one they typed). It goes
-    even to an unsubscribed player: they asked for it just now. `next_path`: the page of ours
-    they were on, carried in the link (only if it is one: see `local_path`). `kind`: the
-    email's template and kind (`export`: the link to download their data, pbem.mail.export)."""
+    """A one-time sign-in link to `address` (the one typed: one of the player's, or nobody's
+    yet, then `player` is None and the link makes the account). It goes even to an
+    unsubscribed player: they asked for it just now. The email names nobody (the same for
+    every address). `next_path`: the page of ours they were on, carried in the link (only if
+    it is one: see `local_path`). `kind`: the email's template and kind (`export`: the link to
+    download their data, pbem.mail.export)."""
     settings = settings or default_settings()
-    raw = new_token(session, "signin", player_id=player.id, ttl=ttl, now=now)
+    raw, row = token_values("signin", player_id=player.id if player else None, ttl=ttl,
+                            now=now)
+    insert_tokens(session, [{**row, "email": address}])
     minutes = int(ttl.total_seconds() // 60)
-    context: dict[str, Any] = {"player_name": player.name,
+    context: dict[str, Any] = {"player_name": None,
                                "link": settings.url(signin_path(raw, next_path)),
                                "minutes": minutes, "game_name": None, "game_url": None,
                                "unsubscribe_url": None, "marker": "",
                                "preheader": f"Your Hearts sign-in link (for {minutes} minutes)"}
     rendered = default_renderer().render(kind, **context)
-    headers = build_headers(settings, kind=kind, to_name=player.name, to_addr=address)
+    headers = build_headers(settings, kind=kind, to_name="", to_addr=address)
     return enqueue(session, kind=kind, to_addr=address, subject=subject,
                    body_text=rendered.text, body_html=rendered.html, headers=headers,
-                   player_id=player.id, now=now)
+                   player_id=player.id if player else None, now=now)
 
 
 def signin_path(raw: str, next_path: str | None) -> str:

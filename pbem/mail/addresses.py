@@ -19,6 +19,7 @@ from sqlmodel import Session, col, select
 from pbem.mail.compose import MailSettings, build_headers
 from pbem.mail.outbox import enqueue
 from pbem.mail.render import default_renderer
+from pbem.mail.strangers import known_address, may_send
 from pbem.store.models import OutboxEmail, Player, PlayerAddress, normalise_email
 from pbem.store.types import utcnow
 
@@ -68,7 +69,8 @@ def request_address(session: Session, settings: MailSettings, secret: str | byte
 
     An address that is another player's gets the same email and the same answer as any
     other (the confirmation then says it is in use, to whoever reads that mailbox): the form
-    must not tell who plays here."""
+    must not tell who plays here. Past the mailbox's daily share of unasked-for mail, from
+    anyone (pbem.mail.strangers), nothing is sent and the answer is the same."""
     now = now or utcnow()
     address = checked(address)
     if _owner(session, address) == player.id:
@@ -76,19 +78,26 @@ def request_address(session: Session, settings: MailSettings, secret: str | byte
     if _sent_today(session, player, now) >= PER_DAY:
         raise AddressRefused("You asked for several confirmation emails today already; "
                              "please use one of those, or try again tomorrow.")
+    if may_send(session, address, known=known_address(session, address), now=now):
+        _send_confirmation(session, settings, secret, player, address, now)
+    return (f"We sent a confirmation link to {address}: follow it within {ADDRESS_TTL.days} "
+            "days and replies from that address count as yours.")
+
+
+def _send_confirmation(session: Session, settings: MailSettings, secret: str | bytes,
+                       player: Player, address: str, now: datetime) -> None:
+    """The email to the address typed: it names nobody (whoever reads that mailbox may not be
+    the player, and a name is text the player typed), in its To header or its text."""
     link = settings.url(f"a/{sign(secret, player.id or 0, address)}")
-    context: dict[str, Any] = {"player_name": player.name, "address": address, "link": link,
+    context: dict[str, Any] = {"player_name": "", "address": address, "link": link,
                                "days": ADDRESS_TTL.days, "game_name": None, "game_url": None,
                                "unsubscribe_url": None, "marker": "",
-                               "preheader": f"Confirm {address} for {player.name}'s Hearts games"}
+                               "preheader": f"Confirm {address} for Hearts by email"}
     rendered = default_renderer().render("address_confirm", **context)
-    headers = build_headers(settings, kind="address_confirm", to_name=player.name,
-                            to_addr=address)
+    headers = build_headers(settings, kind="address_confirm", to_name="", to_addr=address)
     enqueue(session, kind="address_confirm", to_addr=address,
             subject="Hearts: confirm your address", body_text=rendered.text,
             body_html=rendered.html, headers=headers, player_id=player.id, now=now)
-    return (f"We sent a confirmation link to {address}: follow it within {ADDRESS_TTL.days} "
-            "days and replies from that address count as yours.")
 
 
 def confirm_address(session: Session, player_id: int, address: str) -> str:

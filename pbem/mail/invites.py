@@ -18,6 +18,7 @@ from pbem.mail.gamemail import GameMail
 from pbem.mail.render import default_renderer
 from pbem.mail.results import rules_sentences
 from pbem.mail.sending import default_settings, deliverable, queue_mail
+from pbem.mail.strangers import may_send, took_part
 from pbem.present.tokens import new_token
 from pbem.store.models import Game, OutboxEmail, Player, Seat
 from pbem.zones import deadline_text
@@ -34,23 +35,30 @@ def send_invite(
     new links of the same kind: the first ones still work too)."""
     if not deliverable(player):
         return None
+    known = took_part(session, player)
+    if not may_send(session, player.email, known=known, now=now):
+        return None  # the address had its share today: the seat waits, unmailed
     settings = settings or default_settings()
     raw = new_token(session, "invite", game_id=game.id, seat_no=seat, player_id=player.id,
                     now=now)
-    context = {"inviter": inviter, "rules": rules_sentences(rules),
-               "players": [] if organiser else list(players),
+    stranger = organiser or not known  # then nothing anyone typed goes in (no names)
+    context = {"inviter": "" if stranger else inviter, "rules": rules_sentences(rules),
+               "players": [] if stranger else list(players),
                "accept_url": settings.url(f"t/{raw}?a=accept"),
                "decline_url": settings.url(f"t/{raw}?a=decline"),
-               "organiser": organiser,
-               "preheader": _invite_preheader(inviter, organiser, reminder)}
+               "organiser": organiser, "stranger": stranger,
+               "preheader": _invite_preheader("" if stranger else inviter, organiser,
+                                              reminder)}
     return queue_mail(session, settings, default_renderer(),
                       "invite_reminder" if reminder else "invite", player,
-                      context=context, game=game, now=now, stranger_text=organiser)
+                      context=context, game=game, now=now, stranger_text=stranger)
 
 
 def _invite_preheader(inviter: str, organiser: bool, reminder: bool) -> str:
     if organiser:
         return "Confirm your game of Hearts."
+    if not inviter:
+        return "An invitation to play Hearts by email."
     if reminder:
         return f"A reminder: {inviter} invites you to play Hearts."
     return f"{inviter} invites you to play Hearts."
@@ -123,7 +131,7 @@ def send_declined(
     rows = []
     for other, player in sorted(mail.players.items()):
         if other != seat and other not in unaware and statuses.get(other) != "declined" \
-                and deliverable(player):
+                and deliverable(player) and took_part(session, player):
             rows.append(queue_mail(session, mail.settings, mail.renderer, "invite_declined",
                                    player, game=game, now=mail.now, context={
                                        **context, "waiting": _waiting_for(mail, unanswered,
@@ -155,8 +163,8 @@ def send_invite_closed(
     rows = []
     for seat, player_id in sorted(invited.items()):
         player = session.get(Player, player_id)
-        if player is None or not deliverable(player):
-            continue
+        if player is None or not deliverable(player) or not took_part(session, player):
+            continue  # a stranger, who never answered, is not written to about it again
         context = {"organiser": organiser, "seat_number": seat + 1,
                    "preheader": f"{organiser} started the game with a robot in your seat."}
         rows.append(queue_mail(session, mail.settings, mail.renderer, "invite_closed", player,

@@ -52,7 +52,7 @@ def queue_mail(
         full.update(player_name="", game_name=None, game_url=None)
     full["preheader"] = preview(kind, str(full["preheader"] or ""))
     rendered = renderer.render(kind, **full)
-    subject = STRANGER_SUBJECTS.get(kind, "Hearts") if stranger_text else subject_for(game)
+    subject = _stranger_subject(kind, context) if stranger_text else subject_for(game)
     headers, problem = headers_or_problem(
         settings, kind=kind, to_addr=player.email, to_name="" if stranger_text else player.name,
         game_id=game_id, player_id=player.id, reply_token=reply_token,
@@ -65,7 +65,14 @@ def queue_mail(
 
 # Subjects of the emails that go to an address before it asked for anything (no game name).
 STRANGER_SUBJECTS = {"invite": "Hearts: please confirm the game set up with your address",
+                     "invite_reminder": "Hearts: an invitation to a game, once more",
                      "join_confirm": "Hearts: please confirm it was you"}
+
+
+def _stranger_subject(kind: str, context: dict[str, Any]) -> str:
+    if kind == "invite" and not context.get("organiser"):
+        return "Hearts: an invitation to a game"
+    return STRANGER_SUBJECTS.get(kind, "Hearts")
 
 
 # What an email wants, first in its preview (the HTML preheader, which inbox lists show beside

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from email import policy
 from email.message import Message
 from email.parser import BytesParser
@@ -28,7 +29,28 @@ _CARD_CODE = re.compile(r"^(?:10|[2-9akqjt])[cdhs]\b", re.IGNORECASE)
 _QUOTED = re.compile(r"^\s*(>|\|)")
 
 
+# The work one message may cost is bounded (issue 38.9): a reply is a few kB, so of each text
+# part only the first MAX_TEXT_BYTES are read, and a message with more containers (multipart,
+# attached messages) or part boundaries than a mail client ever writes is not parsed at all:
+# the stdlib parser recurses once per level and walks every part.
+MAX_TEXT_BYTES = 64 * 1024
+MAX_CONTAINERS = 50
+MAX_BOUNDARIES = 2000
+_CONTAINER = re.compile(rb"content-type:[ \t]*(?:\r?\n[ \t]+)?(?:multipart|message)/",
+                        re.IGNORECASE)
+
+
+class TooComplex(ValueError):
+    """A message built to cost its reader (nesting, parts): read as malformed, unanswered."""
+
+
 def parse_message(raw: bytes) -> Message:
+    """The parsed message; TooComplex for one past the bounds above (a cheap scan first)."""
+    containers = len(_CONTAINER.findall(raw))
+    boundaries = raw.count(b"\n--")
+    if containers > MAX_CONTAINERS or boundaries > MAX_BOUNDARIES:
+        raise TooComplex(f"{containers} MIME containers, {boundaries} part boundaries: "
+                         f"more than {MAX_CONTAINERS} or {MAX_BOUNDARIES}, not read")
     return _PARSER.parsebytes(raw)
 
 
@@ -48,23 +70,24 @@ def body_text(message: Message) -> str:
             plain = _decoded(part)
         elif part.get_content_type() == "text/html" and html is None:
             html = _decoded(part)
+        if plain is not None and html is not None:
+            break
     if plain is not None and plain.strip():
         return plain
     return html_to_text(html) if html else (plain or "")
 
 
-def _text_parts(message: Message) -> list[Message]:
-    parts: list[Message] = []
+def _text_parts(message: Message) -> Iterator[Message]:
+    """The text parts, in order, depth first (lazily: the caller stops at what it needs)."""
     stack = [message]
     while stack:
-        part = stack.pop(0)
+        part = stack.pop()
         if part.is_multipart():
             if part.get_content_type() == "message/rfc822":
                 continue  # a forwarded or bounced message is not what the sender wrote
-            stack[:0] = list(part.get_payload())  # type: ignore[arg-type]
+            stack.extend(reversed(part.get_payload()))  # type: ignore[arg-type]
         elif part.get_content_maintype() == "text" and not _is_attachment(part):
-            parts.append(part)
-    return parts
+            yield part
 
 
 def _is_attachment(part: Message) -> bool:
@@ -78,9 +101,11 @@ CHARSET_ERRORS = (LookupError, UnicodeError, ValueError, TypeError)
 
 
 def _decoded(part: Message) -> str:
+    """The part's text: its first MAX_TEXT_BYTES (what a reply says is at its top)."""
     data = part.get_payload(decode=True)
     if not isinstance(data, bytes):
-        return str(part.get_payload())
+        return str(part.get_payload())[:MAX_TEXT_BYTES]
+    data = data[:MAX_TEXT_BYTES]
     try:
         charset = part.get_content_charset() or "utf-8"
         return data.decode(charset, errors="replace")

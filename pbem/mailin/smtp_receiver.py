@@ -1,11 +1,18 @@
 """An SMTP or LMTP receiver (aiosmtpd) for replies: unknown recipients are refused at RCPT
 time with 550 (so we never accept mail we would have to bounce later: no backscatter); the
-rest is stored, answered 250, then processed on a worker thread."""
+rest is stored, answered 250, then processed on a worker thread.
+
+Two pools of threads: a few answer the SMTP sessions' database questions (is this a reply
+address of ours, store this message: a large message's store never holds up another session's
+RCPT), one reads and carries out what was stored, in the order it was stored. So a message
+that takes long to store or read never keeps the receiver from answering other senders
+(the work of reading one is bounded too: pbem.mailin.parse)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -20,18 +27,22 @@ from pbem.mailin.route import known_recipient
 from pbem.store.db import transaction
 
 log = logging.getLogger(__name__)
+SESSION_THREADS = 4  # RCPT checks and stores of concurrent sessions (SQLite: one writes)
 
 
 class ReplyHandler:
-    """aiosmtpd handler. Database work runs on one worker thread, in arrival order."""
+    """aiosmtpd handler. The sessions' checks and stores run on a few threads (`receiver`),
+    the processing of what was stored on another (`worker`), in the order it was stored."""
 
     def __init__(self, inbox: Inbox, lmtp: bool = False) -> None:
         self.inbox = inbox
         self.lmtp = lmtp
+        self.receiver = ThreadPoolExecutor(max_workers=SESSION_THREADS,
+                                           thread_name_prefix="pbem-smtp")
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-mailin")
 
     async def _run(self, fn: Any, *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self.worker, fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(self.receiver, fn, *args)
 
     def _known(self, address: str) -> bool:
         with transaction(self.inbox.engine, read_only=True) as session:
@@ -77,6 +88,9 @@ class ReplyHandler:
 
     def drain(self) -> None:
         """Wait until every message handed to the worker so far is processed (tests)."""
+        together = threading.Barrier(SESSION_THREADS)  # each session thread done with its work
+        for done in [self.receiver.submit(together.wait) for _ in range(SESSION_THREADS)]:
+            done.result()
         self.worker.submit(lambda: None).result()
 
 
@@ -98,4 +112,5 @@ class ReplyController(Controller):
 
     def stop(self, no_assert: bool = False) -> None:
         super().stop(no_assert=no_assert)
+        self.reply_handler.receiver.shutdown(wait=True)
         self.reply_handler.worker.shutdown(wait=True)

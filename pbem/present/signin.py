@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from pbem.present.tokens import consume_token, hash_token
+from pbem.service.accounts import account_for, player_by_address
 from pbem.store.db import transaction
 from pbem.store.models import Player, Token
 
@@ -42,16 +44,23 @@ def local_path(value: str | None) -> str | None:
 
 
 def _find(session: Session, raw: str, now: datetime) -> tuple[SigninLink, Token | None]:
+    """The link's state, with its player: the token's, else the one of its address (made
+    since, by another link or an invitation); a live link for an address nobody plays from
+    has none yet (name "")."""
     token = session.exec(select(Token).where(Token.token_hash == hash_token(raw.strip()),
                                              Token.purpose == PURPOSE)).first()
-    player = session.get(Player, token.player_id) if token and token.player_id else None
-    if token is None or player is None:
+    if token is None:
+        return SigninLink(UNKNOWN), None
+    player = session.get(Player, token.player_id) if token.player_id else \
+        player_by_address(session, token.email) if token.email else None
+    if player is None and not token.email:
         return SigninLink(UNKNOWN), None
     if token.used_at is not None:
         return SigninLink(USED), token
     if token.expires_at is None or token.expires_at <= now:
         return SigninLink(EXPIRED), token
-    return SigninLink(LIVE, player.id, player.name), token
+    return SigninLink(LIVE, player.id if player else None, player.name if player else ""), \
+        token
 
 
 def check_signin(engine: Engine, raw: str, now: datetime | None = None) -> SigninLink:
@@ -61,11 +70,30 @@ def check_signin(engine: Engine, raw: str, now: datetime | None = None) -> Signi
 
 
 def use_signin(engine: Engine, raw: str, now: datetime | None = None) -> SigninLink:
-    """Use the link up: LIVE (with the player) for exactly one caller, even when two POSTs
-    race; USED for the others."""
+    """Use the link up: LIVE (with the player, whose account is made now if its address had
+    none) for exactly one caller, even when two POSTs race; USED for the others. Two links
+    for one new address used at once: the second's account fails the unique address and is
+    tried again, finding the first's."""
     now = now or datetime.now(UTC)
-    with transaction(engine) as session:
-        link, token = _find(session, raw, now)
-        if link.state != LIVE or token is None:
-            return link
-        return link if consume_token(session, token, now=now) else SigninLink(USED)
+    for attempt in range(2):
+        try:
+            with transaction(engine) as session:
+                return _use(session, raw, now)
+        except IntegrityError:
+            if attempt:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _use(session: Session, raw: str, now: datetime) -> SigninLink:
+    link, token = _find(session, raw, now)
+    if link.state != LIVE or token is None:
+        return link
+    if not consume_token(session, token, now=now):
+        return SigninLink(USED)
+    if link.player_id is not None:
+        return link
+    player = account_for(session, token.email or "")
+    token.player_id = player.id  # the link is theirs now: they took part (pbem.mail.strangers)
+    session.add(token)
+    return SigninLink(LIVE, player.id, player.name)

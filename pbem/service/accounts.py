@@ -3,8 +3,8 @@ preferences, deleting an account.
 
 A sign-in link is a one-time token (purpose "signin", stored hashed, SIGNIN_TTL long; made and
 mailed by the mail layer's `send_signin`, checked and used up by pbem.present.signin). Asking
-for one answers and mails the same whether the address is known or not (a new address gets a
-new, empty account), so the form can't be used to find out who plays.
+for one does and mails the same whether the address is known or not (a new address gets its
+empty account when the link is used), so the form can't be used to find out who plays.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import ColumnElement, Text, case, cast, delete, func, or_, update
 from sqlmodel import Session, col, select
 
 from pbem.engine import list_in_words
@@ -25,6 +24,7 @@ from pbem.service.core import Context, mail_hook
 from pbem.service.errors import BadRequest, NotFound, PlayerMistake
 from pbem.service.games import awaits_confirmation, is_unanswered, resign
 from pbem.service.names import checked_name as checked_name  # the web layer asks here
+from pbem.service.recipients import like_escaped, lock_mailbox, signin_links_to
 from pbem.store.db import transaction
 from pbem.store.events import load_state
 from pbem.store.models import (
@@ -32,11 +32,13 @@ from pbem.store.models import (
     Away,
     Deadline,
     Game,
+    InboundMail,
     OutboxEmail,
     Player,
     PlayerAddress,
     Seat,
     Token,
+    WebSession,
     normalise_email,
 )
 from pbem.zones import known_zone
@@ -47,56 +49,50 @@ SIGNIN_PER_HOUR = 5  # sign-in emails one player may be sent in an hour (per add
 
 def player_by_address(session: Session, address: str) -> Player | None:
     """The player whose address (or confirmed extra address) this is; a plus-variant of one
-    (bob+games@) is the mailbox owner's too."""
+    (bob+games@) is the mailbox owner's too. One statement whatever the answer, so a known
+    address costs what an unknown one does (the sign-in form's timing tells nothing)."""
     email = normalise_email(address)
     local, at, domain = email.rpartition("@")
     forms = list(dict.fromkeys([email, f"{local.partition('+')[0]}{at}{domain}"]))
-    for form in forms:
-        player = session.exec(select(Player).where(Player.email == form)).first()
-        if player is None:
-            extra = session.exec(select(PlayerAddress).where(PlayerAddress.email == form)).first()
-            player = session.get(Player, extra.player_id) if extra else None
-        if player is not None:
-            return player
-    return None
+    extra = select(PlayerAddress.player_id).where(col(PlayerAddress.email).in_(forms))
+    found = session.exec(select(Player).where(or_(col(Player.email).in_(forms),
+                                                  col(Player.id).in_(extra)))).all()
+    return min(found, key=lambda p: (p.email not in forms, forms.index(p.email)
+                                     if p.email in forms else 0), default=None)
 
 
 def request_signin(ctx: Context, address: str, next_path: str | None = None) -> None:
-    """Mail a sign-in link to `address`. An address nobody has yet gets a new account (a
-    player with no games; they choose their name when they follow the link), so the answer
-    and the email are the same whether the address was known or not. BadRequest only for
-    text that isn't an address. `next_path`: the page the link brings them back to (the mail
-    layer keeps it only if it is a path of this site).
+    """Mail a sign-in link to `address`. The work and the email are the same whether the
+    address plays here or not (a link for an address nobody plays from carries the address,
+    and the account is made when it is used: pbem.present.signin), so neither the answer nor
+    its time tells who plays. BadRequest only for text that isn't an address. `next_path`:
+    the page the link brings them back to (the mail layer keeps it only if it is a path of
+    this site).
 
-    The per-address limit is atomic: the player's row is locked before counting (PostgreSQL:
-    FOR UPDATE; SQLite's write transactions are serialized anyway). Past it, nothing is sent.
-    Two first requests for one new address at once: the second insert fails the unique
-    address and is tried again, finding the first's player."""
+    The limit is per mailbox (plus-variants are one: pbem.service.recipients) and atomic:
+    its lock is held while counting and sending. Past it, nothing is sent."""
     email = normalise_email(checked_address(address.strip()))
-    for attempt in range(2):
-        try:
-            with transaction(ctx.engine) as session:
-                return _send_signin(ctx, session, email, next_path)
-        except IntegrityError:
-            if attempt:
-                raise
-
-
-def _send_signin(ctx: Context, session: Session, email: str, next_path: str | None) -> None:
     now = ctx.clock()
+    with transaction(ctx.engine) as session:
+        lock_mailbox(session, email)
+        player = player_by_address(session, email)
+        if signin_links_to(session, email, now) < SIGNIN_PER_HOUR:
+            mail_hook("send_signin")(session, player, email, ttl=SIGNIN_TTL, now=now,
+                                     next_path=next_path)
+
+
+def account_for(session: Session, email: str) -> Player:
+    """The player of `email`, made now (named by number until they choose a name) if there
+    is none: when a sign-in link for an address nobody played from is used. A race with
+    another link for it fails the unique address (IntegrityError: try again)."""
     player = player_by_address(session, email)
-    if player is None:  # a new account, named by number (not by the address: pages show
-        player = Player(email=email, name="New player")  # names) until they choose a name
+    if player is None:
+        player = Player(email=email, name="New player")
         session.add(player)
         session.flush()
         player.name = f"Player {player.id}"
-    session.exec(select(Player.id).where(Player.id == player.id).with_for_update()).one()
-    sent = session.exec(select(func.count()).select_from(Token).where(
-        Token.purpose == "signin", Token.player_id == player.id,
-        col(Token.created_at) >= now - timedelta(hours=1))).one()
-    if sent < SIGNIN_PER_HOUR:
-        mail_hook("send_signin")(session, player, email, ttl=SIGNIN_TTL, now=now,
-                                 next_path=next_path)
+        session.add(player)
+    return player
 
 
 def set_name(ctx: Context, player_id: int, name: str) -> str:
@@ -228,9 +224,33 @@ def is_former(player: Player) -> bool:
     return player.id is not None and player.email == former_address(player.id)
 
 
+SCRUBBED = "emptied: its sender deleted their account"
+
+
+def _mentions(session: Session, pattern: str) -> ColumnElement[bool]:
+    """SQL: the raw message holds `pattern` (a LIKE pattern), in any letter case."""
+    if session.get_bind().dialect.name == "postgresql":  # bytea: its escaped text form
+        return func.encode(col(InboundMail.raw), "escape").ilike(pattern, escape="\\")
+    return cast(col(InboundMail.raw), Text).like(pattern, escape="\\")  # SQLite: ASCII case
+
+
+def scrub_inbound_mail(session: Session, addresses: Sequence[str]) -> None:
+    """Empty every received message that holds one of the addresses (or a +variant of one),
+    and its stored reason; the row stays, so a late copy is still known as a duplicate."""
+    for address in addresses:
+        local, _, domain = normalise_email(address).rpartition("@")
+        local, domain = (like_escaped(part) for part in (local, domain))
+        for pattern in (f"%{local}@{domain}%", f"%{local}+%@{domain}%"):
+            session.execute(update(InboundMail).where(_mentions(session, pattern)).values(
+                raw=b"", reason=SCRUBBED,
+                status=case((col(InboundMail.status) == "pending", "ignored"),
+                            else_=col(InboundMail.status))))
+
+
 def delete_account(ctx: Context, player_id: int) -> None:
     """The player leaves for good: robots take their seats in games still going (as when they
-    resign); their addresses, name, links, away dates and queued mail go; their rows in
+    resign); their addresses, name, links, away dates, sessions, queued mail and the mail
+    received from them (`scrub_inbound_mail`) go; their rows in
     finished games stay under the neutral name FORMER_PLAYER, off the leaderboard, with no
     address, so no page or email shows them again."""
     with transaction(ctx.engine, read_only=True) as session:
@@ -239,10 +259,13 @@ def delete_account(ctx: Context, player_id: int) -> None:
             col(Game.status).in_(OPEN_GAMES))).all()
     with transaction(ctx.engine) as session:
         player = _player(session, player_id)
+        scrub_inbound_mail(session, [player.email, *session.exec(select(
+            PlayerAddress.email).where(PlayerAddress.player_id == player_id)).all()])
         player.email, player.name = former_address(player_id), FORMER_PLAYER
         player.unsubscribed, player.digest, player.on_leaderboard = True, False, False
+        player.email_status_reason = None  # a relay's words may quote the address
         session.add(player)
-        for table in (PlayerAddress, Away, Token):
+        for table in (PlayerAddress, Away, Token, WebSession):
             session.execute(delete(table).where(col(table.player_id) == player_id))
         session.execute(delete(OutboxEmail).where(
             col(OutboxEmail.player_id) == player_id,

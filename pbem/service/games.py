@@ -28,6 +28,7 @@ from pbem.service.core import Context, Duplicate, Loaded, Outcome, commit, mail_
 from pbem.service.errors import BadRequest, NotAllowed
 from pbem.service.moves import check_seat
 from pbem.service.names import seat_name
+from pbem.service.recipients import may_send, took_part
 from pbem.store.db import transaction
 from pbem.store.events import LoadedState
 from pbem.store.models import (
@@ -217,14 +218,16 @@ def _check_organiser_quota(session: Session, organiser: Invitee, now: datetime) 
     Atomic: the organiser's player row (made now if new) is locked before counting, so
     simultaneous posts for one address take turns (PostgreSQL: FOR UPDATE; SQLite's write
     transactions are serialized anyway); a concurrent first insert of the address fails the
-    unique index, and create_game tries again."""
+    unique index, and create_game tries again. The address's daily share of unasked-for
+    mail from anyone (pbem.service.recipients `may_send`) bounds it too."""
     player = player_for(session, organiser)
     session.exec(select(Player.id).where(Player.id == player.id).with_for_update()).one()
     since = now - timedelta(hours=1)
     sent = session.exec(select(func.count()).select_from(OutboxEmail).where(
         OutboxEmail.to_addr == normalise_email(organiser.email), OutboxEmail.kind == "invite",
         col(OutboxEmail.created_at) >= since)).one()
-    if sent >= ORGANISER_QUOTA:
+    if sent >= ORGANISER_QUOTA or not may_send(session, organiser.email,
+                                               known=took_part(session, player), now=now):
         raise BadRequest("That address has set up too many games in the last hour; please "
                          "confirm or finish those first, or try again later.")
 

@@ -7,12 +7,18 @@ Glicko rate two players at a time; TrueSkill is patented. A Hearts game is an or
 players by their final points (lowest first, ties share a place), which is exactly what
 Plackett-Luce takes.
 
-The rule (RULE below, shown on the leaderboard): a game counts when it is a standard game
-(the "standard" preset, any target) for four players and at least two of its seats are
-people who made most of their own moves: a seat counts as a person when robots (covering a
-timeout or an absence) made at most MAX_ROBOT_SHARE of its decisions (passes, plays, moon
-choices; forced plays don't count either way). Only those people are rated, by their order;
-robot seats and seats played mostly by robots are left out. Robot-only games never count.
+The rule (the leaderboard page says it in words, from the numbers here): a game counts when it
+is a standard game (the "standard" preset, any target) for four players in which real play
+happened: at least one whole hand was played, and at least two seats are people who made at
+least MIN_OWN_DECISIONS of the seat's decisions themselves (passes, plays, moon choices; forced
+plays don't count either way). A person who stayed counts when robots (covering a timeout or
+an absence) made at most MAX_ROBOT_SHARE of their seat's decisions; one who left the game
+counts as finishing last (below every seat's final score: leaving never escapes a loss), the
+others' game still counting. Only those people are rated, by their order; robot seats don't
+count. People who keep meeting each other count less, then not at all: a game doesn't count
+when two of its rated people were already rated together in MAX_TOGETHER games in the
+TOGETHER_DAYS before it (one person with two accounts can't pump a rating; friends playing
+weekly are not held back).
 
 A game is rated once, when it ends: in the command's own transaction (`rate_game`, called by
 the commit that finishes it, under the game's lock), and a `rated_game` row keyed by the game
@@ -24,7 +30,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from itertools import combinations
 
 from openskill.models import PlackettLuce
 from sqlalchemy import Engine
@@ -40,11 +47,10 @@ from pbem.store.types import utcnow
 RATED_PRESET = "standard"
 RATED_PLAYERS = 4
 MAX_ROBOT_SHARE = 0.25
+MIN_OWN_DECISIONS = 13  # a hand's worth of plays, made by the person themselves
+MAX_TOGETHER, TOGETHER_DAYS = 5, 30
 ROBOT_MOVES = frozenset({"timeout", "holding"})  # pbem.service.core TIMEOUT, HOLDING
-RULE = ("Standard four-player games count when at least two seats are people who made at "
-        "least 75% of their own moves (robots covering timeouts and absences made at most "
-        f"{MAX_ROBOT_SHARE:.0%}); those people are rated by their finishing order. Games against "
-        "robots only, and seats played mostly by robots, don't count.")
+NOT_THEIRS = frozenset({"forced", "robot"})  # no choice, or the robot after they left
 MODEL = PlackettLuce()
 SCALE, BASE = 40, 1000  # shown = BASE + SCALE * (mu - 3 sigma): a new player shows 1000
 
@@ -60,7 +66,7 @@ def rate_game(session: Session, game: Game, state: GameState, seats: Sequence[Se
     assert game.id is not None
     if session.get(RatedGame, game.id) is not None:
         return None
-    people, reason = _rated_people(session, game, state, seats)
+    people, reason = _rated_people(session, game, state, seats, now or utcnow())
     decision = RatedGame(game_id=game.id, counted=len(people) >= 2, reason=reason,
                          created_at=now or utcnow())
     session.add(decision)
@@ -70,31 +76,63 @@ def rate_game(session: Session, game: Game, state: GameState, seats: Sequence[Se
     return decision
 
 
-def _rated_people(session: Session, game: Game, state: GameState,
-                  seats: Sequence[Seat]) -> tuple[dict[int, int], str]:
-    """{player id: final points} of the seats that count, and why the game counts or not."""
+def _rated_people(session: Session, game: Game, state: GameState, seats: Sequence[Seat],
+                  now: datetime) -> tuple[dict[int, int], str]:
+    """{player id: final points} of the seats that count (a leaver's: below everyone's),
+    and why the game counts or not."""
     if game.preset != RATED_PRESET or state.rules.players != RATED_PLAYERS:
         return {}, "Only standard four-player games are rated."
+    if not state.sheet:
+        return {}, "No whole hand was played."
     assert game.id is not None
-    shares = robot_shares(session, game.id)
-    people = {s.player_id: state.totals[s.seat_no] for s in seats
-              if s.player_id is not None and not s.is_bot
-              and shares.get(s.seat_no, 0.0) <= MAX_ROBOT_SHARE}
+    own, shares = own_decisions(session, game.id)
+    last = max(state.totals) + 1
+    people = {s.player_id: last if s.is_bot else state.totals[s.seat_no] for s in seats
+              if s.player_id is not None and own.get(s.seat_no, 0) >= MIN_OWN_DECISIONS
+              and (s.is_bot or shares.get(s.seat_no, 0.0) <= MAX_ROBOT_SHARE)}
     if len(people) < 2:
-        return {}, "Fewer than two seats were played by people (robots made too many moves)."
+        return {}, ("Fewer than two seats were played by people (robots made too many "
+                    "moves, or too few were their own).")
+    if _met_too_often(session, sorted(people), game.id, now):
+        return {}, (f"Two of its people were already rated together in {MAX_TOGETHER} games "
+                    f"in the last {TOGETHER_DAYS} days.")
     return people, f"Rated: {len(people)} people played it."
+
+
+def own_decisions(session: Session, game_id: int) -> tuple[Counter[int], dict[int, float]]:
+    """Per seat: the decisions its person made, and the share of its decisions (while it
+    was theirs) that a robot covering for them made."""
+    made, by_robot, own = Counter[int](), Counter[int](), Counter[int]()
+    for row in load_event_rows(session, game_id):
+        seat = decision_seat(decode_event(row.payload))
+        if seat is None or row.actor in NOT_THEIRS:
+            continue
+        made[seat] += 1
+        by_robot[seat] += row.actor in ROBOT_MOVES
+        own[seat] += row.actor not in ROBOT_MOVES
+    return own, {seat: by_robot[seat] / made[seat] for seat in made}
 
 
 def robot_shares(session: Session, game_id: int) -> dict[int, float]:
     """Per seat: the share of its decisions made by a robot covering for its player."""
-    made, by_robot = Counter[int](), Counter[int]()
-    for row in load_event_rows(session, game_id):
-        seat = decision_seat(decode_event(row.payload))
-        if seat is None or row.actor in ("forced", "robot"):
-            continue
-        made[seat] += 1
-        by_robot[seat] += row.actor in ROBOT_MOVES
-    return {seat: by_robot[seat] / made[seat] for seat in made}
+    return own_decisions(session, game_id)[1]
+
+
+def _met_too_often(session: Session, ids: list[int], game_id: int, now: datetime) -> bool:
+    """Whether two of these people were already rated together in MAX_TOGETHER counted
+    games within TOGETHER_DAYS (before this game's decision)."""
+    since = now - timedelta(days=TOGETHER_DAYS)
+    recent = select(RatedGame.game_id).where(col(RatedGame.counted).is_(True),
+                                             col(RatedGame.created_at) >= since,
+                                             RatedGame.game_id != game_id)
+    rows = session.exec(select(RatingChange.game_id, RatingChange.player_id).where(
+        col(RatingChange.player_id).in_(ids), col(RatingChange.game_id).in_(recent))).all()
+    games: dict[int, set[int]] = {}
+    for met_in, player_id in rows:
+        games.setdefault(met_in, set()).add(player_id)
+    pairs = Counter(pair for people in games.values()
+                    for pair in combinations(sorted(people), 2))
+    return any(count >= MAX_TOGETHER for count in pairs.values())
 
 
 def _update(session: Session, game_id: int, points: dict[int, int], now: datetime) -> None:

@@ -251,6 +251,8 @@ class OutboxEmail(SQLModel, table=True):
         Index("ix_outbox_email_status_next_attempt_at", "status", "next_attempt_at"),
         # a player's latest email of a kind: has today's digest gone? (pbem.scheduler.digest)
         Index("ix_outbox_email_player_id_kind_created_at", "player_id", "kind", "created_at"),
+        # what one address was sent lately, whoever asked (pbem.mail.strangers' limits)
+        Index("ix_outbox_email_to_addr_created_at", "to_addr", "created_at"),
         CheckConstraint(_in("status", OUTBOX_STATUSES), name="status"),
         NEVER_REUSED_IDS,  # an id is in a bounce address, and in operators' hands
     )
@@ -322,11 +324,27 @@ class Token(SQLModel, table=True):
     game_id: int | None = Field(default=None, foreign_key="game.id", index=True)
     seat_no: int | None = None
     player_id: int | None = Field(default=None, foreign_key="player.id")
+    # A sign-in link's address when it belongs to nobody yet: the account is made when the
+    # link is used (pbem.present.signin), not when someone types the address.
+    email: str | None = Field(default=None, max_length=320)
     turn_seq: int | None = None  # dead once the game's last_seq moved past it
     card: str | None = Field(default=None, max_length=8)
     used_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     expires_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     created_at: datetime = _created()
+
+
+class WebSession(SQLModel, table=True):
+    """A signed-in browser (pbem.web.signedin): the cookie holds a random id, this row its
+    sha256. Signing out deletes the row, so a copy of the cookie signs in nobody any more;
+    "sign out everywhere" and deleting the account delete all the player's rows."""
+
+    __tablename__ = "web_session"
+
+    id_hash: str = Field(primary_key=True, max_length=64)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    created_at: datetime = _created()
+    expires_at: datetime = Field(sa_type=UTCDateTime)
 
 
 class InboundMail(SQLModel, table=True):

@@ -10,7 +10,6 @@ dropped without a word, so no link of ours can send anyone to another site."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
 from datetime import date
 
@@ -34,14 +33,14 @@ from pbem.mail.addresses import AddressRefused, request_address
 from pbem.mail.compose import MailSettings
 from pbem.present import signin as links
 from pbem.present.links import live_seat_link, seat_link
-from pbem.service import accounts, ratings
+from pbem.service import accounts, ratings, sessions
 from pbem.service.games import awaits_confirmation
 from pbem.service.names import MAX_NAME, one_line
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import NOTIFY_CHOICES, Game, Player, Seat
 from pbem.web.play import check_csrf
-from pbem.web.signedin import PLAYER_KEY, signed_in_player, signin_url
+from pbem.web.signedin import PLAYER_KEY, SESSION_KEY, signed_in_player, signin_url
 from pbem.zones import day_text, deadline_text, zone_names
 
 bp = Blueprint("accounts", __name__)
@@ -50,11 +49,20 @@ LINK_CODES = {links.UNKNOWN: 404, links.USED: 410, links.EXPIRED: 410}
 
 
 def sign_in(player_id: int) -> None:
-    """A new session for the player: the old one's contents (and CSRF token) are dropped."""
-    session.clear()
+    """A new session for the player, kept on the server (pbem.service.sessions): the old
+    one's contents (and CSRF token) are dropped."""
+    _end_session()
     session[PLAYER_KEY] = player_id
-    session["sid"] = secrets.token_urlsafe(16)  # a new cookie value even for the same player
+    session[SESSION_KEY] = sessions.start(db_engine(), player_id)
     session.permanent = True
+
+
+def _end_session() -> None:
+    """This browser's session is over, on the server too: a copy of its cookie is no use."""
+    raw = session.get(SESSION_KEY)
+    if isinstance(raw, str):
+        sessions.end(db_engine(), raw)
+    session.clear()
 
 
 def _next_path(values: Mapping[str, str]) -> str | None:
@@ -127,9 +135,19 @@ def signin_confirm(token: str) -> ResponseReturnValue:
 @bp.post("/signout")
 def signout() -> ResponseReturnValue:
     check_csrf()
-    session.clear()
+    _end_session()
     return render_template("web/signin.html", state="out", csrf=generate_csrf(), player=None,
                            address="")
+
+
+@bp.post("/me/signout-everywhere")
+def signout_everywhere() -> ResponseReturnValue:
+    """End every session of the player's, in every browser (this one too)."""
+    player = _player_or_signin()
+    sessions.end_all(db_engine(), player.id or 0)
+    session.clear()
+    return render_template("web/signin.html", state="out", everywhere=True,
+                           csrf=generate_csrf(), player=None, address="")
 
 
 # --- my games and settings ------------------------------------------------------------------
@@ -166,6 +184,7 @@ def me() -> ResponseReturnValue:
         prefs=accounts.preferences(_ctx(), player.id), away=service.away_dates(_ctx(), player.id),
         choices=NOTIFY_CHOICES, csrf=generate_csrf(), time_zones=zone_names(),
         rating=ratings.player_rating(db_engine(), player.id),
+        session_days=sessions.LIFETIME.days,
         deadline=lambda when: deadline_text(when, player.time_zone))
 
 
@@ -261,6 +280,6 @@ def delete_account() -> ResponseReturnValue:
     if request.form.get("sure") != "yes":
         return render_template("web/delete.html", state="ask", player=player,
                                csrf=generate_csrf(), problem=True), 422
-    accounts.delete_account(_ctx(), player.id or 0)
+    accounts.delete_account(_ctx(), player.id or 0)  # its sessions too
     session.clear()
     return render_template("web/delete.html", state="done", player=None)

@@ -17,7 +17,9 @@ bp = Blueprint("ratings", __name__)
 @bp.get("/leaderboard")
 def leaderboard() -> ResponseReturnValue:
     return render_template("web/leaderboard.html", rows=ratings.leaderboard(db_engine()),
-                           rule=ratings.RULE)
+                           min_own=ratings.MIN_OWN_DECISIONS,
+                           robot_share=round(ratings.MAX_ROBOT_SHARE * 100),
+                           together=ratings.MAX_TOGETHER, together_days=ratings.TOGETHER_DAYS)
 
 
 @bp.post("/me/leaderboard")

@@ -8,21 +8,21 @@ from flask import flash, redirect, session, url_for
 from flask.typing import ResponseReturnValue
 
 from pbem.present.signin import local_path
-from pbem.service import accounts
+from pbem.service import accounts, sessions
 from pbem.store.app_engine import db_engine
-from pbem.store.db import transaction
 from pbem.store.models import Player
 
 PLAYER_KEY = "player_id"
+SESSION_KEY = "sid"  # the random id of the session's row (pbem.service.sessions)
 
 
 def signed_in_player() -> Player | None:
-    """The signed-in player, or None (not signed in, or the player is gone)."""
-    player_id = session.get(PLAYER_KEY)
-    if not isinstance(player_id, int):
+    """The signed-in player, or None (not signed in, signed out since, possibly from another
+    browser, the session's lifetime over, or the player gone)."""
+    player_id, raw = session.get(PLAYER_KEY), session.get(SESSION_KEY)
+    if not isinstance(player_id, int) or not isinstance(raw, str):
         return None
-    with transaction(db_engine(), read_only=True) as db:
-        player = db.get(Player, player_id)
+    player = sessions.player_of(db_engine(), raw, player_id)
     return None if player is None or accounts.is_former(player) else player
 
 

@@ -25,6 +25,7 @@ from pbem import service
 from pbem.mail.compose import MailSettings
 from pbem.mail.render import default_renderer
 from pbem.mail.sending import queue_mail
+from pbem.mail.strangers import known_address, may_send
 from pbem.present.links import seat_link
 from pbem.present.tokens import consume_token, find_token, new_token
 from pbem.service.addresses import address_problem, checked_address
@@ -116,7 +117,8 @@ def _mail_confirmation(session: Session, seat: OpenSeat, address: str) -> None:
     (over them nothing is sent, and the page says the same: it tells nobody anything)."""
     now = datetime.now(UTC)
     if _mails_since(session, address, now - timedelta(hours=1)) >= MAILS_PER_ADDRESS or \
-            _joins_since(session, seat, now - timedelta(days=1)) >= MAILS_PER_SEAT:
+            _joins_since(session, seat, now - timedelta(days=1)) >= MAILS_PER_SEAT or \
+            not may_send(session, address, known=known_address(session, address), now=now):
         return
     player = player_for(session, service.Invitee(email=address, name=""))
     game = session.get(Game, seat.game_id)

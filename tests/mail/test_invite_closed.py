@@ -19,6 +19,7 @@ from tests.mail.mailtest_support import SmtpServer
 from tests.mail.test_notify import deliver, html, kinds, text
 from tests.mail.test_unsubscribe import footer_lines
 from tests.service.test_lobby import context, seats_of
+from tests.web.support import took_part_before
 
 ORGANISER = Invitee("ann@example.org", "Ann <b>& Co", accepted=True)
 BOB, CY = Invitee("bob@example.org", "Bob"), Invitee("cy@example.org", "Cy")
@@ -43,6 +44,7 @@ def start_now(ctx: Context, engine: Engine, game_id: int) -> None:
 
 def test_an_unanswered_invitee_is_told_a_robot_has_their_seat(
         engine: Engine, smtp_server: SmtpServer) -> None:
+    took_part_before(engine, BOB.email, CY.email)
     ctx = context(engine)
     game_id = confirmed_game(ctx)
     decline_invite(ctx, game_id, 3)  # Cy declines; Bob never answers
@@ -84,6 +86,7 @@ def test_invitations_say_why_the_address_gets_them(
         engine: Engine, smtp_server: SmtpServer) -> None:
     """An invitation's footer says who invited the address (or that it was given as the
     organiser's), not "you play Hearts by email": the person has not played yet."""
+    took_part_before(engine, BOB.email, CY.email)
     ctx = context(engine)
     game_id = create_game(ctx, name="Friday", players=[ORGANISER, BOB, CY], confirm_first=True,
                           table=Table(open_seats=(1,))).game_id
@@ -102,6 +105,7 @@ def test_an_invitation_footer_gives_the_unsubscribe_link_its_own_line(
         engine: Engine, smtp_server: SmtpServer) -> None:
     """The invitation's own reason (its footer block) ends its line: "Unsubscribe: <link>"
     starts the next one in the plain-text part."""
+    took_part_before(engine, BOB.email, CY.email)
     ctx = context(engine)
     confirmed_game(ctx)
     body = text(deliver(engine, smtp_server)[BOB.email][0])

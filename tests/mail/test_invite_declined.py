@@ -21,6 +21,7 @@ from tests.mail.test_invite_reminders import GAME_PAGE
 from tests.mail.test_notify import deliver, html, kinds, text
 from tests.service.test_lobby import context, seats_of, status
 from tests.service.test_new_game_waits import ANN, BOB, CY, DI, later, new_game
+from tests.web.support import took_part_before
 
 ZONES = {ANN.email: "Europe/Paris", CY.email: "Asia/Tokyo"}
 
@@ -29,6 +30,7 @@ def invited_everywhere(ctx: Context, engine: Engine, smtp_server: SmtpServer,
                        wait: int | None) -> int:
     """Ann's game, confirmed: Bob, Cy and Di invited to seats 2-4, no open seat, the seats
     nobody takes waiting `wait` minutes; Ann and Cy in time zones of their own."""
+    took_part_before(engine, BOB.email, CY.email, DI.email)  # named in what they are told
     game_id = new_game(ctx, wait=wait, guests=(BOB, CY, DI), open_seats=())
     with transaction(engine) as session:
         for player in session.exec(select(Player).where(col(Player.email).in_(ZONES))):

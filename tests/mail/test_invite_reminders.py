@@ -36,6 +36,7 @@ from tests.mail.mailtest_support import SmtpServer
 from tests.mail.test_notify import deliver, html, kinds, text
 from tests.service.test_lobby import context, race, seats_of
 from tests.service.test_new_game_waits import later
+from tests.web.support import took_part_before
 
 ANN = Invitee("ann@example.org", "Ann", accepted=True)  # the organiser, seat 1
 BOB = Invitee("bob@example.org", "Bob <i>& Sons")  # seat 3
@@ -74,6 +75,7 @@ def pass_and_mail(ctx: Context, engine: Engine,
 
 def test_an_unanswered_invitee_is_reminded_once_48_hours_after_the_invitation(
         engine: Engine, smtp_server: SmtpServer) -> None:
+    took_part_before(engine, BOB.email, CY.email)  # named in the reminder
     ctx = context(engine)
     game_id = confirmed_game(ctx, engine, smtp_server)
     later(ctx, 48 * HOUR - 1)

@@ -18,9 +18,10 @@ UNSAFE = {"PBEM_ENV": "production", "PBEM_SECRET_KEY": "short",
           "PBEM_BASE_URL": "http://localhost:8000", "PBEM_SMTP_PORT": "1025"}
 SAFE = {"PBEM_ENV": "production", "PBEM_SECRET_KEY": "k" * 32,
         "PBEM_BASE_URL": "https://hearts.example.org", "PBEM_SMTP_PORT": "587",
-        "PBEM_DATABASE_URL": "postgresql+psycopg://pbem@db/pbem"}
+        "PBEM_DATABASE_URL": "postgresql+psycopg://pbem@db/pbem",
+        "PBEM_METRICS_TOKEN": "m" * 32}
 EVERY_PROBLEM = ("PBEM_SECRET_KEY", "https://", "points at this machine", "PBEM_SMTP_PORT",
-                 "PBEM_DATABASE_URL is not set")
+                 "PBEM_DATABASE_URL is not set", "PBEM_METRICS_TOKEN is not set")
 
 
 def test_production_refuses_to_start_listing_every_problem_at_once(
@@ -61,7 +62,21 @@ def test_pbem_check_prints_the_same_list_and_fails(tmp_path: Path) -> None:
     result = _pbem(tmp_path, "check", env=UNSAFE)
     assert result.returncode == 1
     assert all(part in result.stdout for part in EVERY_PROBLEM)
-    assert "5 problems" in result.stdout
+    assert "6 problems" in result.stdout
+
+
+@pytest.mark.parametrize(("bind", "proxies", "refused"), [
+    ("0.0.0.0:8000", "0", True), ("[::]:8000", "0", True), ("hearts.example.org:80", "0", True),
+    ("127.0.0.1:8000", "1", True), ("127.0.0.1:8000", "0", False),
+    ("10.1.2.3:8000", "0", False), ("unix:/run/pbem.sock", "0", False)])
+def test_production_needs_a_metrics_token_unless_metrics_are_private(
+        tmp_path: Path, bind: str, proxies: str, refused: bool) -> None:
+    """Issue 38.10: /metrics is not left open to the internet: `pbem check` says so, and
+    production refuses to start (a token, or a private bind with no proxy forwarding)."""
+    env = {**SAFE, "PBEM_METRICS_TOKEN": "", "PBEM_BIND": bind, "PBEM_PROXIES": proxies}
+    result = _pbem(tmp_path, "check", env=env)
+    assert (result.returncode == 1) == refused, result.stdout
+    assert ("PBEM_METRICS_TOKEN is not set and /metrics is public" in result.stdout) == refused
 
 
 def test_pbem_check_passes_safe_settings(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from flask import Flask
 from sqlalchemy import update
 from sqlmodel import col
 
-from pbem.logs import mask_tokens, setup_logging
+from pbem.logs import address_hash, mask_tokens, setup_logging
 from pbem.store.db import transaction
 from pbem.store.models import Game
 from pbem.store.testing import create_tables
@@ -34,10 +34,14 @@ TOKEN = "Zx81-secretToken_abcdefgh"
 def test_tokens_are_masked_in_links_reply_addresses_and_message_ids() -> None:
     for text in (f"GET /s/{TOKEN}/play?c=QS HTTP/1.1", f"GET /join/{TOKEN}",
                  f"to play+{TOKEN}@hearts.example.org", f"<pbem.reply.{TOKEN}@hearts.test>",
-                 f"/u/{TOKEN}/preferences", f"/p/{TOKEN}", f"/t/{TOKEN}"):
+                 f"/u/{TOKEN}/preferences", f"/p/{TOKEN}", f"/t/{TOKEN}",
+                 f"GET /join/confirm/{TOKEN} HTTP/1.1", f"POST /signin/{TOKEN}?next=/me",
+                 f"GET /a/{TOKEN}.Zx81 HTTP/1.1"):
         assert TOKEN not in mask_tokens(text)
         assert "***" in mask_tokens(text)
     assert mask_tokens("GET /games/12/summary") == "GET /games/12/summary"
+    assert mask_tokens("sender 'Ann.Lee@Example.org' refused") == \
+        f"sender '{address_hash('ann.lee@example.org')}' refused"
 
 
 def _capture(app: Flask, fmt: str) -> tuple[io.StringIO, logging.Handler]:

@@ -62,6 +62,7 @@ def test_production_refuses_to_start_without_a_secret_key(
 ) -> None:
     monkeypatch.setenv("PBEM_ENV", "production")
     for name, value in {"PBEM_BASE_URL": "https://hearts.example.org", "PBEM_SMTP_PORT": "25",
+                        "PBEM_METRICS_TOKEN": "m" * 32,
                         "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'chosen.sqlite3'}"}.items():
         monkeypatch.setenv(name, value)
     with pytest.raises(ConfigError, match="PBEM_SECRET_KEY"):

@@ -1,6 +1,6 @@
 """Ratings (issue 19): a standard four-player game with at least two people who made their own
 moves rates them by finishing order, once, when it ends; robot-only games, other rule sets and
-seats played mostly by robots don't count (pbem.service.ratings.RULE). Rating a finished game
+seats played mostly by robots don't count (the rule: pbem.service.ratings). Rating a finished game
 again, even from several threads at once, changes nothing."""
 
 from __future__ import annotations

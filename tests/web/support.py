@@ -9,6 +9,7 @@ from collections.abc import MutableSequence, Sequence
 from typing import Any
 
 from flask import Flask
+from sqlalchemy import Engine
 from sqlmodel import col, select
 
 from pbem import service
@@ -221,3 +222,24 @@ def finish_game(app: Flask, game_id: int, seat: int = 0) -> GameState:
             break
         assert human_move(app, game_id, seat)
     return state(app, game_id)
+
+
+def played_before(app: Flask, *addresses: str) -> None:
+    """People who took part before (signed in once), so invitations to them carry the
+    game's and the players' names (pbem.service.recipients `took_part`): to an address that
+    never did, nothing anyone typed is sent."""
+    took_part_before(db_engine(app), *addresses)
+
+
+def took_part_before(engine: Engine, *addresses: str) -> None:
+    """`played_before`, given the database."""
+    from pbem.present.tokens import insert_tokens, token_values
+    from pbem.store.models import Player
+
+    with transaction(engine) as session:
+        for address in addresses:
+            player = Player(email=address, name=address.split("@")[0].title())
+            session.add(player)
+            session.flush()
+            _raw, row = token_values("signin", player_id=player.id)
+            insert_tokens(session, [{**row, "used_at": row["created_at"]}])

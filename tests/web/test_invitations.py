@@ -12,7 +12,7 @@ from pbem.app import db_engine
 from pbem.engine import Phase
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
-from tests.web.support import csrf_of, links, outbox, state
+from tests.web.support import csrf_of, links, outbox, played_before, state
 
 
 def _create(app: Flask, players: list[service.Invitee], bots: tuple[int, ...]) -> int:
@@ -53,6 +53,7 @@ BOB = service.Invitee("bob@example.com", "Bob")
 
 
 def test_creating_a_game_invites_each_invited_human(app: Flask) -> None:
+    played_before(app, ANN.email, BOB.email)
     game_id = _create(app, [ANN, BOB], (2, 3))
     invites = outbox(app, "invite")
     assert sorted(m.to_addr for m in invites) == ["ann@example.com", "bob@example.com"]
@@ -65,7 +66,21 @@ def test_creating_a_game_invites_each_invited_human(app: Flask) -> None:
                                                     "accepted"])
 
 
+def test_invitations_to_an_address_that_never_took_part_carry_nobody_s_words(
+        app: Flask) -> None:
+    """Issue 38.3: the game's name and the people's names were typed by whoever made it."""
+    game_id = _create(app, [service.Invitee("org@example.com", "FREE PRIZE http://x.test",
+                                            accepted=True), BOB], (2, 3))
+    (mail,) = outbox(app, "invite")
+    assert mail.subject == "Hearts: an invitation to a game"
+    for text in (mail.body_text, mail.body_html or "", str(mail.headers)):
+        assert "FREE PRIZE" not in text and "x.test" not in text and "Invited" not in text
+    assert "Bob" not in mail.headers["To"]
+    assert f"/games/{game_id}" not in mail.body_text
+
+
 def test_the_organiser_gets_no_invitation_and_is_named_as_inviter(app: Flask) -> None:
+    played_before(app, BOB.email)
     _create(app, [service.Invitee("org@example.com", "Olga", accepted=True), BOB], (2, 3))
     (mail,) = outbox(app, "invite")
     assert mail.to_addr == "bob@example.com" and "Olga invites you" in mail.body_text
@@ -90,6 +105,7 @@ def test_the_last_acceptance_starts_the_game(app: Flask, client: FlaskClient) ->
 def test_a_refusal_is_told_to_the_others_and_leaves_the_seat_open(
         app: Flask, client: FlaskClient) -> None:
     cy = service.Invitee("cy@example.com", "Cy")
+    played_before(app, cy.email, "dan@example.com")
     game_id = _create(app, [service.Invitee("org@example.com", "Olga", accepted=True), ANN,
                             cy], (3,))
     _answer(client, _answer_links(app, ANN.email)["decline"], "decline")

@@ -13,7 +13,16 @@ from pbem.app import db_engine
 from pbem.engine import CardsPassed
 from pbem.store.db import transaction
 from pbem.store.models import Seat
-from tests.web.support import csrf_of, events, links, newest, pass_cards, snapshot, state
+from tests.web.support import (
+    csrf_of,
+    events,
+    links,
+    newest,
+    pass_cards,
+    played_before,
+    snapshot,
+    state,
+)
 
 
 def _pass_path(app: Flask) -> str:
@@ -79,7 +88,8 @@ def test_pass_posts_once_then_says_already_passed(app: Flask, client: FlaskClien
 
 def _invited_game(app: Flask) -> tuple[int, str]:
     """A game waiting for Bob's answer, and the path of his invitation link (creating the game
-    sent the invitation)."""
+    sent the invitation). Bob signed in here before: his invitation names who invites him."""
+    played_before(app, "bob@example.com")
     with app.app_context():
         out = service.create_game(
             service.Context(engine=db_engine(app)), name="Invite", players=[

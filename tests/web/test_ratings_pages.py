@@ -29,7 +29,9 @@ def test_the_summary_my_games_and_the_leaderboard_show_ratings(
         assert f"<td class=\"num\">{before}</td><td class=\"num\">{after}</td>" in summary
     board = unescape(client.get("/leaderboard").get_data(as_text=True))
     assert "Ann" in board and "Bob" in board and "@" not in board
-    assert ratings.RULE in board
+    assert "at least one whole hand was played" in board
+    assert "Leaving a game counts as finishing it last" in board
+    assert f"rated together in {ratings.MAX_TOGETHER} games" in board
     sign_in(app, client, "ann@example.org")
     me = unescape(client.get("/me").get_data(as_text=True))
     assert f"Your rating: <strong>{ratings.shown(ann.mu_after, ann.sigma_after)}</strong> " \
