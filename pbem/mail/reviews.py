@@ -32,5 +32,5 @@ def review_mails(session: Session, game: Game, review: Review,
             context = {"lines": lines,
                        "summary_url": mail.settings.url(f"games/{game.id}/summary")}
             rows.append(mail.send("review", seat, context,
-                                  preheader="Your costliest decisions of the game."))
+                                  preheader="Your largest mistakes of the game."))
     return [row for row in rows if row is not None]
