@@ -13,8 +13,7 @@ from pbem.bots.review import SHOWN_FROM, Verdict
 from pbem.engine import Rules
 from pbem.present.presenters import presenter
 
-PER_HAND = 2  # the costliest decisions shown per player and hand on the summary page
-IN_EMAIL = 3  # and in the review email, over the whole game
+PER_HAND = 2  # the largest mistakes shown per player and hand (summary page and email)
 
 
 @dataclass(frozen=True)
@@ -103,10 +102,12 @@ def by_hand(verdicts: Sequence[Verdict], rules: Rules,
     return hands
 
 
-def top_for(verdicts: Sequence[Verdict], rules: Rules, seat: int,
-            count: int = IN_EMAIL) -> list[ReviewLine]:
-    """The player in `seat`'s `count` costliest decisions of the game."""
-    return [line for line in costly(verdicts, rules) if line.seat == seat][:count]
+def top_for(verdicts: Sequence[Verdict], rules: Rules, seat: int) -> list[ReviewLine]:
+    """The player in `seat`'s largest mistakes of each hand (PER_HAND at most a hand), hand by
+    hand: the lines the summary page shows for that player."""
+    mine = [line for line in costly(verdicts, rules) if line.seat == seat]
+    return [line for hand in sorted({x.hand for x in mine})
+            for line in [x for x in mine if x.hand == hand][:PER_HAND]]
 
 
 def samples(verdicts: Sequence[Verdict]) -> int:
