@@ -98,9 +98,10 @@ def review_events(events: Sequence[Event], which: Collection[int], seed: int = 0
 
 
 def review_decision(state: GameState, event: Event, seed: int,
-                    budget: strong.Budget = REVIEW_BUDGET) -> Verdict | None:
+                    budget: strong.Budget = REVIEW_BUDGET,
+                    rounds: Sequence[int] = CHECK_ROUNDS) -> Verdict | None:
     """The verdict on `event` made in `state`, or None when it was no choice (a forced card,
-    a moon choice, a claim, a draw)."""
+    a moon choice, a claim, a draw). `budget` is the first look's, `rounds` the check's."""
     found = _options(state, event)
     if found is None:
         return None
@@ -119,7 +120,7 @@ def review_decision(state: GameState, event: Event, seed: int,
     if cost < SCREEN:
         return verdict
     low, mean, high, worlds = check(seen, seed, strong.Options((chosen, best.choice),
-                                                              options.act))
+                                                              options.act), rounds)
     return replace(verdict, cost=max(0.0, mean), worlds=worlds, low=low, high=high,
                    why=why(state, event) if low >= SHOWN_FROM else "")
 
