@@ -90,12 +90,14 @@ def reference(seen: Seen, seed: int, worlds: int) -> Point | None:
 
 
 def regrets(points: list[Point], budget: Budget) -> tuple[list[float], list[float]]:
-    """Per decision: the regret of the robot with `budget`, and its CPU seconds."""
+    """Per decision: the regret of the robot with `budget`, and its CPU seconds (its wall
+    seconds when the budget has a wall-clock limit)."""
     lost, cpu = [], []
     for p in points:
-        started = time.process_time()
+        started, wall = time.process_time(), time.perf_counter()
         chosen = choice_of(choose(p.seen, p.seed, budget))
-        cpu.append(time.process_time() - started)
+        cpu.append(time.process_time() - started if budget.seconds is None
+                   else time.perf_counter() - wall)
         costs = p.costs
         key = chosen if chosen in costs else equivalent(p, chosen)
         lost.append(costs[key] - min(costs.values()))
@@ -129,20 +131,24 @@ def main() -> None:
     parser.add_argument("--try", dest="tries", nargs="*", default=[], metavar="P,W,PP,Z,E",
                         help="more budgets to screen: plays, most worlds, pass plays, race z, "
                              "indifference (e.g. 20000,240,16000,2.5,0.05)")
+    parser.add_argument("--seconds", type=float, nargs="*", default=[], metavar="S",
+                        help="also the new robot with these wall-clock limits a decision")
     args = parser.parse_args()
     started = time.process_time()
     points = decisions(args.hands, args.seed, args.worlds)
     print(f"{len(points)} decisions ({args.hands} hands), reference over {args.worlds} worlds "
           f"a choice ({args.worlds // 4} for a pass): {time.process_time() - started:.0f} s CPU")
     today, today_cpu = regrets(points, TODAY_BUDGET)
-    tried = [(t, parsed(t)) for t in args.tries]
+    tried = [(t, parsed(t)) for t in args.tries] + \
+        [(f"new, {s * 1000:g} ms wall limit", DEFAULT_BUDGET.limited(s)) for s in args.seconds]
     for name, budget in (("today", TODAY_BUDGET), ("new", DEFAULT_BUDGET), *tried):
         lost, cpu = (today, today_cpu) if name == "today" else regrets(points, budget)
         mean, half = interval(lost)
         diff, diff_half = interval([a - b for a, b in zip(lost, today, strict=True)])
         cpu.sort()
+        clock = "CPU" if budget.seconds is None else "wall"
         print(f"  {name}: regret {mean:.3f} ± {half:.3f} points a decision; minus today's "
-              f"{diff:+.3f} ± {diff_half:.3f}; CPU p50 {cpu[len(cpu) // 2] * 1000:.0f} ms, "
+              f"{diff:+.3f} ± {diff_half:.3f}; {clock} p50 {cpu[len(cpu) // 2] * 1000:.0f} ms, "
               f"p99 {cpu[int(len(cpu) * 0.99)] * 1000:.0f} ms")
 
 
