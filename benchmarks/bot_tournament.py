@@ -32,7 +32,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pbem.bots import choose_event, strong
 from pbem.bots.strong import DEFAULT_BUDGET, TODAY_BUDGET, Budget, choose
@@ -97,9 +97,9 @@ def told_choice(state: GameState, seat: int, seed: int, budget: Budget) -> Event
 
 def scaled(budget: Budget, factor: float) -> Budget:
     """The budget with `factor` times the plays and the most worlds (the fewest unchanged)."""
-    return Budget(plays=round(budget.plays * factor), min_worlds=budget.min_worlds,
-                  max_worlds=round(budget.max_worlds * factor),
-                  pass_plays=round(budget.pass_plays * factor))
+    return replace(budget, plays=round(budget.plays * factor),
+                   max_worlds=round(budget.max_worlds * factor),
+                   pass_plays=round(budget.pass_plays * factor))  # the race, the limit kept
 
 
 OPPONENTS: dict[str, Player] = {"heuristic": heuristic_player, "random": random_player}
