@@ -113,7 +113,7 @@ def review_decision(state: GameState, event: Event, seed: int,
     most = max(r.worlds for r in results)
     best = min((r for r in results if r.worlds == most), key=lambda r: r.mean)
     mine = next(r for r in results if r.choice == chosen)
-    cost = max(0.0, mine.mean - best.mean) if best.choice != chosen else 0.0
+    cost = max(0.0, _paired(mine.costs, best.costs)) if best.choice != chosen else 0.0
     verdict = Verdict(state.hand_number, state.trick_number, seen.seat, kind,
                       _words(kind, chosen), _words(kind, best.choice), cost, mine.worlds,
                       cost, cost)
@@ -141,6 +141,13 @@ def check(seen: Seen, seed: int, pair: strong.Options[object],
         if low >= SHOWN_FROM or high < SHOWN_FROM:
             break
     return low, mean, high, len(diffs)
+
+
+def _paired(mine: Sequence[float], best: Sequence[float]) -> float:
+    """The mean of mine - best over the worlds both were played in: the first ones (a choice
+    dropped by the race or the halving was played in the first worlds only)."""
+    n = min(len(mine), len(best))
+    return sum(a - b for a, b in zip(mine[:n], best[:n], strict=True)) / n if n else 0.0
 
 
 def _interval(values: Sequence[float]) -> tuple[float, float, float]:
