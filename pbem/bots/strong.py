@@ -251,20 +251,33 @@ class _Search(Generic[Option]):
         b = self.budget
         if self.worlds >= b.max_worlds or len(self.alive) < 2 and self.worlds >= 1:
             return False
-        if self.deadline is not None and self.worlds and time.perf_counter() > self.deadline:
+        if self.late():
             return False
         return self.worlds < b.min_worlds or \
             self.spent + len(self.alive) * self.plays_left <= self.limit
 
+    def late(self) -> bool:
+        """Has the wall-clock limit passed (once a world at least is played)?"""
+        return self.deadline is not None and self.worlds > 0 and \
+            time.perf_counter() > self.deadline
+
     def play_world(self) -> None:
+        """One more world for every choice still in the running; when the limit passes
+        during it, nothing of it is kept (every choice keeps the same worlds)."""
         me, choices, act = self.seen.seat, self.options.choices, self.options.act
         base = _world(self.seen, self.know, self.rng)
         chance = self.rng.randrange(2**32)  # the wild opponents' draws: the same for every choice
+        found = []
         for i in self.alive:
+            if self.late():
+                self.deadline = -1.0  # past, for good
+                return
             table = base.clone()
             act(table, me, choices[i])
             play_out(table, self.wild, random.Random(chance), own=me)
-            self.costs[i].append(cost(table, me, self.chips))
+            found.append(cost(table, me, self.chips))
+        for i, value in zip(self.alive, found, strict=True):
+            self.costs[i].append(value)
         self.spent += len(self.alive) * max(self.plays_left, 1)
         self.worlds += 1
 
@@ -302,6 +315,8 @@ def search(seen: Seen, seed: int, budget: Budget, options: Options[Option],
     s = _Search(seen, seed, budget, options)
     while s.more():
         s.play_world()
+        if s.late():
+            break
         if halve:
             s.halve()
         if budget.race:
