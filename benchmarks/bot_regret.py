@@ -57,7 +57,8 @@ def options_of(seen: Seen) -> Options[int]:
     return pass_options(seen) if seen.view.phase is Phase.PASS else distinct_plays(seen)
 
 
-def decisions(hands: int, seed: int, worlds: int) -> list[Point]:
+def decisions(hands: int, seed: int, worlds: int, pass_worlds: int | None = None,
+              only: str | None = None) -> list[Point]:
     """The decisions of seat (hand % 4) in `hands` hands of heuristic robots, with references."""
     points: list[Point] = []
     rules = preset("standard")
@@ -71,19 +72,22 @@ def decisions(hands: int, seed: int, worlds: int) -> list[Point]:
                 state = apply(state, forced[0])
                 continue
             mover = state.to_move[0]
-            if mover == seat:
-                point = reference(seen_by(state, seat), rng.randrange(2**32), worlds)
+            kind = "pass" if state.phase is Phase.PASS else "play"
+            if mover == seat and only in (None, kind):
+                point = reference(seen_by(state, seat), rng.randrange(2**32), worlds,
+                                  pass_worlds)
                 if point is not None:
                     points.append(point)
             state = apply(state, choose_event(state, mover))
     return points
 
 
-def reference(seen: Seen, seed: int, worlds: int) -> Point | None:
+def reference(seen: Seen, seed: int, worlds: int,
+              pass_worlds: int | None = None) -> Point | None:
     options = options_of(seen)
     if len(options.choices) < 2:
         return None
-    count = worlds // 4 if seen.view.phase is Phase.PASS else worlds
+    count = worlds if seen.view.phase is not Phase.PASS else pass_worlds or worlds // 4
     big = Budget(plays=10**9, min_worlds=count, max_worlds=count, pass_plays=10**9)
     found = evaluate(seen, seed ^ 0x5EED, big, options, halve=False)
     return Point(seen, seed, {e.choice: e.mean for e in found})
@@ -113,9 +117,10 @@ def equivalent(point: Point, chosen: int) -> int:
 
 
 def parsed(text: str) -> Budget:
-    plays, worlds, pass_plays, z, slack = text.split(",")
+    plays, worlds, pass_plays, z, slack, *spread = text.split(",")
     return Budget(plays=int(plays), max_worlds=int(worlds), pass_plays=int(pass_plays),
-                  race=float(z), indifferent=float(slack))
+                  race=float(z), indifferent=float(slack),
+                  spread=float(spread[0]) if spread else 0.0)
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -128,16 +133,21 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=40)
     parser.add_argument("--worlds", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--try", dest="tries", nargs="*", default=[], metavar="P,W,PP,Z,E",
+    parser.add_argument("--try", dest="tries", nargs="*", default=[], metavar="P,W,PP,Z,E[,S]",
                         help="more budgets to screen: plays, most worlds, pass plays, race z, "
-                             "indifference (e.g. 20000,240,16000,2.5,0.05)")
+                             "indifference[, spread] (e.g. 20000,240,16000,2.5,0.05)")
+    parser.add_argument("--only", choices=("pass", "play"), default=None,
+                        help="only the passes, or only the cards")
+    parser.add_argument("--pass-worlds", type=int, default=None, metavar="N",
+                        help="the reference's worlds for a pass (default: a quarter of --worlds)")
     parser.add_argument("--seconds", type=float, nargs="*", default=[], metavar="S",
                         help="also the new robot with these wall-clock limits a decision")
     args = parser.parse_args()
     started = time.process_time()
-    points = decisions(args.hands, args.seed, args.worlds)
+    points = decisions(args.hands, args.seed, args.worlds, args.pass_worlds, args.only)
     print(f"{len(points)} decisions ({args.hands} hands), reference over {args.worlds} worlds "
-          f"a choice ({args.worlds // 4} for a pass): {time.process_time() - started:.0f} s CPU")
+          f"a choice ({args.pass_worlds or args.worlds // 4} for a pass): "
+          f"{time.process_time() - started:.0f} s CPU")
     today, today_cpu = regrets(points, TODAY_BUDGET)
     tried = [(t, parsed(t)) for t in args.tries] + \
         [(f"new, {s * 1000:g} ms wall limit", DEFAULT_BUDGET.limited(s)) for s in args.seconds]

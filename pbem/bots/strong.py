@@ -67,6 +67,7 @@ class Budget:
     race: float = 0.0
     indifferent: float = 0.0
     seconds: float | None = None
+    spread: float = 0.0  # a prior sum of squares the race adds to its paired differences
 
     def limited(self, seconds: float | None) -> Budget:
         """The same budget with a wall-clock limit (None: none)."""
@@ -292,17 +293,19 @@ class _Search(Generic[Option]):
         if self.worlds not in RACE_AT or len(self.alive) < 2:
             return
         lead = min(self.alive, key=lambda i: (sum(self.costs[i]), i))
-        z, slack = self.budget.race, self.budget.indifferent
+        z, slack, spread = self.budget.race, self.budget.indifferent, self.budget.spread
         self.alive = [i for i in self.alive if i == lead or
-                      _lower(self.costs[i], self.costs[lead], z) <= -slack]
+                      _lower(self.costs[i], self.costs[lead], z, spread) <= -slack]
 
 
-def _lower(mine: list[float], lead: list[float], z: float) -> float:
-    """The lower end of the interval of mean(mine - lead), paired world by world."""
+def _lower(mine: list[float], lead: list[float], z: float, spread: float = 0.0) -> float:
+    """The lower end of the interval of mean(mine - lead), paired world by world; `spread` is
+    added to the sum of squares (so a few worlds that happen to agree, say none where the Q♠
+    fell, do not pass for a certainty)."""
     diffs = [a - b for a, b in zip(mine, lead, strict=True)]
     n = len(diffs)
     mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    var = (sum((d - mean) ** 2 for d in diffs) + spread) / (n - 1)
     return float(mean - z * (var / n) ** 0.5)
 
 
