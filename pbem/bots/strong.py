@@ -51,7 +51,8 @@ class Budget:
     """How much one decision may think: simulated card plays, the range of worlds, how sure
     the race must be to drop a choice, and a wall-clock limit.
 
-    `race` (a z score; 0: no race) drops a choice once its paired difference from the leader,
+    `race` (a z score; 0: no race) drops a choice once its paired difference from the leader
+    (its sum of squares plus `spread`, a prior: a few worlds that agree are no certainty),
     over the worlds both were played in, is clear of `indifferent` points (it is worse, or at
     most that much better, with that confidence), judged at the counts of worlds in `RACE_AT`,
     so the worlds go to the choices still in doubt and a clear decision stops early.
@@ -78,11 +79,11 @@ class Budget:
 # at about every quarter more, so the judging costs little beside the rollouts.
 RACE_AT = frozenset((12, 16, 20, 24, 32, 40, 48, 64, 80, 96, 128, 160, 192, 256, 320, 384, 448))
 TODAY_BUDGET = Budget()  # the robot of docs/robots.md §8 (the tournament's reference)
-# Three quarters of today's plays and worlds, half its pass plays, raced: as strong decision by
-# decision as today's robot (bot_regret.py: +0.000 ± 0.017 points a decision) at about a third
-# of its CPU at the median (docs/robots.md §9).
+# Three quarters of today's plays and worlds, half its pass plays, raced, with the race's prior
+# spread of one Q♠ (13² points²): as strong decision by decision as today's robot (bot_regret.py:
+# +0.005 ± 0.008 points a card, +0.027 ± 0.061 a pass) at under half its CPU (docs/robots.md §9).
 FAST_BUDGET = Budget(plays=30_000, max_worlds=360, pass_plays=24_000, race=2.5,
-                     indifferent=0.05)
+                     indifferent=0.05, spread=169.0)
 DEFAULT_BUDGET = FAST_BUDGET
 BID_RAISES = (1, 2, 3)  # the bids tried above the high bid (besides passing)
 HEARTS = ((1 << 13) - 1) << (13 * Suit.HEARTS.value)
