@@ -6,7 +6,8 @@ out. With `--baseline` the same deals are also played with the heuristic ("easy"
 seat, and the paired difference is printed (the strong robot is better when it is below zero).
 
 Run: python benchmarks/bot_tournament.py [--preset standard] [--deals 500] [--opponents heuristic]
-        [--baseline] [--workers 1] [--seed 1 [2 ...]] [--progress 25] [--budget 1]
+        [--baseline] [--compare] [--workers 1] [--seed 1 [2 ...]] [--progress 25] [--budget 1]
+        [--seconds S]
   --deals 500 in the standard game is 2,000 hands (each deal once per seat).
   Opponents: heuristic (three copies of the easy robot) or random (random legal moves).
   --budget K multiplies the strong robot's search budget (plays, pass plays, most worlds) by K;
@@ -15,6 +16,12 @@ Run: python benchmarks/bot_tournament.py [--preset standard] [--deals 500] [--op
   worlds: what seeing every hidden card would be worth to the same search.
   --save FILE keeps a run's points per deal, --against FILE prints this run minus that one, deal by
   deal (e.g. --budget 1 --save b1.json, then --budget 2 --against b1.json).
+  --compare (issue 36) also plays today's robot (the budget of docs/robots.md §8, no race, no
+  time limit) in the same seats of the same deals, and prints the two side by side: points a
+  hand, their paired difference, CPU per decision (process_time) p50 and p99 of each. Run long
+  ones under `nice -n 10` with --progress N: every N deals the figures so far are printed and
+  --save written, so a run stopped early keeps its completed deals.
+  --seconds S gives the strong robot a wall-clock limit per decision (what a tight one costs).
 Targets (issue 18): standard rules, strong vs three heuristic robots: at most 5.0 points a hand
 (par 6.5); vs three random-legal players: at most 1.5; in every whole variant and the 3, 5, 6 and
 7-player forms the strong robot beats the heuristic in the same seat (the difference's 95%
