@@ -6,7 +6,8 @@ out. With `--baseline` the same deals are also played with the heuristic ("easy"
 seat, and the paired difference is printed (the strong robot is better when it is below zero).
 
 Run: python benchmarks/bot_tournament.py [--preset standard] [--deals 500] [--opponents heuristic]
-        [--baseline] [--workers 1] [--seed 1 [2 ...]] [--progress 25] [--budget 1]
+        [--baseline] [--compare] [--workers 1] [--seed 1 [2 ...]] [--progress 25] [--budget 1]
+        [--seconds S]
   --deals 500 in the standard game is 2,000 hands (each deal once per seat).
   Opponents: heuristic (three copies of the easy robot) or random (random legal moves).
   --budget K multiplies the strong robot's search budget (plays, pass plays, most worlds) by K;
@@ -15,6 +16,12 @@ Run: python benchmarks/bot_tournament.py [--preset standard] [--deals 500] [--op
   worlds: what seeing every hidden card would be worth to the same search.
   --save FILE keeps a run's points per deal, --against FILE prints this run minus that one, deal by
   deal (e.g. --budget 1 --save b1.json, then --budget 2 --against b1.json).
+  --compare (issue 36) also plays today's robot (the budget of docs/robots.md §8, no race, no
+  time limit) in the same seats of the same deals, and prints the two side by side: points a
+  hand, their paired difference, CPU per decision (process_time) p50 and p99 of each. Run long
+  ones under `nice -n 10` with --progress N: every N deals the figures so far are printed and
+  --save written, so a run stopped early keeps its completed deals.
+  --seconds S gives the strong robot a wall-clock limit per decision (what a tight one costs).
 Targets (issue 18): standard rules, strong vs three heuristic robots: at most 5.0 points a hand
 (par 6.5); vs three random-legal players: at most 1.5; in every whole variant and the 3, 5, 6 and
 7-player forms the strong robot beats the heuristic in the same seat (the difference's 95%
@@ -32,10 +39,10 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pbem.bots import choose_event, strong
-from pbem.bots.strong import DEFAULT_BUDGET, Budget, choose
+from pbem.bots.strong import DEFAULT_BUDGET, TODAY_BUDGET, Budget, choose
 from pbem.bots.worlds import seen_by
 from pbem.dealing import deal
 from pbem.engine import (
@@ -97,9 +104,9 @@ def told_choice(state: GameState, seat: int, seed: int, budget: Budget) -> Event
 
 def scaled(budget: Budget, factor: float) -> Budget:
     """The budget with `factor` times the plays and the most worlds (the fewest unchanged)."""
-    return Budget(plays=round(budget.plays * factor), min_worlds=budget.min_worlds,
-                  max_worlds=round(budget.max_worlds * factor),
-                  pass_plays=round(budget.pass_plays * factor))
+    return replace(budget, plays=round(budget.plays * factor),
+                   max_worlds=round(budget.max_worlds * factor),
+                   pass_plays=round(budget.pass_plays * factor))  # the race, the limit kept
 
 
 OPPONENTS: dict[str, Player] = {"heuristic": heuristic_player, "random": random_player}
@@ -114,6 +121,10 @@ class Job:
     robots: tuple[str, ...]
     budget: Budget = DEFAULT_BUDGET
     told: bool = False  # --told: the strong robot's worlds are the true deal (a calibration)
+    today: Budget = TODAY_BUDGET  # the reference robot of --compare
+
+
+Times = list[tuple[float, float]]  # per decision: (wall, CPU) seconds
 
 
 def deal_rules(rules: Rules, deal_no: int) -> Rules:
@@ -123,7 +134,17 @@ def deal_rules(rules: Rules, deal_no: int) -> Rules:
     return rules.replace(pass_cycle=(cycle[deal_no % len(cycle)],), target=10**9)
 
 
-def play_hand(job: Job, robot: str, seat: int, times: list[tuple[float, float]]) -> float:
+def robot_player(job: Job, robot: str) -> Player:
+    """The player of `robot`: "strong" (the search with the run's budget), "today" (the
+    search with the budget of docs/robots.md §8, the reference of --compare) or "easy"."""
+    if robot == "strong":
+        return strong_player(job.budget, job.told)
+    if robot == "today":
+        return strong_player(job.today)
+    return heuristic_player
+
+
+def play_hand(job: Job, robot: str, seat: int, times: Times) -> float:
     """One hand of the deal with `robot` in `seat`; what the hand cost that seat."""
     rules = deal_rules(job.rules, job.deal_no)
     n = rules.players
@@ -142,10 +163,8 @@ def play_hand(job: Job, robot: str, seat: int, times: list[tuple[float, float]])
         rng = decision_rng(job, seat, mover, decisions[mover])
         if mover == seat:
             started, cpu = time.perf_counter(), time.process_time()
-            player = strong_player(job.budget, job.told) if robot == "strong" \
-                else heuristic_player
-            event = player(state, mover, rng)
-            if robot == "strong":
+            event = robot_player(job, robot)(state, mover, rng)
+            if robot != "easy":
                 times.append((time.perf_counter() - started, time.process_time() - cpu))
         else:
             event = OPPONENTS[job.opponents](state, mover, rng)
@@ -163,14 +182,15 @@ def decision_rng(job: Job, seat: int, mover: int, decision: int) -> random.Rando
     return random.Random(f"{job.seed}/{job.deal_no}/{seat}/{mover}/{decision}")
 
 
-Times = list[tuple[float, float]]  # per decision: (wall, CPU) seconds
+Result = tuple[dict[str, float], dict[str, Times]]
 
 
-def run_deal(job: Job) -> tuple[dict[str, float], Times]:
-    """Per robot the average cost over the seats of one deal; the strong robot's decision times."""
-    times: Times = []
+def run_deal(job: Job) -> Result:
+    """Per robot the average cost over the seats of one deal, and its decision times."""
+    times: dict[str, Times] = {robot: [] for robot in job.robots}
     n = job.rules.players
-    means = {robot: statistics.fmean(play_hand(job, robot, seat, times) for seat in range(n))
+    means = {robot: statistics.fmean(play_hand(job, robot, seat, times[robot])
+                                     for seat in range(n))
              for robot in job.robots}
     return means, times
 
@@ -196,6 +216,12 @@ def main() -> None:
                              "of each seed besides the pooled ones")
     parser.add_argument("--budget", type=float, default=1.0, metavar="K",
                         help="the strong robot's search budget times K (default: its own)")
+    parser.add_argument("--compare", action="store_true",
+                        help="also play today's robot (the budget of docs/robots.md §8, no "
+                             "race, no time limit) in the same seats: strength and CPU per "
+                             "decision side by side, paired deal by deal")
+    parser.add_argument("--seconds", type=float, default=None, metavar="S",
+                        help="the strong robot's wall-clock limit per decision (default: none)")
     parser.add_argument("--told", action="store_true",
                         help="a calibration, not a robot: the strong robot searches the true "
                              "deal instead of sampled worlds (what seeing every card is worth)")
@@ -203,32 +229,38 @@ def main() -> None:
     parser.add_argument("--against", metavar="FILE",
                         help="a --save file of the same deals: print the paired difference")
     parser.add_argument("--progress", type=int, default=0, metavar="N",
-                        help="every N deals, print the figures so far (one worker), so a run "
-                             "stopped early still tells its largest completed part")
+                        help="every N deals, print the figures so far (and --save them), so a "
+                             "run stopped early still tells its largest completed part")
     args = parser.parse_args()
     rules = preset(args.preset)
-    robots = ("strong", "easy") if args.baseline else ("strong",)
-    budget = scaled(DEFAULT_BUDGET, args.budget)
+    robots = ("strong", *(("today",) if args.compare else ()),
+              *(("easy",) if args.baseline else ()))
+    budget = scaled(DEFAULT_BUDGET, args.budget).limited(args.seconds)
     jobs = [Job(rules, seed, d, args.opponents, robots, budget, args.told)
             for seed in args.seed for d in range(args.deals)]
     started = time.perf_counter()
-    if args.workers > 1:
-        with multiprocessing.Pool(args.workers) as pool:
-            results = pool.map(run_deal, jobs, chunksize=1)
-    else:
-        results = []
-        for job in jobs:
-            results.append(run_deal(job))
+    results: list[Result] = []
+    with multiprocessing.Pool(args.workers) as pool:
+        for result in pool.imap(run_deal, jobs, chunksize=1):  # in deal order, as they come
+            results.append(result)
             if args.progress and len(results) % args.progress == 0 and len(results) < len(jobs):
                 print(f"-- after {len(results)} deals:", flush=True)
                 report(args, rules, results, time.perf_counter() - started)
+                save(args, results)  # a run stopped early keeps its completed deals
     report(args, rules, results, time.perf_counter() - started)
+    save(args, results)
     per_deal = [r["strong"] for r, _ in results]
-    if args.save:
-        with open(args.save, "w") as out:
-            json.dump({"seed": args.seed, "budget": args.budget, "strong": per_deal}, out)
     if args.against:
         compare(args, per_deal)
+
+
+def save(args: argparse.Namespace, results: list[Result]) -> None:
+    """With --save: the strong robot's cost per deal so far (and today's, with --compare)."""
+    if args.save:
+        with open(args.save, "w") as out:
+            json.dump({"seed": args.seed, "budget": args.budget,
+                       "strong": [r["strong"] for r, _ in results],
+                       "today": [r.get("today") for r, _ in results]}, out)
 
 
 def compare(args: argparse.Namespace, per_deal: list[float]) -> None:
@@ -243,7 +275,7 @@ def compare(args: argparse.Namespace, per_deal: list[float]) -> None:
           f"over the same {len(pairs)} deals: {diff:+.2f} ± {half:.2f} a hand (95% CI, paired)")
 
 
-def report(args: argparse.Namespace, rules: Rules, results: list[tuple[dict[str, float], Times]],
+def report(args: argparse.Namespace, rules: Rules, results: list[Result],
            elapsed: float) -> None:
     n = rules.players
     unit = "chips" if rules.variant is Variant.AUCTION else "points"
@@ -266,17 +298,46 @@ def report(args: argparse.Namespace, rules: Rules, results: list[tuple[dict[str,
             "not shown better (CI includes 0)" if diff - diff_half <= 0 else "strong worse"
         print(f"  easy (heuristic) in the same seats: {easy:.2f} ± {easy_half:.2f}")
         print(f"  strong - easy: {diff:+.2f} ± {diff_half:.2f} {unit} a hand: {verdict}")
-    for kind, which in (("wall", 0), ("CPU", 1)):
-        times = sorted(t[which] for _, ts in results for t in ts)
-        if times:
-            p50, p99 = times[len(times) // 2], times[min(len(times) - 1, int(len(times) * 0.99))]
-            print(f"  strong decision {kind} time over {len(times)} decisions: p50 "
-                  f"{p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms (target p99 <= 250 ms: ratio "
-                  f"{p99 * 1000 / 250:.2f})")
+    if args.compare:
+        print_comparison(results, unit)
+    for robot in ("strong", "today") if args.compare else ("strong",):
+        print_times(robot, results)
     print(f"  wall time {elapsed:.0f} s with {args.workers} worker(s)", flush=True)
 
 
-def print_each_seed(seeds: list[int], results: list[tuple[dict[str, float], Times]],
+def percentiles(results: list[Result], robot: str, which: int) -> tuple[int, float, float]:
+    """(decisions, p50, p99) of one robot's decision times (0: wall, 1: CPU), seconds."""
+    times = sorted(t[which] for _, ts in results for t in ts.get(robot, ()))
+    if not times:
+        return 0, 0.0, 0.0
+    return len(times), times[len(times) // 2], times[min(len(times) - 1, int(len(times) * 0.99))]
+
+
+def print_times(robot: str, results: list[Result]) -> None:
+    for kind, which in (("wall", 0), ("CPU", 1)):
+        count, p50, p99 = percentiles(results, robot, which)
+        if count:
+            print(f"  {robot} decision {kind} time over {count} decisions: p50 "
+                  f"{p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms")
+
+
+def print_comparison(results: list[Result], unit: str) -> None:
+    """Today's robot and this one side by side on the same deals: strength, CPU a decision."""
+    today, today_half = interval([r["today"] for r, _ in results])
+    diff, diff_half = interval([r["strong"] - r["today"] for r, _ in results])
+    _, new50, new99 = percentiles(results, "strong", 1)
+    _, old50, old99 = percentiles(results, "today", 1)
+    print(f"  today's robot in the same seats: {today:.2f} ± {today_half:.2f} {unit} a hand")
+    print(f"  strong - today (paired, same deals): {diff:+.2f} ± {diff_half:.2f} {unit} a hand "
+          f"(today - strong {-diff:+.2f}; target >= -0.1: {'met' if diff <= 0.1 else 'not met'} "
+          f"by the mean)")
+    print(f"  CPU a decision, p50: {new50 * 1000:.0f} ms vs today {old50 * 1000:.0f} ms "
+          f"(ratio {new50 / old50:.2f}; target <= 50 ms: ratio {new50 * 1000 / 50:.2f})")
+    print(f"  CPU a decision, p99: {new99 * 1000:.0f} ms vs today {old99 * 1000:.0f} ms "
+          f"(ratio {new99 / old99:.2f}; target <= 120 ms: ratio {new99 * 1000 / 120:.2f})")
+
+
+def print_each_seed(seeds: list[int], results: list[Result],
                     unit: str) -> None:
     """The strong robot's figure on each seed's deals (the results are in seed order)."""
     per_seed = len(results) // len(seeds)

@@ -104,6 +104,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("PBEM_DKIM_SELECTOR", "DKIM_SELECTOR", "pbem", "DKIM selector (DNS name part)."),
     Setting("PBEM_DKIM_DOMAIN", "DKIM_DOMAIN", None,
             "DKIM signing domain (d=). Default: PBEM_MAIL_DOMAIN."),
+    Setting("PBEM_ROBOT_SECONDS", "ROBOT_SECONDS", "0.5",
+            "Wall-clock limit of one strong robot decision, in seconds: past it the robot "
+            "plays the best choice found so far (its search otherwise stops at a count of "
+            "simulated plays, ~40 ms of CPU at the median; docs/robots.md §9). `0`: no limit."),
     Setting("PBEM_BOUNCE_LOCALPART", "BOUNCE_LOCALPART", "",
             "When set (e.g. `bounces`), the envelope sender is VERP "
             "`bounces+<outbox id>-<tag>@MAIL_DOMAIN`, so a bounce names the email it returns "
@@ -112,6 +116,7 @@ SETTINGS: tuple[Setting, ...] = (
 
 _BOOL_KEYS = {"SMTP_STARTTLS"}
 _INT_KEYS = {"SMTP_PORT", "PROXIES"}
+_FLOAT_KEYS = {"ROBOT_SECONDS"}
 SECRET_KEY_FILE = "secret_key"
 MAX_REQUEST_BYTES = 1024 * 1024
 SQLITE_FILE = "pbem.sqlite3"
@@ -171,6 +176,8 @@ def derive(overrides: Mapping[str, Any], instance_path: str | os.PathLike[str]) 
         cfg[key] = parse_bool(cfg[key])
     for key in _INT_KEYS:
         cfg[key] = int(cfg[key])
+    for key in _FLOAT_KEYS:
+        cfg[key] = float(cfg[key])
     cfg["BASE_URL"] = str(cfg["BASE_URL"]).rstrip("/")
     # Every request body is capped (forms are small); POST /inbound raises its own cap.
     cfg.setdefault("MAX_CONTENT_LENGTH", MAX_REQUEST_BYTES)

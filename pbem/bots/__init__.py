@@ -4,6 +4,7 @@ for players who time out. `robot_event` is the one entry the service needs."""
 from __future__ import annotations
 
 from pbem.bots.heuristic import choose_event, choose_pass, choose_play
+from pbem.bots.strong import DEFAULT_BUDGET
 from pbem.bots.strong import choose as choose_strong
 from pbem.bots.worlds import Seen, seen_by
 from pbem.engine import Event, GameState, SeatView
@@ -13,14 +14,17 @@ DEFAULT_STRENGTH = "strong"
 
 
 def robot_event(state: GameState, seat: int, strength: str = DEFAULT_STRENGTH,
-                seed: int = 0) -> Event:
+                seed: int = 0, seconds: float | None = None) -> Event:
     """The robot's move for `seat` at the given strength. The strong robot is handed only
     what the seat may see (`seen_by`); its seed mixes `seed` (e.g. the game's id) with the
-    game's public progress, so a replay of the same game decides the same way."""
+    game's public progress, so a replay of the same game decides the same way (unless
+    `seconds`, a wall-clock limit such as the ROBOT_SECONDS setting, cuts its search short:
+    then it plays the best choice found so far; None or 0: no limit)."""
     if strength == "easy":
         return choose_event(state, seat)
     seen = seen_by(state, seat)
-    return choose_strong(seen, seed=public_seed(seen.view, seed))
+    budget = DEFAULT_BUDGET.limited(seconds or None)
+    return choose_strong(seen, seed=public_seed(seen.view, seed), budget=budget)
 
 
 def public_seed(view: SeatView, seed: int = 0) -> int:

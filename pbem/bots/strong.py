@@ -17,8 +17,9 @@ decision depends only on what the seat saw and the seed: the same on every machi
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Generic, TypeVar
 
@@ -47,18 +48,43 @@ Option = TypeVar("Option")
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How much one decision may think: simulated card plays, and the range of worlds. The
-    defaults are eight times those of the robot before (5,000 plays, 6,000 for a pass, at most
-    60 worlds): paired on the same 6,000 hands against random players that took 0.15 ± 0.11
-    points a hand less (docs/robots.md §8), at a decision CPU p99 of ~130 ms (target 250)."""
+    """How much one decision may think: simulated card plays, the range of worlds, how sure
+    the race must be to drop a choice, and a wall-clock limit.
+
+    `race` (a z score; 0: no race) drops a choice once its paired difference from the leader
+    (its sum of squares plus `spread`, a prior: a few worlds that agree are no certainty),
+    over the worlds both were played in, is clear of `indifferent` points (it is worse, or at
+    most that much better, with that confidence), judged at the counts of worlds in `RACE_AT`,
+    so the worlds go to the choices still in doubt and a clear decision stops early.
+    `seconds` (None: no limit) is a wall-clock limit: when it passes, the choice best so far
+    is taken (after one world at least). Without it a decision depends only on what the seat
+    saw and the seed; with it, also on the machine's load (the service sets it: see
+    `pbem.config`, PBEM_ROBOT_SECONDS). Figures: docs/robots.md §9."""
 
     plays: int = 40_000
     min_worlds: int = 4
     max_worlds: int = 480
     pass_plays: int = 48_000
+    race: float = 0.0
+    indifferent: float = 0.0
+    seconds: float | None = None
+    spread: float = 0.0  # a prior sum of squares the race adds to its paired differences
+
+    def limited(self, seconds: float | None) -> Budget:
+        """The same budget with a wall-clock limit (None: none)."""
+        return replace(self, seconds=seconds)
 
 
-DEFAULT_BUDGET = Budget()
+# After how many worlds the race judges: from 12 (sample variances of fewer are unsafe), then
+# at about every quarter more, so the judging costs little beside the rollouts.
+RACE_AT = frozenset((12, 16, 20, 24, 32, 40, 48, 64, 80, 96, 128, 160, 192, 256, 320, 384, 448))
+TODAY_BUDGET = Budget()  # the robot of docs/robots.md §8 (the tournament's reference)
+# Three quarters of today's plays and worlds, half its pass plays, raced, with the race's prior
+# spread of one Q♠ (13² points²): as strong decision by decision as today's robot (bot_regret.py:
+# +0.005 ± 0.008 points a card, +0.027 ± 0.061 a pass) at under half its CPU (docs/robots.md §9).
+FAST_BUDGET = Budget(plays=30_000, max_worlds=360, pass_plays=24_000, race=2.5,
+                     indifferent=0.05, spread=169.0)
+DEFAULT_BUDGET = FAST_BUDGET
 BID_RAISES = (1, 2, 3)  # the bids tried above the high bid (besides passing)
 HEARTS = ((1 << 13) - 1) << (13 * Suit.HEARTS.value)
 QUEEN_OF_SPADES = 1 << Card(12, Suit.SPADES).index
@@ -183,44 +209,124 @@ def evaluate(seen: Seen, seed: int, budget: Budget, options: Options[Option],
     """Each choice's average cost over sampled worlds, the same worlds (and the same random
     draws of the wild opponents in them) for every choice still in the running; after 4, 8,
     16... worlds the worse half of a long list is dropped (unless `halve` is false: a review
-    compares every choice over every world)."""
+    compares every choice over every world), and with `budget.race` a choice is dropped as
+    soon as it is clearly no better than the leader."""
+    return [Estimate(r.choice, r.mean, r.worlds) for r in search(seen, seed, budget, options,
+                                                                 halve)]
+
+
+@dataclass(frozen=True, slots=True)
+class Result(Generic[Option]):
+    """A choice's cost in each world it was played in (in the order of the worlds)."""
+
+    choice: Option
+    costs: tuple[float, ...]
+
+    @property
+    def mean(self) -> float:
+        return sum(self.costs) / len(self.costs) if self.costs else 0.0
+
+    @property
+    def worlds(self) -> int:
+        return len(self.costs)
+
+
+class _Search(Generic[Option]):
+    """One decision's search: the worlds played so far and each choice's costs in them."""
+
+    def __init__(self, seen: Seen, seed: int, budget: Budget, options: Options[Option]) -> None:
+        self.seen, self.budget, self.options = seen, budget, options
+        self.rng = random.Random(seed)
+        self.know = knowledge(seen)
+        me = seen.seat
+        self.chips = seen.view.chips[me] if seen.rules.variant is Variant.AUCTION else 0
+        self.plays_left = sum(seen.view.hand_sizes) + len(self.know.unseen) - sum(self.know.sizes)
+        self.limit = budget.pass_plays if seen.view.phase is Phase.PASS else budget.plays
+        self.costs: list[list[float]] = [[] for _ in options.choices]
+        self.alive = list(range(len(options.choices)))
+        self.worlds = self.spent = 0
+        self.wild = wildness(seen)  # per seat: how likely it plays a random card
+        self.deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+
+    def more(self) -> bool:
+        """Is another world worth playing (and allowed)?"""
+        b = self.budget
+        if self.worlds >= b.max_worlds or len(self.alive) < 2 and self.worlds >= 1:
+            return False
+        if self.late():
+            return False
+        return self.worlds < b.min_worlds or \
+            self.spent + len(self.alive) * self.plays_left <= self.limit
+
+    def late(self) -> bool:
+        """Has the wall-clock limit passed (once a world at least is played)?"""
+        return self.deadline is not None and self.worlds > 0 and \
+            time.perf_counter() > self.deadline
+
+    def play_world(self) -> None:
+        """One more world for every choice still in the running; when the limit passes
+        during it, nothing of it is kept (every choice keeps the same worlds)."""
+        me, choices, act = self.seen.seat, self.options.choices, self.options.act
+        base = _world(self.seen, self.know, self.rng)
+        chance = self.rng.randrange(2**32)  # the wild opponents' draws: the same for every choice
+        found = []
+        for i in self.alive:
+            if self.late():
+                self.deadline = -1.0  # past, for good
+                return
+            table = base.clone()
+            act(table, me, choices[i])
+            play_out(table, self.wild, random.Random(chance), own=me)
+            found.append(cost(table, me, self.chips))
+        for i, value in zip(self.alive, found, strict=True):
+            self.costs[i].append(value)
+        self.spent += len(self.alive) * max(self.plays_left, 1)
+        self.worlds += 1
+
+    def halve(self) -> None:
+        worlds = self.worlds
+        if len(self.alive) > 3 and worlds & (worlds - 1) == 0 and worlds >= 4:
+            self.alive.sort(key=lambda i: (sum(self.costs[i]), i))
+            self.alive = sorted(self.alive[: (len(self.alive) + 1) // 2])
+
+    def race(self) -> None:
+        """Drop the choices clearly no better than the leader (see `Budget.race`)."""
+        if self.worlds not in RACE_AT or len(self.alive) < 2:
+            return
+        lead = min(self.alive, key=lambda i: (sum(self.costs[i]), i))
+        z, slack, spread = self.budget.race, self.budget.indifferent, self.budget.spread
+        self.alive = [i for i in self.alive if i == lead or
+                      _lower(self.costs[i], self.costs[lead], z, spread) <= -slack]
+
+
+def _lower(mine: list[float], lead: list[float], z: float, spread: float = 0.0) -> float:
+    """The lower end of the interval of mean(mine - lead), paired world by world; `spread` is
+    added to the sum of squares (so a few worlds that happen to agree, say none where the Q♠
+    fell, do not pass for a certainty)."""
+    diffs = [a - b for a, b in zip(mine, lead, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = (sum((d - mean) ** 2 for d in diffs) + spread) / (n - 1)
+    return float(mean - z * (var / n) ** 0.5)
+
+
+def search(seen: Seen, seed: int, budget: Budget, options: Options[Option],
+           halve: bool = True) -> list[Result[Option]]:
+    """Every choice with its cost in each world it was played in (see `evaluate`)."""
     choices = options.choices
     if len(choices) == 1:
-        return [Estimate(choices[0], 0.0, 0)]
-    rng = random.Random(seed)
-    know = knowledge(seen)
-    me = seen.seat
-    chips = seen.view.chips[me] if seen.rules.variant is Variant.AUCTION else 0
-    plays_left = sum(seen.view.hand_sizes) + len(know.unseen) - sum(know.sizes)
-    limit = budget.pass_plays if seen.view.phase is Phase.PASS else budget.plays
-    totals = [0.0] * len(choices)
-    alive = list(range(len(choices)))
-    worlds, spent = 0, 0
-    dropped: dict[int, int] = {}
-    wild = wildness(seen)  # per seat: how likely it plays a random card
-    while worlds < budget.max_worlds and (
-            worlds < budget.min_worlds or spent + len(alive) * plays_left <= limit):
-        base = _world(seen, know, rng)
-        chance = rng.randrange(2**32)  # the wild opponents' draws: the same for every choice
-        for i in alive:
-            table = base.clone()
-            options.act(table, me, choices[i])
-            play_out(table, wild, random.Random(chance), own=me)
-            totals[i] += cost(table, me, chips)
-        spent += len(alive) * max(plays_left, 1)
-        worlds += 1
-        if halve and len(alive) > 3 and worlds & (worlds - 1) == 0 and worlds >= 4:
-            alive.sort(key=lambda i: (totals[i], i))
-            for i in alive[(len(alive) + 1) // 2:]:
-                dropped[i] = worlds
-            alive = sorted(alive[: (len(alive) + 1) // 2])
-    return [Estimate(choices[i], totals[i] / dropped.get(i, worlds), dropped.get(i, worlds))
-            for i in sorted(alive)] + _dropped(choices, totals, dropped)
-
-
-def _dropped(choices: Sequence[Option], totals: list[float],
-             dropped: dict[int, int]) -> list[Estimate[Option]]:
-    return [Estimate(choices[i], totals[i] / n, n) for i, n in sorted(dropped.items())]
+        return [Result(choices[0], ())]
+    s = _Search(seen, seed, budget, options)
+    while s.more():
+        s.play_world()
+        if s.late():
+            break
+        if halve:
+            s.halve()
+        if budget.race:
+            s.race()
+    return [Result(choices[i], tuple(s.costs[i])) for i in s.alive] + \
+        [Result(choices[i], tuple(c)) for i, c in enumerate(s.costs) if i not in s.alive]
 
 
 def _world(seen: Seen, know: Knowledge, rng: random.Random) -> Table:

@@ -1,5 +1,6 @@
 """The review email: after a game's review is stored, each player who wants reviews and made a
-decision worth a line gets their three costliest, with a link to the whole review.
+real mistake gets the one or two largest of each hand (the summary page's lines for them), with
+a link to the whole review.
 
 It follows the summary email rather than holding it back: the result goes out with the last
 card, the review a minute or so later when the worker has weighed the game (docs/robots.md).
@@ -32,5 +33,5 @@ def review_mails(session: Session, game: Game, review: Review,
             context = {"lines": lines,
                        "summary_url": mail.settings.url(f"games/{game.id}/summary")}
             rows.append(mail.send("review", seat, context,
-                                  preheader="Your costliest decisions of the game."))
+                                  preheader="Your largest mistakes of the game."))
     return [row for row in rows if row is not None]

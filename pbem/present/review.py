@@ -1,18 +1,19 @@
-"""A game's review in words: each player's costliest decisions, for the summary page and the
-review email ("Trick 7: Q♠ cost about 8 points on average; K♥ was better (40 samples).")."""
+"""A game's review in words: each player's real mistakes (a cost whose whole interval is at
+least half a point, `Verdict.shown`), the largest first, one line each with what was better and
+why, for the summary page and the review email:
+"Trick 3: Q♠ into the A♠ still out: about 13 points (11 to 15, 64 samples); 5♠ was better."
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pbem.bots.review import Verdict
+from pbem.bots.review import SHOWN_FROM, Verdict
 from pbem.engine import Rules
 from pbem.present.presenters import presenter
 
-SHOWN_FROM = 0.5  # a decision that cost less than this (points or chips) is not worth a line
-PER_HAND = 2  # the costliest decisions shown per player and hand on the summary page
-IN_EMAIL = 3  # and in the review email, over the whole game
+PER_HAND = 2  # the largest mistakes shown per player and hand (summary page and email)
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,7 @@ class ReviewLine:
     hand: int
     seat: int
     cost: float
-    text: str  # "Trick 7: Q♠ cost about 8 points on average; K♥ was better (40 samples)."
+    text: str  # "Trick 3: Q♠ into the A♠ still out: about 13 points (11 to 15, 64 samples); ..."
 
 
 @dataclass(frozen=True)
@@ -32,10 +33,31 @@ class PlayerReview:
 
 
 def decision_words(verdict: Verdict, unit: str) -> str:
-    """`Trick 7: Q♠ cost about 8 points on average; K♥ was better (40 samples).`"""
+    """`Trick 3: Q♠ into the A♠ still out: about 13 points (11 to 15, 64 samples); 5♠ was
+    better.` (without a known reason: `Trick 7: K♥ cost about 2.1 points (...); ...`)"""
     where, chosen, best = _said(verdict)
-    return (f"{where}: {chosen} cost about {_amount(verdict.cost, unit)} on average; {best} "
-            f"was better ({verdict.worlds} samples).")
+    reason = _reason(verdict.why)
+    what = f"{chosen} {reason}:" if reason else f"{chosen} cost"
+    return (f"{where}: {what} about {_amount(verdict.cost, unit)} ({_number(verdict.low)} to "
+            f"{_number(verdict.high)}, {verdict.worlds} samples); {best} was better.")
+
+
+def _reason(code: str) -> str:
+    """The words of a `Verdict.why` code (pbem.bots.explain)."""
+    name, _, card = code.partition(":")
+    if name == "queen_into":
+        return f"into the {card} still out"
+    if name == "spade_over_queen":
+        return f"with the {card} still out"
+    if name == "kept_queen":
+        return "kept the Q♠ when it could go"
+    if name == "took_points":
+        return f"took a trick of {card} point{'' if card == '1' else 's'}"
+    return ""
+
+
+def _number(value: float) -> str:
+    return f"{max(0.0, value):.0f}" if value >= 1.95 else f"{max(0.0, value):.1f}"
 
 
 def _said(verdict: Verdict) -> tuple[str, str, str]:
@@ -62,7 +84,7 @@ def _amount(cost: float, unit: str) -> str:
 def costly(verdicts: Sequence[Verdict], rules: Rules) -> list[ReviewLine]:
     """The decisions worth a line, costliest first."""
     unit = presenter(rules).cost_unit
-    shown = sorted((v for v in verdicts if v.cost >= SHOWN_FROM), key=lambda v: -v.cost)
+    shown = sorted((v for v in verdicts if v.low >= SHOWN_FROM), key=lambda v: -v.cost)
     return [ReviewLine(v.hand_number, v.seat, v.cost, decision_words(v, unit)) for v in shown]
 
 
@@ -80,12 +102,14 @@ def by_hand(verdicts: Sequence[Verdict], rules: Rules,
     return hands
 
 
-def top_for(verdicts: Sequence[Verdict], rules: Rules, seat: int,
-            count: int = IN_EMAIL) -> list[ReviewLine]:
-    """The player in `seat`'s `count` costliest decisions of the game."""
-    return [line for line in costly(verdicts, rules) if line.seat == seat][:count]
+def top_for(verdicts: Sequence[Verdict], rules: Rules, seat: int) -> list[ReviewLine]:
+    """The player in `seat`'s largest mistakes of each hand (PER_HAND at most a hand), hand by
+    hand: the lines the summary page shows for that player."""
+    mine = [line for line in costly(verdicts, rules) if line.seat == seat]
+    return [line for hand in sorted({x.hand for x in mine})
+            for line in [x for x in mine if x.hand == hand][:PER_HAND]]
 
 
 def samples(verdicts: Sequence[Verdict]) -> int:
-    """The fewest samples any weighed decision had (0: none weighed)."""
-    return min((v.worlds for v in verdicts), default=0)
+    """The fewest samples any mistake shown had (0: none shown)."""
+    return min((v.worlds for v in verdicts if v.low >= SHOWN_FROM), default=0)

@@ -116,10 +116,24 @@ def _seats_of(session: Session, game_id: int, review: bool) -> Sequence[int]:
 def _rows(game_id: int, verdicts: Sequence[Verdict]) -> list[ReviewedDecision]:
     return [ReviewedDecision(game_id=game_id, seat_no=v.seat, hand_number=v.hand_number,
                              trick_number=v.trick_number, kind=v.kind, chosen=v.chosen[:64],
-                             best=v.best[:64], cost=round(v.cost, 3), samples=v.worlds)
+                             best=packed(v)[:64], cost=round(v.cost, 3), samples=v.worlds)
             for v in verdicts]
 
 
+# The cost's interval and its reason ride in the `best` column ("5♠|0.81|2.40|took_points:3"),
+# so the review needs no new column; a row stored before has the best choice alone there, and
+# its cost stands as its interval (it is shown as it was then).
+SEP = "|"
+
+
+def packed(v: Verdict) -> str:
+    return SEP.join((v.best, f"{v.low:.2f}", f"{v.high:.2f}", v.why))
+
+
 def _verdict(row: ReviewedDecision) -> Verdict:
+    best, low, high, why = row.best, row.cost, row.cost, ""
+    if row.best.count(SEP) == 3:
+        best, low_text, high_text, why = row.best.split(SEP)
+        low, high = float(low_text), float(high_text)
     return Verdict(row.hand_number, row.trick_number, row.seat_no, row.kind, row.chosen,
-                   row.best, row.cost, row.samples)
+                   best, row.cost, row.samples, low, high, why)

@@ -43,6 +43,10 @@ from pbem.playout import random_event
 FIXTURE = Path(__file__).parent / "data" / "strong_decisions.json"
 SMALL = Budget(plays=400, min_worlds=2, max_worlds=3, pass_plays=400)
 HALVING = Budget(plays=3000, min_worlds=4, max_worlds=16, pass_plays=3000)  # drops choices
+# The race (issue 36, recorded from the code that brought it in, 2026-11-29): drops choices
+# clearly no better than the leader, and stops early.
+RACING = Budget(plays=6000, min_worlds=4, max_worlds=64, pass_plays=6000, race=2.5,
+                indifferent=0.05)
 STANDARD_HANDS = 40
 PRESET_HANDS = 3
 ROLLOUTS = 4  # per preset
@@ -128,6 +132,7 @@ def record() -> dict[str, object]:
     hands |= {f"{name}/{seed}": hand_decisions(name, seed, SMALL)
               for name in ALL_PRESETS for seed in range(PRESET_HANDS)}
     hands |= {f"halving/{seed}": hand_decisions("standard", seed, HALVING) for seed in range(3)}
+    hands |= {f"racing/{seed}": hand_decisions("standard", seed, RACING) for seed in range(3)}
     return {"hands": hands, "rollouts": {name: rollouts(name) for name in ALL_PRESETS}}
 
 
@@ -162,6 +167,12 @@ def test_every_preset_decides_and_plays_out_as_recorded(
 def test_a_search_that_drops_choices_decides_as_recorded(
         seed: int, recorded: dict[str, dict[str, list[object]]]) -> None:
     assert hand_decisions("standard", seed, HALVING) == recorded["hands"][f"halving/{seed}"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_racing_search_decides_as_recorded(
+        seed: int, recorded: dict[str, dict[str, list[object]]]) -> None:
+    assert hand_decisions("standard", seed, RACING) == recorded["hands"][f"racing/{seed}"]
 
 
 if __name__ == "__main__":
