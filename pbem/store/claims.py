@@ -33,7 +33,7 @@ try:
 except ImportError:  # pragma: no cover - not on Windows
     fcntl = None  # type: ignore[assignment]
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, event
 
 from pbem.store.db import is_sqlite
 
@@ -68,6 +68,13 @@ class _PostgresBackend:
         self.guard = threading.Lock()
         self.connection: Any = None
         self.schema = ""
+        # Disposing of the engine (a test's, a forked process's) closes this connection too:
+        # it is not in the pool, so dispose() alone would leave it open on the server.
+        event.listen(engine, "engine_disposed", self._disposed)
+
+    def _disposed(self, _engine: Engine) -> None:
+        with self.guard:
+            self._forget()
 
     def _connection(self) -> Any:
         if self.connection is None or self.connection.closed:
@@ -100,7 +107,7 @@ class _PostgresBackend:
     def _forget(self) -> None:
         if self.connection is not None:
             with suppress(Exception):  # already gone
-                self.connection.invalidate()
+                self.connection.invalidate()  # closed, not returned to the pool
         self.connection = None
 
 
