@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import threading
+import weakref
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -64,7 +65,9 @@ class _PostgresBackend:
     held by the connection that took it), used by one thread at a time."""
 
     def __init__(self, engine: Engine) -> None:
-        self.engine = engine
+        # Weak: the registry (_CLAIMS) is keyed weakly by the engine, and a strong reference
+        # from its value would keep the engine, and this connection, alive for ever.
+        self.engine = weakref.ref(engine)
         self.guard = threading.Lock()
         self.connection: Any = None
         self.schema = ""
@@ -78,7 +81,10 @@ class _PostgresBackend:
 
     def _connection(self) -> Any:
         if self.connection is None or self.connection.closed:
-            raw = self.engine.raw_connection()
+            engine = self.engine()
+            if engine is None:
+                raise RuntimeError("claims of an engine that is gone")
+            raw = engine.raw_connection()
             raw.driver_connection.autocommit = True  # type: ignore[union-attr]
             cursor = raw.driver_connection.cursor()  # type: ignore[union-attr]
             cursor.execute("SELECT current_schema()")
