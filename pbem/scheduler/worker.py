@@ -247,7 +247,8 @@ def check_deadlines(app: Flask, now: datetime | None = None,
     engine = db_engine(app)
     now = now or utcnow()
     with app.app_context():
-        ctx = Context(engine=engine, clock=lambda: now, on_discarded=_counter(stats))
+        ctx = Context(engine=engine, clock=lambda: now, on_discarded=_counter(stats),
+                      robot_seconds=robot_seconds(app))
         report = process_deadlines(ctx, MailSettings.from_config(app.config), now,
                                    stop=stopping.is_set if stopping else lambda: False)
         started = _claimed_run(engine, "top_up", partial(top_up_tables, ctx))  # robots fill
@@ -268,6 +269,14 @@ def _claimed_run(engine: Engine, job: str, run: Callable[[], list[int]]) -> list
     (the others skip it: the next minute's run, theirs or this one's, does what is left)."""
     with claim(engine, JOB, JOB_KEYS[job]) as mine:
         return run() if mine else []
+
+
+def robot_seconds(app: Flask) -> float | None:
+    """A strong robot's wall-clock limit a decision in the worker (PBEM_ROBOT_SECONDS; 0:
+    none): under load it plays the best choice found by then, so no chunk holds its game's
+    claim for long."""
+    seconds = float(app.config.get("ROBOT_SECONDS") or 0)
+    return seconds or None
 
 
 def _counter(stats: ProcessStats | None) -> Callable[[], None] | None:
@@ -374,7 +383,8 @@ def play_robot_games(app: Flask, stopping: threading.Event | None = None,
     chunk; a game a worker found with nothing to play is left out only while its seq and
     seats are as found, when any worker would find the same)."""
     with app.app_context():
-        ctx = Context(engine=db_engine(app), robots_now=True, on_discarded=_counter(stats))
+        ctx = Context(engine=db_engine(app), robots_now=True, on_discarded=_counter(stats),
+                      robot_seconds=robot_seconds(app))
         played = carry_on_robot_games(ctx,
                                       stopping.is_set if stopping else lambda: False,
                                       games_awaiting_robots if awaited_only else games_to_play)

@@ -115,6 +115,9 @@ class Context:
     # Called when a planned command's plan is thrown away because the game changed before
     # its write (a lost compare-and-set): the worker counts them (with claims, none).
     on_discarded: Callable[[], None] | None = None
+    # A strong robot's wall-clock limit a decision (the ROBOT_SECONDS setting, which the worker
+    # passes: docs/robots.md); None: only its budget of plays bounds it.
+    robot_seconds: float | None = None
     # The game as the caller has just read it (a link's page: pbem.web.play.links): a
     # planned command starts from it instead of reading it again (its write checks the game
     # is still as read, as ever; a retry reads it afresh).
@@ -604,7 +607,8 @@ def _automatic_events(
         return forced, FORCED
     for seat in state.to_move:
         if seat in bots:
-            return ((robot_event(state, seat, strength, seed),), bots[seat]) if ask else ((), None)
+            return (((robot_event(state, seat, strength, seed, ctx.robot_seconds),), bots[seat])
+                    if ask else ((), None))
     return (), None
 
 

@@ -79,7 +79,7 @@ def _apply_policy(ctx: Context, g: Loaded, seat_no: int, turn: Turn) -> Sequence
         mail_hook("send_timeout")(g.session, g.game, seat_no, outcome=outcome, event=None,
                                   holding=False, now=now)
         return []
-    event = robot_event(g.state, seat_no, g.game.robot_strength, g.game_id)
+    event = robot_event(g.state, seat_no, g.game.robot_strength, g.game_id, ctx.robot_seconds)
     seat_url = (mail_hook("seat_link")(g.session, g.game, seat_no, now)
                 if outcome == "open_seat" else None)
     mail_hook("send_timeout")(g.session, g.game, seat_no, outcome=outcome, event=event,
