@@ -16,7 +16,7 @@ from pbem.engine import Card, CardPlayed, GameState, Phase
 from pbem.store.db import transaction
 from pbem.store.models import Game
 from tests.browser.conftest import LiveSite
-from tests.web.support import events, human_move, state
+from tests.web.support import events, human_move, played_before, state
 
 pytestmark = pytest.mark.browser
 
@@ -79,6 +79,7 @@ def test_create_accept_and_play_from_the_private_view(live_site: LiveSite,
     from playwright.sync_api import expect
 
     page = browser_page
+    played_before(live_site.app, "bob@example.com")  # so his invitation names the game
     page.goto(f"{live_site.url}/new")
     page.get_by_label("Name of the game").fill("Browser game")
     page.get_by_label("Your name").fill("Ann")

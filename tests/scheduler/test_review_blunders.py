@@ -90,7 +90,7 @@ def test_every_planted_blunder_is_in_the_summary_and_the_email(
         session.add(Player(email="bob@example.org", name="Bob", review_games=False))
     games = [play_with_blunders(engine, seed) for seed in (14, 22, 24)]
     assert [len(planted) for _, planted in games] == [2, 2, 2]
-    assert sorted(review_finished_games(app, "worker-1")) == sorted(g for g, _ in games)
+    assert sorted(review_finished_games(app)) == sorted(g for g, _ in games)
     client = app.test_client()
     for game_id, planted in games:
         page = client.get(f"/games/{game_id}/summary").get_data(as_text=True)
