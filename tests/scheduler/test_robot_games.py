@@ -372,20 +372,28 @@ def chunks_failing_in(monkeypatch: pytest.MonkeyPatch, broken: set[int]) -> list
     return tried
 
 
+def a_broken_game(engine: Engine, monkeypatch: pytest.MonkeyPatch,
+                  ) -> tuple[int, set[int], list[int], Clock, Context]:
+    """A game left to robots whose chunk raises (while its id is in the returned set), the
+    games tried, and a worker's context on a clock the test moves."""
+    ctx, broken_game = left_to_robots(engine)
+    resign(ctx, broken_game, 0)
+    broken = {broken_game}
+    tried = chunks_failing_in(monkeypatch, broken)
+    clock = Clock()
+    return broken_game, broken, tried, clock, Context(engine=engine, rng=make_rng(seed=7),
+                                                      clock=clock)
+
+
 def test_a_game_whose_robots_keep_failing_is_tried_again_after_a_growing_back_off(
     engine: Engine, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
 ) -> None:
     """Not every pass (every second, forever, a traceback each time): after 5 s, then 10 s,
     20 s... (as a failing mail job, at most 10 min); the other games play on meanwhile, and
     once the bug is gone the game plays to its end."""
-    ctx, broken_game = left_to_robots(engine)
-    resign(ctx, broken_game, 0)
+    broken_game, broken, tried, clock, worker = a_broken_game(engine, monkeypatch)
     other_ctx, healthy_game = left_to_robots(engine)
     resign(other_ctx, healthy_game, 0)
-    broken = {broken_game}
-    tried = chunks_failing_in(monkeypatch, broken)
-    clock = Clock()
-    worker = Context(engine=engine, rng=make_rng(seed=7), clock=clock)
 
     def tries_after(seconds: float) -> int:
         clock.now += timedelta(seconds=seconds)
@@ -416,12 +424,7 @@ def test_a_game_whose_robots_fail_again_and_again_is_set_aside_with_its_reason(
 
     app = make_app(DATABASE_URL=db_url)
     engine = db_engine(app)
-    ctx, broken_game = left_to_robots(engine)
-    resign(ctx, broken_game, 0)
-    broken = {broken_game}
-    tried = chunks_failing_in(monkeypatch, broken)
-    clock = Clock()
-    worker = Context(engine=engine, rng=make_rng(seed=7), clock=clock)
+    broken_game, broken, tried, clock, worker = a_broken_game(engine, monkeypatch)
     for _ in range(ROBOTS_SET_ASIDE):
         carry_on_robot_games(worker)
         clock.now += timedelta(minutes=11)  # past the longest back-off
