@@ -58,7 +58,10 @@ def init_serving(app: Flask) -> None:
     from pbem.security import init_security, limit_strictly
     from pbem.web.errors import init_error_pages
 
+    from pbem.web.i18n import init_language
+
     init_request_ids(app)
+    init_language(app)
     init_security(app)
     init_error_pages(app)  # before the blueprints: the `int` converter of their routes
     register_blueprints(app)

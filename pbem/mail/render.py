@@ -16,6 +16,7 @@ from jinja2 import (
     select_autoescape,
 )
 
+from pbem.present.i18n import install_words
 from pbem.resources import resource_dir
 
 TEMPLATE_DIR = resource_dir("templates") / "email"
@@ -40,7 +41,9 @@ class Renderer:
             lstrip_blocks=True,
             keep_trailing_newline=True,
             auto_reload=False,  # no stat() of every template file per email
+            extensions=["jinja2.ext.i18n"],
         )
+        install_words(self.env)
         self.inliner = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
 
     def render(self, kind: str, **context: Any) -> Rendered:
