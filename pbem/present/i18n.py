@@ -223,6 +223,7 @@ def install_words(env: Any) -> None:
     `ngettext()` and `pgettext()` in templates write in the current language, autoescaped in
     HTML (new-style gettext), and `page_language()` / `text_direction()` for `<html lang dir>`."""
     env.install_gettext_callables(gettext, ngettext, newstyle=True, pgettext=pgettext)
-    env.globals.update(page_language=current, text_direction=direction, format_datetime=format_datetime,
-                       format_date=format_date, format_time=format_time,
-                       format_number=format_number, language_names=language_names)
+    env.globals.update(page_language=current, text_direction=direction,
+                       format_datetime=format_datetime, format_date=format_date,
+                       format_time=format_time, format_number=format_number,
+                       language_names=language_names)
