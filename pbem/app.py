@@ -57,7 +57,6 @@ def init_serving(app: Flask) -> None:
     """Requests (ids, security, the pages, metrics) and the command line."""
     from pbem.security import init_security, limit_strictly
     from pbem.web.errors import init_error_pages
-
     from pbem.web.i18n import init_language
 
     init_request_ids(app)
