@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import datetime, tzinfo
+from datetime import datetime, timedelta, tzinfo
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -197,9 +197,10 @@ def format_time(moment: datetime, zone: tzinfo | str | None = None,
     return babel_dates.format_time(moment, format=format, tzinfo=_zone(zone), locale=_locale())
 
 
-def format_timedelta(seconds: float, granularity: str = "minute") -> str:
-    """"3 hours", "2 Tage": a span in words."""
-    return babel_dates.format_timedelta(seconds, granularity=granularity, threshold=1.0,
+def format_timedelta(seconds: float) -> str:
+    """"3 hours", "2 Tage": a span in words, to the minute."""
+    return babel_dates.format_timedelta(timedelta(seconds=seconds), granularity="minute",
+                                        threshold=1.0,
                                         locale=_locale())
 
 
