@@ -73,6 +73,10 @@ class Player(SQLModel, table=True):
     email: str = Field(max_length=320, unique=True)
     name: str = Field(max_length=200)
     time_zone: str = Field(default="UTC", max_length=64)
+    # The language of the player's emails and pages (pbem.present.i18n.LANGUAGES; None: not
+    # known yet, written in English); `language_chosen`: they chose it (not read from replies).
+    language: str | None = Field(default=None, max_length=8)
+    language_chosen: bool = False
     notify: str = Field(default="each_hand", max_length=16)
     digest: bool = False
     email_status: str = Field(default="ok", max_length=16)
