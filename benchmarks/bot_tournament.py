@@ -7,7 +7,7 @@ seat, and the paired difference is printed (the strong robot is better when it i
 
 Run: python benchmarks/bot_tournament.py [--preset standard] [--deals 500] [--opponents heuristic]
         [--baseline] [--compare] [--workers 1] [--seed 1 [2 ...]] [--progress 25] [--budget 1]
-        [--seconds S]
+        [--seconds S] [--first K]
   --deals 500 in the standard game is 2,000 hands (each deal once per seat).
   Opponents: heuristic (three copies of the easy robot) or random (random legal moves).
   --budget K multiplies the strong robot's search budget (plays, pass plays, most worlds) by K;
@@ -207,6 +207,9 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--preset", default="standard")
     parser.add_argument("--deals", type=int, default=500)
+    parser.add_argument("--first", type=int, default=0, metavar="K",
+                        help="start at deal K of each seed (a long run continued in parts: "
+                             "the deals are the same whichever run plays them)")
     parser.add_argument("--opponents", choices=sorted(OPPONENTS), default="heuristic")
     parser.add_argument("--baseline", action="store_true",
                         help="also play the heuristic in the same seat; print the difference")
@@ -237,7 +240,7 @@ def main() -> None:
               *(("easy",) if args.baseline else ()))
     budget = scaled(DEFAULT_BUDGET, args.budget).limited(args.seconds)
     jobs = [Job(rules, seed, d, args.opponents, robots, budget, args.told)
-            for seed in args.seed for d in range(args.deals)]
+            for seed in args.seed for d in range(args.first, args.first + args.deals)]
     started = time.perf_counter()
     results: list[Result] = []
     with multiprocessing.Pool(args.workers) as pool:
