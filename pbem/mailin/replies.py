@@ -125,11 +125,12 @@ def game_link(session: Session, settings: MailSettings, game: Game | None, seat:
 def queue_reply(
     session: Session, settings: MailSettings, kind: str, player: Player, *,
     context: dict[str, Any], game: Game | None = None, seat: int | None = None,
-    now: datetime | None = None, in_reply_to: str = "",
+    now: datetime | None = None, in_reply_to: str = "", language: str | None = None,
 ) -> OutboxEmail | None:
     """Render `kind` for `player` and add the outbox row (pbem.mail.sending.queue_mail); with
     `seat`, the email carries a fresh reply token for that seat, so it can be answered too.
-    `in_reply_to`: the Message-ID of the player's email it answers."""
+    `in_reply_to`: the Message-ID of the player's email it answers; `language`: the language
+    of the player's email (the answer is in it), else the player's own."""
     if not deliverable(player):
         return None
     if kind not in KINDS:
@@ -142,4 +143,4 @@ def queue_reply(
     private = {"game_url": game_link(session, settings, game, seat, player, now)}
     return queue_mail(session, settings, default_renderer(), kind, player,
                       context={**private, **context}, game=game, reply_token=reply, now=now,
-                      in_reply_to=in_reply_to)
+                      in_reply_to=in_reply_to, language=language)
