@@ -49,10 +49,12 @@ def queue_mail(
         "player_name": player.name, "game_name": game.name if game else None,
         "game_url": settings.url(f"games/{game_id}") if game_id else None,
         "unsubscribe_url": settings.url(f"u/{unsubscribe}"), "marker": MARKER,
+        # where the reader changes their language (and their other settings)
+        "settings_url": settings.url("me"),
         "preheader": "", **context,
     }
     if stranger_text:
-        full.update(player_name="", game_name=None, game_url=None)
+        full.update(player_name="", game_name=None, game_url=None, settings_url=None)
     with using(language or player.language):
         full["preheader"] = preview(kind, str(full["preheader"] or ""))
         rendered = renderer.render(kind, **full)

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
 from babel.lists import format_list
 
 from pbem.engine import Card, Suit, list_in_words
-from pbem.present.i18n import DEFAULT, _, current, format_date, format_time, lazy, ngettext
+from pbem.present.i18n import (
+    DEFAULT,
+    _,
+    current,
+    format_date,
+    format_time,
+    ngettext,
+    pgettext,
+)
 from pbem.zones import deadline_text, player_zone
 
 
@@ -20,21 +28,24 @@ def cards_count(n: int) -> str:
     return ngettext("%(num)d card", "%(num)d cards", n)
 
 
-# The suits' names as titles and in sentences (the names the reply reader knows).
-SUIT_TITLES = {"C": lazy("Clubs"), "D": lazy("Diamonds"), "H": lazy("Hearts"),
-               "S": lazy("Spades")}
-SUIT_PLURALS = {"C": lazy("clubs"), "D": lazy("diamonds"), "H": lazy("hearts"),
-                "S": lazy("spades")}
+# The suits' names as titles and in sentences (the names the reply reader knows; "suit":
+# "Hearts" is the game's name too).
+SUIT_TITLES: dict[str, Callable[[], str]] = {
+    "C": lambda: pgettext("suit", "Clubs"), "D": lambda: pgettext("suit", "Diamonds"),
+    "H": lambda: pgettext("suit", "Hearts"), "S": lambda: pgettext("suit", "Spades")}
+SUIT_PLURALS: dict[str, Callable[[], str]] = {
+    "C": lambda: pgettext("suit", "clubs"), "D": lambda: pgettext("suit", "diamonds"),
+    "H": lambda: pgettext("suit", "hearts"), "S": lambda: pgettext("suit", "spades")}
 
 
 def suit_title(suit: Suit) -> str:
     """`♠ Spades`."""
-    return f"{suit.symbol} {SUIT_TITLES[suit.letter]}"
+    return f"{suit.symbol} {SUIT_TITLES[suit.letter]()}"
 
 
 def suit_plural(suit: Suit) -> str:
     """`spades`, in the reader's language."""
-    return str(SUIT_PLURALS[suit.letter])
+    return SUIT_PLURALS[suit.letter]()
 
 
 def list_words(items: Sequence[str], conjunction: str = "and") -> str:
