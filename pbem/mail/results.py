@@ -40,10 +40,10 @@ def echo_words(after: GameState, events: Sequence[Event], actor: int | None,
     if actor is None or not mine:
         return {}
     opened = before is not None and not before.end_voters
-    said = _("%(moves)s.", moves="; ".join(
-        vote_words(e, opened, after.ended_by_agreement) if isinstance(e, EndVoted)
-        else _("you %(move)s", move=views.move_words(e, after.rules.moon_points))
-        for e in mine))
+    parts = [vote_words(e, opened, after.ended_by_agreement) if isinstance(e, EndVoted)
+             else _("you %(move)s", move=views.move_words(e, after.rules.moon_points))
+             for e in mine]
+    said = _("%(moves)s.", moves="; ".join(parts))
     return {actor: said[0].upper() + said[1:]}
 
 
