@@ -172,4 +172,4 @@ def _summary_mail(mail: GameMail, state: GameState, seat: int,
 
 def rules_sentences(rules: Rules) -> list[str]:
     """The rules in words, and what a whole variant asks of a player by email."""
-    return [*rules.describe(), *presenter(rules).email_rules]
+    return [*rules.describe(), *(str(line) for line in presenter(rules).email_rules)]

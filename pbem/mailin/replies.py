@@ -61,7 +61,7 @@ _TWO_DECKS = {"example": "QS", "meaning": lazy("play a queen of spades you hold 
 def help_context(rules: Rules | None) -> dict[str, Any]:
     """The `help` email's commands: only those of this game's rules and variant."""
     if rules is None:
-        return {"commands": HELP, "notes": []}
+        return {"commands": [{**c, "meaning": str(c["meaning"])} for c in HELP], "notes": []}
     skip = set()
     if not rules.pass_count:
         skip.add("pass 2C 3D AH")
@@ -73,7 +73,8 @@ def help_context(rules: Rules | None) -> dict[str, Any]:
     commands = shown.help_commands([c for c in HELP if c["example"] not in skip])
     if rules.decks == 2:
         commands[0] = _TWO_DECKS
-    return {"commands": commands, "notes": list(shown.help_notes)}
+    return {"commands": [{**c, "meaning": str(c["meaning"])} for c in commands],
+            "notes": [str(note) for note in shown.help_notes]}
 
 
 def answers_recently(session: Session, to_addr: str, now: datetime | None = None) -> int:
