@@ -30,7 +30,6 @@ from pbem.engine import (
     settlement,
     sort_cards,
 )
-from pbem.engine.rules import HOLD
 from pbem.present.codes import MOON_DOWN as MOON_DOWN  # re-exported for the pages
 from pbem.present.codes import MOON_UP as MOON_UP
 from pbem.present.i18n import _, ngettext
@@ -227,7 +226,7 @@ def sheet_rows(sheet: Sequence[HandResult], names: Sequence[str]) -> list[dict[s
 
 def direction_words(offset: int, seats: int) -> str:
     """`on your left`, `across`, `2 to the right`."""
-    if offset == HOLD:
+    if offset == 0:  # the engine's HOLD: no pass this hand
         return _("no pass (hold)")
     if seats % 2 == 0 and abs(offset) == seats // 2:
         return _("across")
