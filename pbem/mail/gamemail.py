@@ -47,6 +47,7 @@ class GameMail:
     _tokens: list[dict[str, Any]] = field(default_factory=list)  # rows not inserted yet
     _unsubscribe: dict[int | None, str] = field(default_factory=dict)  # player id -> raw
     _private: dict[int, str | None] = field(default_factory=dict)  # seat -> private URL
+    _voices: dict[int, str] = field(default_factory=dict)  # seat -> language (`speaking`)
 
     @classmethod
     def load(cls, session: Session, game: Game, settings: MailSettings | None = None,
@@ -95,8 +96,20 @@ class GameMail:
     def speaking(self, seat: int | None, language: str | None = None) -> Iterator[str]:
         """Write in the language of the player in `seat` (or `language`) inside the block:
         the words of their email made in Python (previews, notes) as well as its template."""
-        with using(language or self.language(seat)) as chosen:
-            yield chosen
+        if language is None or seat is None:
+            with using(language or self.language(seat)) as chosen:
+                yield chosen
+            return
+        before = self._voices.get(seat)
+        self._voices[seat] = language  # its emails too, unless `send` is told otherwise
+        try:
+            with using(language) as chosen:
+                yield chosen
+        finally:
+            if before is None:
+                self._voices.pop(seat, None)
+            else:
+                self._voices[seat] = before
 
     def send(self, kind: str, seat: int, context: dict[str, Any], *,
              turn_seq: int | None = None, preheader: str = "",
@@ -122,7 +135,7 @@ class GameMail:
         return queue_mail(self.session, self.settings, self.renderer, kind, player,
                           game=self.game, reply_token=reply, now=self.now,
                           unsubscribe=unsubscribe, in_reply_to=in_reply_to,
-                          language=language,
+                          language=language or self._voices.get(seat),
                           context={"preheader": preheader,
                                    **({"game_url": private} if private else {}), **context})
 

@@ -21,7 +21,7 @@ from pbem.engine import (
 from pbem.mail.gamemail import GameMail
 from pbem.mail.votes import vote_words
 from pbem.present import views
-from pbem.present.i18n import _, lazy, ngettext
+from pbem.present.i18n import DEFAULT, _, current, lazy, ngettext
 from pbem.present.presenters import presenter
 from pbem.present.words import list_words
 from pbem.store.models import OutboxEmail
@@ -51,8 +51,11 @@ def confirmation(mail: GameMail, after: GameState) -> list[OutboxEmail | None]:
     """A short confirmation for a reply's move when no other email went to its player."""
     pending, mail.echo = mail.echo, {}
     rows = []
+    # An answer to a reply, in the reply's language: mail in makes its move inside
+    # `using(the reply's language)`; otherwise (a job's late mail) the player's own.
+    language = current() if current() != DEFAULT else None
     for seat, said in pending.items():
-        with mail.speaking(seat):
+        with mail.speaking(seat, language):
             rows.append(mail.send("move_confirmed", seat,
                                   {"understood": said[0].lower() + said[1:],
                                    "next_step": _waiting_words(mail, after, seat)},

@@ -1,4 +1,5 @@
-"""Small words every presenter uses: counts of chips and cards, suits, cards, who and verbs."""
+"""Small words every presenter uses: counts of chips and cards, suits, cards, lists, dates and
+"you", in the reader's language (issue 34)."""
 
 from __future__ import annotations
 
@@ -78,11 +79,5 @@ def who(seat: int, you: int | None, names: Sequence[str]) -> str:
     """`you` for the reader's own seat, else the player's name."""
     return _("you") if seat == you else names[seat]
 
-
-def verb(seat: int, you: int | None, word: str = "take") -> str:
-    """`take` for you, `takes` for anyone else."""
-    return word if seat == you else f"{word}s"
-
-
-def capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
+# No `verb` ("take" / "takes") nor sentence pieces glued together here: a sentence that says
+# "you" or a name is one message per case (other languages conjugate differently).

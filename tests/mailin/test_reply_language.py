@@ -18,9 +18,11 @@ from tests.mailin.support import (
     emails,
     inbox,
     latest_token,
+    legal,
     player,
     reply,
     state_of,
+    to_play,
     two_human_game,
 )
 
@@ -93,3 +95,16 @@ def test_a_reply_with_no_words_of_a_language_changes_nothing(engine: Engine,
     deliver(inbox(engine), reply(token, f"pass {cards}"))
     ann = player(engine, ANN)
     assert ann.language is None and not ann.language_chosen
+
+
+def test_a_move_in_german_is_confirmed_in_german(engine: Engine, catalogs: None) -> None:
+    game = two_human_game(engine)
+    seat, state = to_play(engine, game)
+    me = ("ann@example.org", "bob@example.org")[seat]
+    card = legal(state, seat)
+    deliver(inbox(engine), reply(latest_token(engine, me, "turn"), f"Ich spiele {card}, danke",
+                                 sender=me))
+    confirmed = emails(engine, me, "move_confirmed")
+    assert confirmed and "Angekommen" in confirmed[-1].body_text
+    assert "du hast" in confirmed[-1].body_text and "gespielt" in confirmed[-1].body_text
+    assert player(engine, me).language == "de"
