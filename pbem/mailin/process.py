@@ -305,9 +305,13 @@ def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
         if not route.from_player:
             return _not_the_player(inbox, route, sender)
         failing = _failing_mark(session, route.player_id, sender)
-        route = replace(route, heard=_heard(message))
+        try:
+            text: str | BaseException = reply_text(message)
+        except READ_ERRORS as exc:
+            text = exc
+        route = replace(route, heard=language_of(text) if isinstance(text, str) else None)
         with using(route.answer_language):
-            reading = _read(inbox, session, route, message)
+            reading = _read(inbox, session, route, message, text)
     if failing:
         _reachable_again(inbox, route.player_id, sender, failing)
     if isinstance(reading, Decision):
@@ -317,14 +321,6 @@ def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
     # language, as are the answers (`route.answer_language`).
     with using(route.answer_language):
         return _learning(route, _carry_out(inbox, route, reading, message, mail_id))
-
-
-def _heard(message: Message) -> str | None:
-    """The language the reply is written in, if its words say (None: a bare "QS")."""
-    try:
-        return language_of(reply_text(message) or "")
-    except READ_ERRORS:
-        return None
 
 
 def _learning(route: Route, decision: Decision) -> Decision:
@@ -349,16 +345,17 @@ def learn_language(route: Route, session: Session) -> None:
                                               "language": route.heard})
 
 
-def _read(inbox: Inbox, session: Session, route: Route, message: Message) -> Reading | Decision:
-    """The commands in the player's reply (an error answer when it can't be read at all)."""
-    try:
-        text = reply_text(message)
-    except READ_ERRORS as exc:
+def _read(inbox: Inbox, session: Session, route: Route, message: Message,
+          written: str | BaseException) -> Reading | Decision:
+    """The commands in the player's reply (`written`: its text, or why it couldn't be read:
+    then an error answer)."""
+    if isinstance(written, BaseException):
+        exc = written
         return _error(inbox, route, "", _("We couldn't read your email: its format is broken "
                                           "(%(why)s). Please send your reply again as plain "
                                           "text.", why=_why(exc)),
                       "malformed")
-    text = text or subject_words(decoded_header(message.get("Subject", "")))
+    text = written or subject_words(decoded_header(message.get("Subject", "")))
     now = None
     if needs_phase(text):
         now = asked(load_state(session, route.game_id).state, route.seat_no)
