@@ -20,6 +20,7 @@ from pbem.mail.compose import MailSettings, build_headers
 from pbem.mail.outbox import enqueue
 from pbem.mail.render import default_renderer
 from pbem.mail.strangers import known_address, may_send
+from pbem.present.i18n import _, using
 from pbem.store.models import OutboxEmail, Player, PlayerAddress, normalise_email
 from pbem.store.types import utcnow
 
@@ -57,8 +58,8 @@ def checked(address: str) -> str:
         valid = validate_email(address.strip(), check_deliverability=False,
                                allow_smtputf8=False)
     except EmailNotValidError as exc:
-        raise AddressRefused(f"“{address.strip()[:100]}” isn't an email address we can "
-                             f"use: {exc}") from None
+        raise AddressRefused(_("“%(address)s” isn't an email address we can use: %(why)s",
+                               address=address.strip()[:100], why=exc)) from None
     return normalise_email(valid.normalized)
 
 
@@ -74,14 +75,15 @@ def request_address(session: Session, settings: MailSettings, secret: str | byte
     now = now or utcnow()
     address = checked(address)
     if _owner(session, address) == player.id:
-        return f"{address} is already one of your addresses."
+        return _("%(address)s is already one of your addresses.", address=address)
     if _sent_today(session, player, now) >= PER_DAY:
-        raise AddressRefused("You asked for several confirmation emails today already; "
-                             "please use one of those, or try again tomorrow.")
+        raise AddressRefused(_("You asked for several confirmation emails today already; "
+                               "please use one of those, or try again tomorrow."))
     if may_send(session, address, known=known_address(session, address), now=now):
         _send_confirmation(session, settings, secret, player, address, now)
-    return (f"We sent a confirmation link to {address}: follow it within {ADDRESS_TTL.days} "
-            "days and replies from that address count as yours.")
+    return _("We sent a confirmation link to %(address)s: follow it within %(days)s days and "
+             "replies from that address count as yours.", address=address,
+             days=ADDRESS_TTL.days)
 
 
 def _send_confirmation(session: Session, settings: MailSettings, secret: str | bytes,
@@ -89,14 +91,16 @@ def _send_confirmation(session: Session, settings: MailSettings, secret: str | b
     """The email to the address typed: it names nobody (whoever reads that mailbox may not be
     the player, and a name is text the player typed), in its To header or its text."""
     link = settings.url(f"a/{sign(secret, player.id or 0, address)}")
-    context: dict[str, Any] = {"player_name": "", "address": address, "link": link,
-                               "days": ADDRESS_TTL.days, "game_name": None, "game_url": None,
-                               "unsubscribe_url": None, "marker": "",
-                               "preheader": f"Confirm {address} for Hearts by email"}
-    rendered = default_renderer().render("address_confirm", **context)
+    with using(player.language):
+        context: dict[str, Any] = {
+            "player_name": "", "address": address, "link": link, "days": ADDRESS_TTL.days,
+            "game_name": None, "game_url": None, "unsubscribe_url": None, "marker": "",
+            "preheader": _("Confirm %(address)s for Hearts by email", address=address)}
+        rendered = default_renderer().render("address_confirm", **context)
+        subject = _("Hearts: confirm your address")
     headers = build_headers(settings, kind="address_confirm", to_name="", to_addr=address)
     enqueue(session, kind="address_confirm", to_addr=address,
-            subject="Hearts: confirm your address", body_text=rendered.text,
+            subject=subject, body_text=rendered.text,
             body_html=rendered.html, headers=headers, player_id=player.id, now=now)
 
 
@@ -105,13 +109,16 @@ def confirm_address(session: Session, player_id: int, address: str) -> str:
     player = session.get(Player, player_id)
     owner = _owner(session, address)
     if player is None:
-        raise AddressRefused("This confirmation link is for a player who no longer exists.")
+        raise AddressRefused(_("This confirmation link is for a player who no longer "
+                               "exists."))
     if owner is not None and owner != player_id:
-        raise AddressRefused(f"{address} is already the address of another Hearts account, "
-                             "so it wasn't added. To play from it, sign in with it.")
+        raise AddressRefused(_("%(address)s is already the address of another Hearts "
+                               "account, so it wasn't added. To play from it, sign in with "
+                               "it.", address=address))
     if owner is None:
         session.add(PlayerAddress(player_id=player_id, email=address))
-    return f"Done: {address} is now one of {player.name}'s addresses."
+    return _("Done: %(address)s is now one of %(name)s's addresses.", address=address,
+             name=player.name)
 
 
 def _owner(session: Session, address: str) -> int | None:

@@ -16,16 +16,16 @@ from pbem.engine import (
     GameState,
     SeatView,
     asked,
-    list_in_words,
     seat_view,
 )
 from pbem.mail.compose import MailSettings
 from pbem.mail.gamemail import GameMail
 from pbem.mail.sending import deliverable
 from pbem.present import codes, views
+from pbem.present.i18n import _
 from pbem.present.presenters import presenter
+from pbem.present.words import deadline_words, list_words
 from pbem.store.models import Game, OutboxEmail
-from pbem.zones import deadline_text
 
 Asked = tuple[str, dict[str, Any], str]  # an email's kind, its own context, its preheader
 
@@ -39,16 +39,18 @@ def ask(mail: GameMail, state: GameState, seat: int, deadline: datetime | None,
     if player is None or not deliverable(player):
         return None
     view = seat_view(state, seat)
-    kind, context, pre = what(mail, state, view, seat, link_ttl(mail.now, deadline))
-    context = {**table(mail, state, view, seat),
-               "deadline": deadline_text(deadline, player.time_zone), **context}
-    return mail.send(kind, seat, context, turn_seq=mail.game.last_seq, preheader=pre)
+    with mail.speaking(seat):
+        kind, context, pre = what(mail, state, view, seat, link_ttl(mail.now, deadline))
+        context = {**table(mail, state, view, seat),
+                   "deadline": deadline_words(deadline, player.time_zone), **context}
+        return mail.send(kind, seat, context, turn_seq=mail.game.last_seq, preheader=pre)
 
 
 def ask_turn(mail: GameMail, state: GameState, view: SeatView, seat: int,
              ttl: timedelta | None) -> Asked:
     legal = card_links(mail, seat, asked(state, seat).cards, ttl)
-    pre = f"Your turn: hand {view.hand_number}, trick {view.trick_number}."
+    pre = _("Your turn: hand %(hand)s, trick %(trick)s.", hand=view.hand_number,
+            trick=view.trick_number)
     received = received_words(mail, state, seat) if view.trick_number == 1 else ""
     return "turn", {"legal": legal, "example": legal[0].code if legal else "QS",
                     "received": received}, pre
@@ -60,8 +62,9 @@ def received_words(mail: GameMail, state: GameState, seat: int) -> str:
     cards = state.received_cards(seat)
     if not cards:
         return ""
-    labels = list_in_words([views.card_view(c).label for c in sorted(cards)])
-    return f"You received {labels} from {mail.names[state.pass_source(seat)]}."
+    labels = list_words([views.card_view(c).label for c in sorted(cards)])
+    return _("You received %(cards)s from %(name)s.", cards=labels,
+             name=mail.names[state.pass_source(seat)])
 
 
 def table(mail: GameMail, state: GameState, view: SeatView, seat: int) -> dict[str, Any]:
@@ -119,13 +122,13 @@ def ask_pass(mail: GameMail, state: GameState, view: SeatView, seat: int,
              ttl: timedelta | None) -> Asked:
     page = mail.link(mail.token("pass", seat, turn_seq=mail.game.last_seq, ttl=ttl))
     count = state.rules.pass_count
-    target = mail.names[view.pass_target] if view.pass_target is not None else "nobody"
+    target = mail.names[view.pass_target] if view.pass_target is not None else _("nobody")
     context = {
         "count": count, "target": target,
         "direction": views.direction_words(view.pass_offset, view.seats), "pass_url": page,
         "example": " ".join(str(c) for c in view.hand[:count]),
     }
-    return "pass", context, f"Pass {count} cards to {target}."
+    return "pass", context, _("Pass %(count)s cards to %(target)s.", count=count, target=target)
 
 
 def ask_moon(mail: GameMail, state: GameState, seat: int,
@@ -138,14 +141,16 @@ def ask_moon(mail: GameMail, state: GameState, seat: int,
     ttl = link_ttl(mail.now, deadline)
     urls = {code: mail.link(mail.token("card", seat, turn_seq=seq, card=code, ttl=ttl))
             for code in (codes.MOON_DOWN, codes.MOON_UP)}
-    options = views.moon_options(state, seat, mail.names, urls)
-    context = {
-        "hand_number": state.hand_number, "moon_points": state.rules.moon_points,
-        "options": options, "rows": views.moon_rows(state, seat, mail.names, options),
-        "deadline": deadline_text(deadline, player.time_zone),
-    }
-    pre = f"You shot the moon in hand {state.hand_number}: go down or put the others up?"
-    return mail.send("moon_choice", seat, context, turn_seq=seq, preheader=pre)
+    with mail.speaking(seat):
+        options = views.moon_options(state, seat, mail.names, urls)
+        context = {
+            "hand_number": state.hand_number, "moon_points": state.rules.moon_points,
+            "options": options, "rows": views.moon_rows(state, seat, mail.names, options),
+            "deadline": deadline_words(deadline, player.time_zone),
+        }
+        pre = _("You shot the moon in hand %(hand)s: go down or put the others up?",
+                hand=state.hand_number)
+        return mail.send("moon_choice", seat, context, turn_seq=seq, preheader=pre)
 
 
 def link_ttl(now: datetime, deadline: datetime | None) -> timedelta | None:
@@ -169,10 +174,11 @@ def send_reminder(
     repeated = REPEATED.get(question.kind)
     if repeated is not None:
         return ask(mail, state, seat, deadline, partial(_as_reminder, repeated))
-    context = {"waiting_for": question.awaited, "asked_template": "",
-               "deadline": deadline_text(deadline, player.time_zone)}
-    return mail.send("reminder", seat, context, turn_seq=game.last_seq,
-                     preheader=f"Waiting for {question.awaited}.")
+    with mail.speaking(seat):
+        context = {"waiting_for": question.awaited, "asked_template": "",
+                   "deadline": deadline_words(deadline, player.time_zone)}
+        return mail.send("reminder", seat, context, turn_seq=game.last_seq,
+                         preheader=_("Waiting for %(what)s.", what=question.awaited))
 
 
 AskWhat = Callable[[GameMail, GameState, SeatView, int, timedelta | None], Asked]
@@ -181,7 +187,8 @@ AskWhat = Callable[[GameMail, GameState, SeatView, int, timedelta | None], Asked
 def _as_reminder(what: AskWhat, mail: GameMail, state: GameState, view: SeatView, seat: int,
                  ttl: timedelta | None) -> Asked:
     kind, context, preheader = what(mail, state, view, seat, ttl)
-    return "reminder", {**context, "asked_template": kind}, f"Reminder: {preheader}"
+    return ("reminder", {**context, "asked_template": kind},
+            _("Reminder: %(preview)s", preview=preheader))
 
 
 # The questions whose turn email a reminder repeats (see `send_reminder`).

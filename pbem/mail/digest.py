@@ -11,6 +11,7 @@ from sqlmodel import Session
 from pbem.mail.compose import MailSettings
 from pbem.mail.render import default_renderer
 from pbem.mail.sending import default_settings, deliverable, queue_mail
+from pbem.present.i18n import ngettext, using
 from pbem.store.models import OutboxEmail, Player
 
 
@@ -29,7 +30,9 @@ def send_digest(
     if not games or not deliverable(player):
         return None
     settings = settings or default_settings()
-    context = {"games": list(games), "preheader": f"{len(games)} games.",
-               "me_url": settings.url("me")}
-    return queue_mail(session, settings, default_renderer(), "digest",
-                      player, context=context, now=now)
+    with using(player.language):
+        context = {"games": list(games),
+                   "preheader": ngettext("%(num)d game.", "%(num)d games.", len(games)),
+                   "me_url": settings.url("me")}
+        return queue_mail(session, settings, default_renderer(), "digest",
+                          player, context=context, now=now)

@@ -20,5 +20,4 @@ DATA_PATH = "/me/data"
 def send_export_link(session: Session, player: Player, now: datetime,
                      settings: MailSettings | None = None) -> OutboxEmail:
     return send_signin(session, player, player.email, ttl=SIGNIN_TTL, now=now,
-                       next_path=DATA_PATH, settings=settings, kind="export",
-                       subject="Hearts: your data")
+                       next_path=DATA_PATH, settings=settings, kind="export")

@@ -3,6 +3,8 @@ and inserted in one statement when an email is queued (token batching)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -15,6 +17,7 @@ from pbem.engine import (
 from pbem.mail.compose import MailSettings
 from pbem.mail.render import Renderer, default_renderer
 from pbem.mail.sending import UNSUBSCRIBE_TTL, default_settings, deliverable, queue_mail
+from pbem.present.i18n import using
 from pbem.present.links import seat_link
 from pbem.present.tokens import insert_tokens, token_values
 from pbem.roster import Roster, load_roster
@@ -44,6 +47,7 @@ class GameMail:
     _tokens: list[dict[str, Any]] = field(default_factory=list)  # rows not inserted yet
     _unsubscribe: dict[int | None, str] = field(default_factory=dict)  # player id -> raw
     _private: dict[int, str | None] = field(default_factory=dict)  # seat -> private URL
+    _voices: dict[int, str] = field(default_factory=dict)  # seat -> language (`speaking`)
 
     @classmethod
     def load(cls, session: Session, game: Game, settings: MailSettings | None = None,
@@ -83,11 +87,36 @@ class GameMail:
     def link(self, raw_token: str) -> str:
         return self.settings.url(f"t/{raw_token}")
 
+    def language(self, seat: int | None) -> str | None:
+        """The language of the player in `seat` (None: not known, English)."""
+        player = self.players.get(seat) if seat is not None else None
+        return player.language if player is not None else None
+
+    @contextmanager
+    def speaking(self, seat: int | None, language: str | None = None) -> Iterator[str]:
+        """Write in the language of the player in `seat` (or `language`) inside the block:
+        the words of their email made in Python (previews, notes) as well as its template."""
+        if language is None or seat is None:
+            with using(language or self.language(seat)) as chosen:
+                yield chosen
+            return
+        before = self._voices.get(seat)
+        self._voices[seat] = language  # its emails too, unless `send` is told otherwise
+        try:
+            with using(language) as chosen:
+                yield chosen
+        finally:
+            if before is None:
+                self._voices.pop(seat, None)
+            else:
+                self._voices[seat] = before
+
     def send(self, kind: str, seat: int, context: dict[str, Any], *,
              turn_seq: int | None = None, preheader: str = "",
-             in_reply_to: str = "") -> OutboxEmail | None:
+             in_reply_to: str = "", language: str | None = None) -> OutboxEmail | None:
         """Render and queue one email to the player in `seat` (None if they get no mail);
-        `in_reply_to`: the Message-ID of the player's email it answers."""
+        `in_reply_to`: the Message-ID of the player's email it answers; `language`: write in
+        it rather than in the player's own (an answer in the language of their reply)."""
         player = self.players.get(seat)
         if player is None or not deliverable(player):
             self.flush_tokens()
@@ -106,6 +135,7 @@ class GameMail:
         return queue_mail(self.session, self.settings, self.renderer, kind, player,
                           game=self.game, reply_token=reply, now=self.now,
                           unsubscribe=unsubscribe, in_reply_to=in_reply_to,
+                          language=language or self._voices.get(seat),
                           context={"preheader": preheader,
                                    **({"game_url": private} if private else {}), **context})
 

@@ -11,7 +11,6 @@ from sqlmodel import Session, select
 
 from pbem.engine import (
     Rules,
-    list_in_words,
 )
 from pbem.mail.compose import MailSettings
 from pbem.mail.gamemail import GameMail
@@ -19,9 +18,10 @@ from pbem.mail.render import default_renderer
 from pbem.mail.results import rules_sentences
 from pbem.mail.sending import default_settings, deliverable, queue_mail
 from pbem.mail.strangers import may_send, took_part
+from pbem.present.i18n import _, using
 from pbem.present.tokens import new_token
+from pbem.present.words import deadline_words, list_words
 from pbem.store.models import Game, OutboxEmail, Player, Seat
-from pbem.zones import deadline_text
 
 
 def send_invite(
@@ -42,6 +42,16 @@ def send_invite(
     raw = new_token(session, "invite", game_id=game.id, seat_no=seat, player_id=player.id,
                     now=now)
     stranger = organiser or not known  # then nothing anyone typed goes in (no names)
+    with using(player.language):
+        return _send_invite(session, game, player, raw, settings, inviter=inviter,
+                            rules=rules, players=players, now=now, organiser=organiser,
+                            reminder=reminder, stranger=stranger)
+
+
+def _send_invite(session: Session, game: Game, player: Player, raw: str,
+                 settings: MailSettings, *, inviter: str, rules: Rules,
+                 players: Sequence[str], now: datetime | None, organiser: bool,
+                 reminder: bool, stranger: bool) -> OutboxEmail:
     context = {"inviter": "" if stranger else inviter, "rules": rules_sentences(rules),
                "players": [] if stranger else list(players),
                "accept_url": settings.url(f"t/{raw}?a=accept"),
@@ -56,12 +66,12 @@ def send_invite(
 
 def _invite_preheader(inviter: str, organiser: bool, reminder: bool) -> str:
     if organiser:
-        return "Confirm your game of Hearts."
+        return _("Confirm your game of Hearts.")
     if not inviter:
-        return "An invitation to play Hearts by email."
+        return _("An invitation to play Hearts by email.")
     if reminder:
-        return f"A reminder: {inviter} invites you to play Hearts."
-    return f"{inviter} invites you to play Hearts."
+        return _("A reminder: %(name)s invites you to play Hearts.", name=inviter)
+    return _("%(name)s invites you to play Hearts.", name=inviter)
 
 
 def send_invites(
@@ -105,11 +115,12 @@ def send_invites_unanswered(
     organiser = mail.players.get(seat)
     if organiser is None or not deliverable(organiser) or not waiting:
         return None
-    names = list_in_words([mail.names[s] for s in waiting])
-    context = {"waiting": names, "several": len(waiting) > 1,
-               "preheader": f"Still no answer from {names}."}
-    return queue_mail(session, mail.settings, mail.renderer, "invite_unanswered", organiser,
-                      context=context, game=game, now=mail.now)
+    with using(organiser.language):
+        names = list_words([mail.names[s] for s in waiting])
+        context = {"waiting": names, "several": len(waiting) > 1,
+                   "preheader": _("Still no answer from %(names)s.", names=names)}
+        return queue_mail(session, mail.settings, mail.renderer, "invite_unanswered",
+                          organiser, context=context, game=game, now=mail.now)
 
 
 def send_declined(
@@ -126,20 +137,21 @@ def send_declined(
     unanswered = [s for s in sorted(mail.players) if s != seat and statuses.get(s) == "invited"]
     context = {"decliner": mail.names[seat], "seat_number": seat + 1,
                "organiser": _organiser_name(mail), "wait_over": game.fill_by is not None
-               and game.fill_by <= mail.now,
-               "preheader": f"{mail.names[seat]} declined the invitation."}
+               and game.fill_by <= mail.now}
     rows = []
     for other, player in sorted(mail.players.items()):
         if other != seat and other not in unaware and statuses.get(other) != "declined" \
                 and deliverable(player) and took_part(session, player):
-            rows.append(queue_mail(session, mail.settings, mail.renderer, "invite_declined",
-                                   player, game=game, now=mail.now, context={
-                                       **context, "waiting": _waiting_for(mail, unanswered,
-                                                                          other),
-                                       "is_organiser": player.id is not None
-                                       and player.id == game.organiser_id,
-                                       "fill_by": deadline_text(game.fill_by,
-                                                                player.time_zone)}))
+            with using(player.language):
+                rows.append(queue_mail(
+                    session, mail.settings, mail.renderer, "invite_declined", player,
+                    game=game, now=mail.now, context={
+                        **context, "waiting": _waiting_for(mail, unanswered, other),
+                        "preheader": _("%(name)s declined the invitation.",
+                                       name=mail.names[seat]),
+                        "is_organiser": player.id is not None
+                        and player.id == game.organiser_id,
+                        "fill_by": deadline_words(game.fill_by, player.time_zone)}))
     return rows
 
 
@@ -147,7 +159,7 @@ def _waiting_for(mail: GameMail, unanswered: Sequence[int], reader: int) -> str:
     """Who has not answered yet, in words for `reader`: "you" first if they are one of them
     (not their own name, as if they were someone else)."""
     names = [mail.names[s] for s in unanswered if s != reader]
-    return list_in_words(["you", *names] if reader in unanswered else names)
+    return list_words([_("you"), *names] if reader in unanswered else names)
 
 
 def send_invite_closed(
@@ -159,16 +171,19 @@ def send_invite_closed(
     invitation is closed (the game page's link stays, as in the invitation). Whoever declined
     is not in `invited`: like `send_declined`, we don't mail them about the game again."""
     mail = GameMail.load(session, game, settings, now)
-    organiser = _organiser_name(mail) or "The organiser"
+    named = _organiser_name(mail)
     rows = []
     for seat, player_id in sorted(invited.items()):
         player = session.get(Player, player_id)
         if player is None or not deliverable(player) or not took_part(session, player):
             continue  # a stranger, who never answered, is not written to about it again
-        context = {"organiser": organiser, "seat_number": seat + 1,
-                   "preheader": f"{organiser} started the game with a robot in your seat."}
-        rows.append(queue_mail(session, mail.settings, mail.renderer, "invite_closed", player,
-                               context=context, game=game, now=mail.now))
+        with using(player.language):
+            organiser = named or _("The organiser")
+            context = {"organiser": organiser, "seat_number": seat + 1,
+                       "preheader": _("%(name)s started the game with a robot in your seat.",
+                                      name=organiser)}
+            rows.append(queue_mail(session, mail.settings, mail.renderer, "invite_closed",
+                                   player, context=context, game=game, now=mail.now))
     return rows
 
 
@@ -177,7 +192,7 @@ def _inviter(session: Session, mail: GameMail) -> str:
     statuses = _invite_statuses(session, mail.game)
     return _organiser_name(mail) or next(
         (mail.names[s] for s in sorted(mail.players) if statuses.get(s) == "accepted"),
-        "The organiser")
+        _("The organiser"))
 
 
 def _organiser_name(mail: GameMail) -> str | None:

@@ -16,13 +16,14 @@ from pbem.engine import (
     Phase,
     Rules,
     SuitNamed,
-    list_in_words,
     seat_view,
 )
 from pbem.mail.gamemail import GameMail
 from pbem.mail.votes import vote_words
 from pbem.present import views
+from pbem.present.i18n import DEFAULT, _, current, lazy, ngettext
 from pbem.present.presenters import presenter
+from pbem.present.words import list_words
 from pbem.store.models import OutboxEmail
 
 HandEnd = tuple[GameState, GameState, Event]  # before and after the event that ended a hand
@@ -39,31 +40,44 @@ def echo_words(after: GameState, events: Sequence[Event], actor: int | None,
     if actor is None or not mine:
         return {}
     opened = before is not None and not before.end_voters
-    said = "; ".join(vote_words(e, opened, after.ended_by_agreement)
-                     if isinstance(e, EndVoted)
-                     else f"you {views.move_words(e, after.rules.moon_points)}"
-                     for e in mine) + "."
+    parts = [vote_words(e, opened, after.ended_by_agreement) if isinstance(e, EndVoted)
+             else _("you %(move)s", move=views.move_words(e, after.rules.moon_points))
+             for e in mine]
+    said = _("%(moves)s.", moves="; ".join(parts))
     return {actor: said[0].upper() + said[1:]}
 
 
 def confirmation(mail: GameMail, after: GameState) -> list[OutboxEmail | None]:
     """A short confirmation for a reply's move when no other email went to its player."""
     pending, mail.echo = mail.echo, {}
-    return [mail.send("move_confirmed", seat, {"understood": said[0].lower() + said[1:],
-                                               "next_step": _waiting_words(mail, after, seat)},
-                      preheader=said)
-            for seat, said in pending.items()]
+    rows = []
+    # An answer to a reply, in the reply's language: mail in makes its move inside
+    # `using(the reply's language)`; otherwise (a job's late mail) the player's own.
+    language = current() if current() != DEFAULT else None
+    for seat, said in pending.items():
+        with mail.speaking(seat, language):
+            rows.append(mail.send("move_confirmed", seat,
+                                  {"understood": said[0].lower() + said[1:],
+                                   "next_step": _waiting_words(mail, after, seat)},
+                                  preheader=said))
+    return rows
 
 
 def _waiting_words(mail: GameMail, state: GameState, seat: int) -> str | None:
     if state.game_over or not state.to_move or seat in state.to_move:
         return None
-    waiting = list_in_words([mail.names[s] for s in state.to_move])
-    return f"Now waiting for {waiting}."
+    waiting = list_words([mail.names[s] for s in state.to_move])
+    return _("Now waiting for %(names)s.", names=waiting)
 
 
 def trick_mail(mail: GameMail, tricks: list[tuple[GameState, int, bool]],
                seat: int) -> OutboxEmail | None:
+    with mail.speaking(seat):
+        return _trick_mail(mail, tricks, seat)
+
+
+def _trick_mail(mail: GameMail, tricks: list[tuple[GameState, int, bool]],
+                seat: int) -> OutboxEmail | None:
     last = tricks[-1][0]
     rules = last.rules
     listed = [{"number": n, "view": views.completed_trick(s.tricks, n, mail.names, seat, rules,
@@ -77,13 +91,20 @@ def trick_mail(mail: GameMail, tricks: list[tuple[GameState, int, bool]],
                "scores": views.score_rows(last.hand_points, last.totals, mail.names, seat,
                                              failing=mail.failing, chips=last.chips)}
     number, shown = tricks[-1][1], listed[-1]["view"]
-    pre = (f"Trick {number} went to {shown.winner}." if isinstance(shown, views.TrickView)
-           and shown.winner else f"Nobody won trick {number}.")
+    pre = (_("Trick %(number)s went to %(name)s.", number=number, name=shown.winner)
+           if isinstance(shown, views.TrickView) and shown.winner
+           else _("Nobody won trick %(number)s.", number=number))
     return mail.send("trick_result", seat, context, preheader=pre)
 
 
 def hand_mail(mail: GameMail, before: GameState, state: GameState, last: Event,
               seat: int) -> OutboxEmail | None:
+    with mail.speaking(seat):
+        return _hand_mail(mail, before, state, last, seat)
+
+
+def _hand_mail(mail: GameMail, before: GameState, state: GameState, last: Event,
+               seat: int) -> OutboxEmail | None:
     result = state.sheet[-1]
     rows = views.sheet_rows([result], mail.names)
     context = {"hand_number": result.hand_number, "moon": rows[0]["moon"],
@@ -91,7 +112,7 @@ def hand_mail(mail: GameMail, before: GameState, state: GameState, last: Event,
                "scores": views.score_rows(result.points, result.totals, mail.names, seat,
                                           chips=state.chips)}
     return mail.send("hand_result", seat, context,
-                     preheader=f"Hand {result.hand_number} is over.")
+                     preheader=_("Hand %(number)s is over.", number=result.hand_number))
 
 
 def hand_notes(mail: GameMail, before: GameState, after: GameState, last: Event,
@@ -101,32 +122,45 @@ def hand_notes(mail: GameMail, before: GameState, after: GameState, last: Event,
 
 
 def game_started_mail(mail: GameMail, state: GameState, seat: int) -> OutboxEmail | None:
+    with mail.speaking(seat):
+        return _game_started_mail(mail, state, seat)
+
+
+def _game_started_mail(mail: GameMail, state: GameState, seat: int) -> OutboxEmail | None:
     seats = [{"number": s + 1, "name": mail.names[s], "is_you": s == seat,
               "is_bot": s not in mail.players} for s in range(state.seats)]
     notes = presenter(state.rules).table_notes(seat_view(state, None), mail.names, seat)
     if state.phase is Phase.BID:
-        first = "You bid" if state.turn == seat else f"{mail.names[state.turn]} bids"
-        notes.append(f"{first} first, then each player in turn to the left.")
+        notes.append(_("You bid first, then each player in turn to the left.")
+                     if state.turn == seat else
+                     _("%(name)s bids first, then each player in turn to the left.",
+                       name=mail.names[state.turn]))
     context = {"seats": seats, "rules": rules_sentences(state.rules), "notes": notes}
-    return mail.send("game_started", seat, context, preheader="The game has started.")
+    return mail.send("game_started", seat, context, preheader=_("The game has started."))
 
 
-NO_HAND_SCORED = ("Ended by agreement before the first hand was finished: no hand was "
-                  "scored, so there are no scores and no winner.")
+NO_HAND_SCORED = lazy("Ended by agreement before the first hand was finished: no hand was "
+                      "scored, so there are no scores and no winner.")
 
 
 def summary_mail(mail: GameMail, state: GameState, seat: int,
                  last: HandEnd | None) -> OutboxEmail | None:
     """`last`: the hand that ended the game, whose variant notes (the Auction pot, the Domino
     cards left) the summary repeats for players who get no hand results."""
+    with mail.speaking(seat):
+        return _summary_mail(mail, state, seat, last)
+
+
+def _summary_mail(mail: GameMail, state: GameState, seat: int,
+                  last: HandEnd | None) -> OutboxEmail | None:
     rows = views.score_rows(state.totals, state.totals, mail.names, seat, state.winners)
     standings = sorted(rows, key=lambda r: r.total)
     sheet = views.sheet_rows(state.sheet, mail.names)
-    winners = list_in_words([mail.names[s] for s in state.winners])
-    won = "wins" if len(state.winners) == 1 else "win"
-    result = f"{winners} {won}!"
+    winners = list_words([mail.names[s] for s in state.winners])
+    won = ngettext("%(names)s wins.", "%(names)s win.", len(state.winners), names=winners)
+    result = ngettext("%(names)s wins!", "%(names)s win!", len(state.winners), names=winners)
     if not state.sheet:  # ended by agreement in the first hand, as the summary page says
-        result = NO_HAND_SCORED
+        result = str(NO_HAND_SCORED)
     context = {
         "standings": standings, "sheet": sheet, "names": mail.names,
         "totals": list(state.totals), "winners_text": result,
@@ -136,9 +170,9 @@ def summary_mail(mail: GameMail, state: GameState, seat: int,
         "ended_by_agreement": state.ended_by_agreement, "hands_played": len(state.sheet),
     }
     return mail.send("summary", seat, context,
-                     preheader=result if not state.sheet else f"{winners} {won}.")
+                     preheader=result if not state.sheet else won)
 
 
 def rules_sentences(rules: Rules) -> list[str]:
     """The rules in words, and what a whole variant asks of a player by email."""
-    return [*rules.describe(), *presenter(rules).email_rules]
+    return [*rules.describe(), *(str(line) for line in presenter(rules).email_rules)]

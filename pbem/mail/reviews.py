@@ -15,6 +15,7 @@ from sqlmodel import Session
 from pbem.engine import Rules
 from pbem.mail.compose import MailSettings
 from pbem.mail.gamemail import GameMail
+from pbem.present.i18n import _
 from pbem.present.review import top_for
 from pbem.service.reviews import Review
 from pbem.store.models import Game, OutboxEmail
@@ -28,10 +29,11 @@ def review_mails(session: Session, game: Game, review: Review,
     rules = Rules.from_dict(game.rules)
     rows: list[OutboxEmail | None] = []
     for seat in mail.players:
-        lines = top_for(review.verdicts, rules, seat)
-        if lines:
-            context = {"lines": lines,
-                       "summary_url": mail.settings.url(f"games/{game.id}/summary")}
-            rows.append(mail.send("review", seat, context,
-                                  preheader="Your largest mistakes of the game."))
+        with mail.speaking(seat):
+            lines = top_for(review.verdicts, rules, seat)
+            if lines:
+                context = {"lines": lines,
+                           "summary_url": mail.settings.url(f"games/{game.id}/summary")}
+                rows.append(mail.send("review", seat, context,
+                                      preheader=_("Your largest mistakes of the game.")))
     return [row for row in rows if row is not None]

@@ -13,6 +13,7 @@ from pbem.mail.compose import MailSettings
 from pbem.mail.gamemail import GameMail
 from pbem.mail.render import default_renderer
 from pbem.mail.sending import deliverable, queue_mail
+from pbem.present.i18n import _, using
 from pbem.store.models import Game, OutboxEmail, Player, Seat
 
 
@@ -26,8 +27,10 @@ def send_left(session: Session, game: Game, seat: int, *, now: datetime,
     for other in sorted(mail.players):
         if other == seat:
             continue
-        row = mail.send("player_left", other, {"leaver": name, "seat_number": seat + 1},
-                        turn_seq=game.last_seq, preheader=f"{name} left the game.")
+        with mail.speaking(other):
+            row = mail.send("player_left", other, {"leaver": name, "seat_number": seat + 1},
+                            turn_seq=game.last_seq,
+                            preheader=_("%(name)s left the game.", name=name))
         if row is not None:
             rows.append(row)
     return rows
@@ -47,9 +50,10 @@ def send_replaced(session: Session, game: Game, seat_no: int, player_id: int, *,
         return None
     mail = GameMail.load(session, game, settings, now, default_renderer())
     newcomer = mail.names[seat_no] if seat.player_id is not None and not seat.is_bot else None
-    return queue_mail(session, mail.settings, mail.renderer, "seat_taken_over", player,
-                      game=game, now=now, context={
-                          "newcomer": newcomer, "seat_number": seat_no + 1, "held": held,
-                          "games_url": mail.settings.url("me"),
-                          "preheader": "Someone else plays your seat now."})
+    with using(player.language):
+        return queue_mail(session, mail.settings, mail.renderer, "seat_taken_over", player,
+                          game=game, now=now, context={
+                              "newcomer": newcomer, "seat_number": seat_no + 1, "held": held,
+                              "games_url": mail.settings.url("me"),
+                              "preheader": _("Someone else plays your seat now.")})
 

@@ -17,9 +17,10 @@ from pbem.mail.gamemail import GameMail
 from pbem.mail.render import default_renderer
 from pbem.mail.sending import deliverable
 from pbem.present import views
+from pbem.present.i18n import _
 from pbem.present.tokens import new_token
+from pbem.present.words import deadline_words
 from pbem.store.models import Game, OutboxEmail
-from pbem.zones import deadline_text
 
 
 def game_mail(session: Session, game: Game, now: datetime,
@@ -39,14 +40,16 @@ def send_timeout(
     rows = []
     for other in sorted(mail.players):
         you = other == seat
-        context = {"absent": "you" if you else name, "is_you": you, "outcome": outcome,
-                   "move": _what_the_robot_did(event, you, game), "holding": holding,
-                   "seat_number": seat + 1, "seat_url": None if you else seat_url}
-        pre = ("The time for your move ran out." if you
-               else f"{name} ran out of time.")
-        if outcome == "away":
-            pre = "You are away: the robot moved for you." if you else f"{name} is away."
-        row = mail.send("timeout", other, context, turn_seq=game.last_seq, preheader=pre)
+        with mail.speaking(other):
+            context = {"absent": _("you") if you else name, "is_you": you, "outcome": outcome,
+                       "move": _what_the_robot_did(event, you, game), "holding": holding,
+                       "seat_number": seat + 1, "seat_url": None if you else seat_url}
+            pre = (_("The time for your move ran out.") if you
+                   else _("%(name)s ran out of time.", name=name))
+            if outcome == "away":
+                pre = (_("You are away: the robot moved for you.") if you
+                       else _("%(name)s is away.", name=name))
+            row = mail.send("timeout", other, context, turn_seq=game.last_seq, preheader=pre)
         if row is not None:
             rows.append(row)
     return rows
@@ -75,7 +78,9 @@ def send_nudge(
     player = mail.players.get(seat)
     if player is None or not deliverable(player):
         return None
-    context = {"nudger": mail.names[from_seat], "waiting_for": waiting_for,
-               "deadline": deadline_text(deadline, player.time_zone)}
-    return mail.send("nudge", seat, context, turn_seq=game.last_seq,
-                     preheader=f"{mail.names[from_seat]} is waiting for {waiting_for}.")
+    with mail.speaking(seat):
+        context = {"nudger": mail.names[from_seat], "waiting_for": waiting_for,
+                   "deadline": deadline_words(deadline, player.time_zone)}
+        return mail.send("nudge", seat, context, turn_seq=game.last_seq,
+                         preheader=_("%(name)s is waiting for %(what)s.",
+                                     name=mail.names[from_seat], what=waiting_for))

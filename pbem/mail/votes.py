@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.engine import EndVoted, Event, GameState, list_in_words
+from pbem.engine import EndVoted, Event, GameState
 from pbem.mail.gamemail import GameMail
 from pbem.present import views
+from pbem.present.i18n import _
+from pbem.present.words import list_words
 from pbem.store.models import OutboxEmail
 
 AGREE_WORD, PLAY_ON_WORD = "end", "play on"
@@ -33,25 +35,27 @@ def _opened(mail: GameMail, state: GameState, proposer: int) -> list[OutboxEmail
     rows: list[OutboxEmail | None] = []
     for seat in waiting:
         others = [mail.names[s] for s in waiting if s != seat]
-        context = {
-            "open": True, "proposer": mail.names[proposer],
-            "agreed": list_in_words([mail.names[s] for s in state.end_voters]),
-            "also_waiting": list_in_words(others), "hand_number": state.hand_number,
-            "scores": views.score_rows(state.totals, state.totals, mail.names, seat,
-                                       failing=mail.failing),
-            "agree_word": AGREE_WORD, "play_on_word": PLAY_ON_WORD,
-        }
-        rows.append(mail.send("end_vote", seat, context, preheader=(
-            f"{mail.names[proposer]} proposes to end the game now. Reply “{AGREE_WORD}” to "
-            "agree.")))
+        with mail.speaking(seat):
+            context = {
+                "open": True, "proposer": mail.names[proposer],
+                "agreed": list_words([mail.names[s] for s in state.end_voters]),
+                "also_waiting": list_words(others), "hand_number": state.hand_number,
+                "scores": views.score_rows(state.totals, state.totals, mail.names, seat,
+                                           failing=mail.failing),
+                "agree_word": AGREE_WORD, "play_on_word": PLAY_ON_WORD,
+            }
+            rows.append(mail.send("end_vote", seat, context, preheader=_(
+                "%(name)s proposes to end the game now. Reply “%(word)s” to agree.",
+                name=mail.names[proposer], word=AGREE_WORD)))
     return rows
 
 
 def _closed(mail: GameMail, state: GameState, decliner: int, seat: int) -> OutboxEmail | None:
     context = {"open": False, "decliner": mail.names[decliner],
                "agree_word": AGREE_WORD, "play_on_word": PLAY_ON_WORD}
-    return mail.send("end_vote", seat, context,
-                     preheader=f"{mail.names[decliner]} wants to play on: the game goes on.")
+    with mail.speaking(seat):
+        return mail.send("end_vote", seat, context, preheader=_(
+            "%(name)s wants to play on: the game goes on.", name=mail.names[decliner]))
 
 
 def only_votes(events: Sequence[Event]) -> bool:
@@ -62,9 +66,9 @@ def vote_words(event: EndVoted, opened: bool, ended: bool = False) -> str:
     """The voter's own vote, echoed back to them ("you agreed to end the game"); `ended`:
     the vote ended the game (never "the others are asked" in the email saying it is over)."""
     if not event.agree:
-        return "you chose to play on: the vote to end the game is closed"
+        return _("you chose to play on: the vote to end the game is closed")
     if ended and opened:
-        return "you ended the game now: the others agreed at once"
+        return _("you ended the game now: the others agreed at once")
     if opened:
-        return "you proposed to end the game now; the others are asked to agree"
-    return "you agreed to end the game now"
+        return _("you proposed to end the game now; the others are asked to agree")
+    return _("you agreed to end the game now")

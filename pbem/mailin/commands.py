@@ -48,13 +48,14 @@ from pbem.engine import (
     Phase,
     Suit,
     UnreadableInput,
-    list_in_words,
     parse_card,
     parse_cards,
     parse_suit,
     sort_cards,
 )
 from pbem.mailin.language import cards_in, cards_in_prose, in_english
+from pbem.present.i18n import _
+from pbem.present.words import list_words
 
 MOVES = frozenset({"play", "pass", "claim", "moon", "bid", "avoid", "end"})
 VERBS = ("play", "pass", "claim", "moon", "bid", "avoid", "status", "help", "say", "away",
@@ -226,16 +227,16 @@ def _question(raw: str, line: str, now: Asked | None) -> Command | None:
         return None  # a question in words, read with the rest of the reply
     if command is None or not command.is_move:
         return command
-    raise UnreadableInput(f"“{raw}” reads as a question, so we didn't act on it. To "
-                          f"{command.describe()}, reply with just “{command.reply}” on a line "
-                          "of its own.")
+    raise UnreadableInput(_("“%(raw)s” reads as a question, so we didn't act on it. To "
+                            "%(what)s, reply with just “%(reply)s” on a line of its own.",
+                            raw=raw, what=command.describe(), reply=command.reply))
 
 
 def _more_words(line: str) -> Command | None:
     """`unsubscribe` (and `stop`...), and holidays in other words (`vacation 1-14 August`,
     `Urlaub 1-14 August`: only with dates, "off", or nothing after, so "Holiday was great"
     is no command)."""
-    verb, _, rest = line.partition(" ")
+    verb, _sep, rest = line.partition(" ")
     verb = verb.rstrip(":")
     if verb == "unsubscribe" or line in _STOP:
         return Command("unsubscribe", line=line)
@@ -272,16 +273,16 @@ def _judge(found: list[Command], problems: list[str], read: str, text: str,
     say = next((c for c in found if c.verb == "say"), None)
     actions = list(dict.fromkeys(c for c in found if c.verb != "say"))
     if say is not None and not say.text:
-        return Reading(problem="“say” needs a message after it, e.g. “say good game!”.",
+        return Reading(problem=_("“say” needs a message after it, e.g. “say good game!”."),
                        read=read)
     if problems:
         return Reading(problem=problems[0], read=read)
     if phase is Phase.PASS:
         actions = _one_pass(actions)
     if len({c.describe() for c in actions}) > 1:
-        named = list_in_words([f"“{c.line}”" for c in actions])
-        return Reading(problem=f"Your reply has more than one command ({named}); "
-                               "send one at a time.", read=read)
+        named = list_words([f"“{c.line}”" for c in actions])
+        return Reading(problem=_("Your reply has more than one command (%(named)s); send one "
+                                 "at a time.", named=named), read=read)
     if not actions and say is None:
         return _in_sentences(text, phase, read)
     return Reading(action=actions[0] if actions else None, say=say, read=read)
@@ -313,11 +314,14 @@ def _in_sentences(text: str, phase: Phase | None, read: str) -> Reading:
     if len(cards) > 1 and phase is Phase.PASS and not others:
         return Reading(action=Command("pass", cards, line=read), read=read)
     if cards:
-        named_all = list_in_words([str(c) for c in cards] + others, "or")
-        what = ("write the cards you pass on a line of their own" if phase is Phase.PASS
-                else "reply with just the one you play")
-        return Reading(problem=f"Your reply names {len(cards) + len(others)} different cards "
-                               f"({named_all}), so we didn't guess: {what}.", read=read)
+        named_all = list_words([str(c) for c in cards] + others, "or")
+        count = len(cards) + len(others)
+        problem = (_("Your reply names %(count)s different cards (%(cards)s), so we didn't "
+                     "guess: write the cards you pass on a line of their own.", count=count,
+                     cards=named_all) if phase is Phase.PASS else
+                   _("Your reply names %(count)s different cards (%(cards)s), so we didn't "
+                     "guess: reply with just the one you play.", count=count, cards=named_all))
+        return Reading(problem=problem, read=read)
     return Reading(problem=_nothing_found(text, phase), read=read)
 
 
@@ -326,40 +330,42 @@ def _codes_in_sentences(codes: list[str], phase: Phase | None, text: str) -> str
     seen and how to make the move."""
     if phase in (Phase.BID, Phase.NAME_SUIT):
         return _nothing_found(text, phase)
-    seen = f"your reply mentions {list_in_words(codes)} inside a sentence"
+    seen = list_words(codes)
     if phase is Phase.PASS:  # the error email adds how to pass, with the number of cards
-        return (f"We didn't pass anything: {seen}, and cards are only passed from a line of "
-                "their own.")
+        return _("We didn't pass anything: your reply mentions %(codes)s inside a sentence, "
+                 "and cards are only passed from a line of their own.", codes=seen)
     first = parse_card(codes[0])
     if len(codes) == 1:
-        return (f"We didn't play anything: {seen}. To play it, reply with just “{first}” on "
-                "a line of its own.")
-    return (f"We didn't play anything: {seen}. To play one of them, reply with just that "
-            f"card on a line of its own, e.g. “{first}”.")
+        return _("We didn't play anything: your reply mentions %(codes)s inside a sentence. "
+                 "To play it, reply with just “%(card)s” on a line of its own.", codes=seen,
+                 card=first)
+    return _("We didn't play anything: your reply mentions %(codes)s inside a sentence. To "
+             "play one of them, reply with just that card on a line of its own, e.g. "
+             "“%(card)s”.", codes=seen, card=first)
 
 
 def _nothing_found(text: str, phase: Phase | None = None) -> str:
     first = next((_clean(line) for line in text.splitlines() if _clean(line)), "")
     written = next((line.strip() for line in text.splitlines() if line.strip()), "")
     if not written:
-        return "Your reply was empty: write your move above the quoted email."
+        return _("Your reply was empty: write your move above the quoted email.")
     first = first or written.lower()  # only polite words ("Merci !")
     if phase is Phase.BID:
-        return ("We couldn't find a bid in your reply. Write “bid 5” (a number of chips) or "
-                "“pass” on a line of its own; “help” lists every command.")
+        return _("We couldn't find a bid in your reply. Write “bid 5” (a number of chips) or "
+                 "“pass” on a line of its own; “help” lists every command.")
     if phase is Phase.NAME_SUIT:
-        return ("We couldn't find the suit to avoid in your reply. Write e.g. “avoid spades” on "
-                "a line of its own; “help” lists every command.")
+        return _("We couldn't find the suit to avoid in your reply. Write e.g. “avoid spades” "
+                 "on a line of its own; “help” lists every command.")
     if len(first.split()) <= 2 and _looks_like_card(first):
         try:  # a near-miss like "Q" or "queen": the engine says what's missing
             parse_card(first)
         except UnreadableInput as exc:
             return str(exc)
     if len(first.split()) <= 2:
-        return (f"We found no card or command in “{first}”. Reply with the card you play, "
-                "like QS, on a line of its own; “help” lists every command.")
-    return ("We couldn't find a move in your reply. Write the card, like QS, on a line of "
-            "its own; “help” lists every command.")
+        return _("We found no card or command in “%(text)s”. Reply with the card you play, "
+                 "like QS, on a line of its own; “help” lists every command.", text=first)
+    return _("We couldn't find a move in your reply. Write the card, like QS, on a line of "
+             "its own; “help” lists every command.")
 
 
 def _looks_like_card(text: str) -> bool:
@@ -371,7 +377,7 @@ def _looks_like_card(text: str) -> bool:
 def read_line(line: str, now: Asked | None = None) -> Command | None:
     """One cleaned line → a Command; None if it isn't one; UnreadableInput if it starts like
     one but can't be read ("play XZ"). `now`: what the seat is asked (see read_commands)."""
-    verb, _, rest = line.partition(" ")
+    verb, _sep, rest = line.partition(" ")
     verb, rest = verb.rstrip(":"), rest.strip().lstrip(":").strip()
     if line in END_AGREE or line in END_PLAY_ON:
         return Command("end", agree=line in END_AGREE, line=line)
@@ -417,14 +423,14 @@ def _moon(rest: str, line: str) -> Command:
         return Command("moon", down=True, line=line)
     if rest in {"up", "others up", "put others up"}:
         return Command("moon", down=False, line=line)
-    raise UnreadableInput("Choose “moon down” (you go down) or “moon up” (everyone "
-                          "else goes up).")
+    raise UnreadableInput(_("Choose “moon down” (you go down) or “moon up” (everyone "
+                            "else goes up)."))
 
 
 def _address(line: str) -> Command:
     address = line.removeprefix("add address ").removeprefix("address").strip(" :")
     if not address:
-        raise UnreadableInput("Write the address to add, e.g. “address you@example.org”.")
+        raise UnreadableInput(_("Write the address to add, e.g. “address you@example.org”."))
     return Command("address", text=address, line=line)
 
 
@@ -448,10 +454,13 @@ def _bare_pass(line: str, now: Asked | None) -> Command:
     if now is None or now.kind is Ask.PASS or state is None or state.rules.pass_count:
         held = now.cards if now is not None and now.kind is Ask.PASS else ()
         count = now.pass_count if now is not None and now.kind is Ask.PASS else 3
-        raise UnreadableInput(f"Name the cards to pass, e.g. “{pass_example(held, count)}”.")
-    why = now.why_not(PassCards(now.seat, ())) or "No cards are passed now."
-    play = " reply with the card you play, e.g. “QS”." if now.kind is Ask.PLAY else ""
-    raise UnreadableInput(f"{why.rstrip('.')}:{play}" if play else why)
+        raise UnreadableInput(_("Name the cards to pass, e.g. “%(example)s”.",
+                                example=pass_example(held, count)))
+    why = now.why_not(PassCards(now.seat, ())) or _("No cards are passed now.")
+    if now.kind is Ask.PLAY:
+        raise UnreadableInput(_("%(why)s: reply with the card you play, e.g. “QS”.",
+                                why=why.rstrip(".")))
+    raise UnreadableInput(why)
 
 
 def pass_example(hand: Sequence[Card], count: int) -> str:
@@ -466,7 +475,7 @@ def _chips(text: str) -> int:
     """The chips of `bid N`: a whole number, at least 1 (the engine checks it beats the
     highest bid)."""
     if not text:
-        raise UnreadableInput("Say how many chips you bid, e.g. “bid 5”; or reply “pass”.")
+        raise UnreadableInput(_("Say how many chips you bid, e.g. “bid 5”; or reply “pass”."))
     found = _BID.match(text)
     number = found.group(1) if found else ""
     if number.lstrip("-").isdigit() and len(number) <= 7:
@@ -474,11 +483,11 @@ def _chips(text: str) -> int:
     elif number in _NUMBER_WORDS:
         chips = _NUMBER_WORDS[number]
     else:
-        raise UnreadableInput(f"We couldn't read “bid {text}” as a bid: write a whole number "
-                              "of chips, e.g. “bid 5”; or reply “pass”.")
+        raise UnreadableInput(_("We couldn't read “bid %(text)s” as a bid: write a whole number "
+                                "of chips, e.g. “bid 5”; or reply “pass”.", text=text))
     if chips < 1:
-        raise UnreadableInput(f"“bid {text}” isn't a bid: a bid is a whole number of chips, "
-                              "at least 1, e.g. “bid 5”; or reply “pass”.")
+        raise UnreadableInput(_("“bid %(text)s” isn't a bid: a bid is a whole number of chips, "
+                                "at least 1, e.g. “bid 5”; or reply “pass”.", text=text))
     return chips
 
 
@@ -487,15 +496,15 @@ def _suit(verb: str, text: str) -> Suit | None:
     line like "Name: Ann Smith" is no command."""
     text = re.sub(r"^(?:the\s+)?(?:suit\s+)?(?:to\s+avoid\s+)?:?\s*", "", text)
     if not text and verb == "avoid":
-        raise UnreadableInput("Name the suit to avoid, e.g. “avoid spades”.")
+        raise UnreadableInput(_("Name the suit to avoid, e.g. “avoid spades”."))
     try:
         return parse_suit(text) if text else None
     except UnreadableInput:
         if verb != "avoid":
             return None
-        raise UnreadableInput(f"“{verb} {text}”: “{text}” isn't a suit. Name the suit to avoid "
-                              "as clubs, diamonds, hearts or spades, e.g. “avoid spades”."
-                              ) from None
+        raise UnreadableInput(_("“%(verb)s %(text)s”: “%(text)s” isn't a suit. Name the suit "
+                                "to avoid as clubs, diamonds, hearts or spades, e.g. “avoid "
+                                "spades”.", verb=verb, text=text)) from None
 
 
 def _bare_suit(line: str) -> Suit | None:
@@ -519,16 +528,17 @@ def _bare_cards(line: str, passing: bool) -> Command | None:
         return Command("play", cards, line=line)
     if passing:
         return Command("pass", cards, line=line)
-    raise UnreadableInput(f"You named {len(cards)} cards ({list_in_words([str(c) for c in cards])})"
-                          "; play one card at a time.")
+    raise UnreadableInput(_("You named %(count)s cards (%(cards)s); play one card at a time.",
+                            count=len(cards), cards=list_words([str(c) for c in cards])))
 
 
 def _one_card(text: str) -> Card:
     if not text:
-        raise UnreadableInput("Name the card to play, e.g. “play QS”.")
+        raise UnreadableInput(_("Name the card to play, e.g. “play QS”."))
     cards = _cards(text)
     if len(cards) != 1:
-        raise UnreadableInput(f"“play {text}” names {len(cards)} cards: play one at a time.")
+        raise UnreadableInput(_("“play %(text)s” names %(count)s cards: play one at a time.",
+                                text=text, count=len(cards)))
     return cards[0]
 
 
@@ -540,8 +550,9 @@ def _cards(text: str) -> tuple[Card, ...]:
     except UnreadableInput as exc:
         cards = tuple(dict.fromkeys(cards_in(text, any_case=True)))
         if not cards and " " in text:  # the whole phrase, not its first word ("the")
-            raise UnreadableInput(f"We couldn't find a card in “{text}”. Write the rank then "
-                                  "the suit, like QS, 10H or “queen of spades”.") from exc
+            raise UnreadableInput(_("We couldn't find a card in “%(text)s”. Write the rank then "
+                                    "the suit, like QS, 10H or “queen of spades”.",
+                                    text=text)) from exc
         if not cards:
             raise
         return cards
@@ -576,7 +587,7 @@ def _clean(line: str) -> str:
         return _I.sub("", line)  # "I pass", "I play the big one": a command, read as one
     if line.startswith(("i'", "i\u2019", "let me ")):  # "I'll play the QS": a move only when
         said = _I.sub("", line)  # what follows the verb is one card; else a sentence
-        verb, _, rest = said.partition(" ")
+        verb, _sep, rest = said.partition(" ")
         return said if verb != "play" or _card_count(_ARTICLE.sub("", rest)) == 1 else line
     return line
 

@@ -270,3 +270,48 @@ def in_english(line: str) -> str:
     if found:
         line = verbs[found.group("verb").lower()] + line[found.end():]
     return unicodedata.normalize("NFC", line).lower()
+
+
+@cache
+def _language_words() -> dict[str, frozenset[str]]:
+    """Per language, the words that show a reply is written in it: suit names, command
+    words, pronouns and polite words (English: its own spellings beyond the bare commands
+    every language's players type: "pass", "claim", "status"...)."""
+    found: dict[str, set[str]] = {}
+    for language, words in LANGUAGES.items():
+        spelled = [*words.suits, words.pronouns, words.polite, *words.commands.values()]
+        if language == "en":
+            spelled += ["play", "help", "please", "thanks"]
+        found[language] = {s.lower() for text in spelled for s in _spellings(text)}
+    # Words two languages share say nothing about either ("stand", "claim", "vier").
+    counts: dict[str, int] = {}
+    for spellings in found.values():
+        for s in spellings:
+            counts[s] = counts.get(s, 0) + 1
+    return {language: frozenset(s for s in spellings if counts[s] == 1)
+            for language, spellings in found.items()}
+
+
+_WORDS_OF = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+
+def language_of(text: str) -> str | None:
+    """The language a reply is written in, by the words of it the reader knows ("Ich spiele
+    Pik Dame" → "de", "please play the queen of spades" → "en"); None when its words say no
+    language (a bare "QS") or two equally."""
+    lowered = unicodedata.normalize("NFC", text).lower()
+    tokens = _WORDS_OF.findall(lowered)
+    if not tokens:
+        return None
+    singles = set(tokens)
+    pairs = {f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False)}
+    scores: dict[str, int] = {}
+    for language, spellings in _language_words().items():
+        score = len(singles & spellings) + len(pairs & spellings)
+        if score:
+            scores[language] = score
+    if not scores:
+        return None
+    best = max(scores.values())
+    leaders = [language for language, score in scores.items() if score == best]
+    return leaders[0] if len(leaders) == 1 else None

@@ -13,8 +13,9 @@ import random
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from email.message import Message
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,6 @@ from pbem.engine import (
     Rules,
     VoteEnd,
     asked,
-    list_in_words,
     seat_view,
 )
 from pbem.engine import Command as EngineCommand
@@ -63,6 +63,7 @@ from pbem.mailin.commands import (
     subject_words,
 )
 from pbem.mailin.crash import crash_point
+from pbem.mailin.language import language_of
 from pbem.mailin.loops import Bounce, automatic_reason_raw, bounce_of, sender_address
 from pbem.mailin.parse import parse_message, reply_text
 from pbem.mailin.receive import Stored, store_raw, store_spooled, with_recipients
@@ -75,7 +76,9 @@ from pbem.mailin.route import (
 )
 from pbem.mailin.unroutable import unroutable
 from pbem.present import views
+from pbem.present.i18n import DEFAULT, _, current, format_date, lazy, using
 from pbem.present.presenters import presenter
+from pbem.present.words import list_words
 from pbem.roster import load_roster
 from pbem.store.db import transaction
 from pbem.store.events import load_state
@@ -302,25 +305,57 @@ def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
         if not route.from_player:
             return _not_the_player(inbox, route, sender)
         failing = _failing_mark(session, route.player_id, sender)
-        reading = _read(inbox, session, route, message)
+        try:
+            text: str | BaseException = reply_text(message)
+        except READ_ERRORS as exc:
+            text = exc
+        route = replace(route, heard=language_of(text) if isinstance(text, str) else None)
+        with using(route.answer_language):
+            reading = _read(inbox, session, route, message, text)
     if failing:
         _reachable_again(inbox, route.player_id, sender, failing)
     if isinstance(reading, Decision):
-        return reading
+        return _learning(route, reading)
     # Staleness ("this reply was for an earlier turn") is the move command's, checked inside
-    # its locked transaction.
-    return _carry_out(inbox, route, reading, message, mail_id)
+    # its locked transaction. Its words (and the echo of the move) are in the reply's
+    # language, as are the answers (`route.answer_language`).
+    with using(route.answer_language):
+        return _learning(route, _carry_out(inbox, route, reading, message, mail_id))
 
 
-def _read(inbox: Inbox, session: Session, route: Route, message: Message) -> Reading | Decision:
-    """The commands in the player's reply (an error answer when it can't be read at all)."""
-    try:
-        text = reply_text(message)
-    except READ_ERRORS as exc:
-        return _error(inbox, route, "", "We couldn't read your email: its format is broken "
-                      f"({_why(exc)}). Please send your reply again as plain text.",
+def _learning(route: Route, decision: Decision) -> Decision:
+    """`decision`, storing the reply's language as the player's when they never chose one
+    (in the answers' transaction; a move that marked its message did it in its own)."""
+    if route.learns_language and not decision.marked:
+        decision.answers.append(partial(learn_language, route))
+    return decision
+
+
+_PLAYER = Player.__table__  # type: ignore[attr-defined]
+_LEARN = (update(_PLAYER).where(_PLAYER.c.id == bindparam("player_id"),
+                                _PLAYER.c.language_chosen.is_(False))
+          .values(language=bindparam("language")))
+
+
+def learn_language(route: Route, session: Session) -> None:
+    """The player writes in `route.heard`: their emails are in it from now on (one plain
+    UPDATE, and only when they have not chosen a language themselves)."""
+    if route.learns_language:
+        session.connection().execute(_LEARN, {"player_id": route.player_id,
+                                              "language": route.heard})
+
+
+def _read(inbox: Inbox, session: Session, route: Route, message: Message,
+          written: str | BaseException) -> Reading | Decision:
+    """The commands in the player's reply (`written`: its text, or why it couldn't be read:
+    then an error answer)."""
+    if isinstance(written, BaseException):
+        exc = written
+        return _error(inbox, route, "", _("We couldn't read your email: its format is broken "
+                                          "(%(why)s). Please send your reply again as plain "
+                                          "text.", why=_why(exc)),
                       "malformed")
-    text = text or subject_words(decoded_header(message.get("Subject", "")))
+    text = written or subject_words(decoded_header(message.get("Subject", "")))
     now = None
     if needs_phase(text):
         now = asked(load_state(session, route.game_id).state, route.seat_no)
@@ -432,7 +467,7 @@ def _not_the_player(inbox: Inbox, route: Route, sender: str) -> Decision:
             return
         replies.queue_reply(session, inbox.settings, "not_your_seat", player, game=game,
                             seat=route.seat_no, now=inbox.clock(), in_reply_to=route.answered,
-                            context={"sender": sender or "an unknown address",
+                            context={"sender": sender or lazy("an unknown address"),
                                      "own_address": player.email})
 
     return Decision("ignored", f"sender {sender!r} is not the player of seat {route.seat_no} "
@@ -474,6 +509,7 @@ def _move(inbox: Inbox, route: Route, command: Command, read: str,
     if mail_id is not None:
         def mark(session: Session, outcome: service.Outcome) -> None:
             _mark(session, mail_id, _made(command, outcome), inbox.clock())
+            learn_language(route, session)
 
         ctx.on_applied = mark
     try:
@@ -499,14 +535,14 @@ def stale_words(exc: service.Stale) -> str:
     it (the deadline's robot, in the player's stead, named with its move)."""
     moved = views.move_words(exc.made) if exc.made is not None else None
     if moved and exc.by == service.TIMEOUT:
-        return (f"The deadline of that email passed before your reply came, and the robot "
-                f"{moved} for you, so your move was not made. Nothing changed.")
+        return _("The deadline of that email passed before your reply came, and the robot "
+                 "%(move)s for you, so your move was not made. Nothing changed.", move=moved)
     if moved and exc.by == service.HOLDING:
-        return (f"While you were away the robot holding your seat {moved} for you, so your "
-                "move was not made. Nothing changed.")
-    return ("You answered an earlier email, and the game has moved on: "
-            f"{exc.why}, so that move was not made. Nothing changed; please answer the "
-            "newest email.")
+        return _("While you were away the robot holding your seat %(move)s for you, so your "
+                 "move was not made. Nothing changed.", move=moved)
+    return _("You answered an earlier email, and the game has moved on: %(why)s, so that "
+             "move was not made. Nothing changed; please answer the newest email.",
+             why=exc.why)
 
 
 # A one-word reply must not end a game irrevocably: when "end" would end it at once (every
@@ -514,11 +550,11 @@ def stale_words(exc: service.Stale) -> str:
 # confirm with their page's button (the private page, linked below the note as in every email:
 # GET shows it, its POST ends the game). Where other people are asked to agree, the vote is
 # made as before: it ends the game only once they have.
-ENDS_AT_ONCE = ("Nothing has changed yet. Your reply “end” would end this game at once, for "
-                "good: the other seats are computer players, who agree straight away, and the "
-                "scores of the hands completed would be final. To end it, open your page (the "
-                "Game page link below) and press “End the game now”. To play on, just answer "
-                "your turn as usual.")
+ENDS_AT_ONCE = lazy("Nothing has changed yet. Your reply “end” would end this game at once, "
+                    "for good: the other seats are computer players, who agree straight away, "
+                    "and the scores of the hands completed would be final. To end it, open "
+                    "your page (the Game page link below) and press “End the game now”. To "
+                    "play on, just answer your turn as usual.")
 
 
 def engine_command(command: Command, seat: int) -> EngineCommand:
@@ -545,20 +581,25 @@ def _made(command: Command, outcome: service.Outcome, marked: bool = False) -> D
 
 # --- answers --------------------------------------------------------------------------------
 
-GAME_OVER_NOTE = ("This game is over, so there is nothing more to play in it. Thanks for "
-                  "playing! To write to the other players, reply “say” and your message "
-                  "(e.g. “say good game!”).")
-UNSUBSCRIBE_NOTE = ("A reply can't unsubscribe you, so nothing changed. For no more "
-                    "emails from us, open the “Unsubscribe” link at the end of this one: it "
-                    "takes effect at once, and the same page lets you get fewer instead "
-                    "(only your turns, or one email a day). To end this game early, reply "
-                    "“end” (everyone has to agree).")
+GAME_OVER_NOTE = lazy("This game is over, so there is nothing more to play in it. Thanks for "
+                      "playing! To write to the other players, reply “say” and your message "
+                      "(e.g. “say good game!”).")
+UNSUBSCRIBE_NOTE = lazy("A reply can't unsubscribe you, so nothing changed. For no more "
+                        "emails from us, open the “Unsubscribe” link at the end of this one: "
+                        "it takes effect at once, and the same page lets you get fewer "
+                        "instead (only your turns, or one email a day). To end this game "
+                        "early, reply “end” (everyone has to agree).")
 
 
-LEAVE_NOTE = ("A reply can't take you out of a game, so nothing changed. To leave it, open "
-              "your page of the game (the Game page link below) and press “Leave this game”: "
-              "it asks first. A robot then plays your seat; your points so far stay on the "
-              "record, and the game no longer counts for your rating.")
+LEAVE_NOTE = lazy("A reply can't take you out of a game, so nothing changed. To leave it, "
+                  "open your page of the game (the Game page link below) and press “Leave "
+                  "this game”: it asks first. A robot then plays your seat; your points so "
+                  "far stay on the record, and the game no longer counts for your rating.")
+
+
+def _in(language: str | None, words: Any) -> str:
+    with using(language):
+        return str(words)
 
 
 def _game_over(inbox: Inbox, route: Route, reading: Reading) -> Decision | None:
@@ -571,7 +612,8 @@ def _game_over(inbox: Inbox, route: Route, reading: Reading) -> Decision | None:
         told = session.exec(select(func.count()).select_from(OutboxEmail).where(
             OutboxEmail.game_id == route.game_id, OutboxEmail.player_id == route.player_id,
             OutboxEmail.kind == "note",
-            col(OutboxEmail.body_text).contains(GAME_OVER_NOTE[:40]))).one()
+            or_(*(col(OutboxEmail.body_text).contains(said[:40])
+                  for said in {_in(None, GAME_OVER_NOTE), str(GAME_OVER_NOTE)})))).one()
     if told:
         return Decision("ignored", f"game over, no command ({reading.problem}): told "
                                    "before, no answer", ok=False)
@@ -587,10 +629,11 @@ def _error(inbox: Inbox, route: Route, read: str, reason: str, label: str,
             return
         state = load_state(session, route.game_id).state
         send_error(session, game, state, route.seat_no,
-                   what_was_read=printable(read) or "(nothing)",
+                   what_was_read=printable(read) or _("(nothing)"),
                    reason=explain(reason, state, route.seat_no, command,
                                   stale=label == "stale"),
-                   settings=inbox.settings, now=inbox.clock(), in_reply_to=route.answered)
+                   settings=inbox.settings, now=inbox.clock(), in_reply_to=route.answered,
+                   language=route.answer_language)
 
     return Decision("processed", f"{label}: {reason}", [answer], ok=False)
 
@@ -601,12 +644,13 @@ def explain(reason: str, state: GameState, seat: int, command: Command | None = 
     (the email lists legal cards itself during play); `stale` (a reply to an earlier email),
     that nothing is asked of them now, if so."""
     if stale and not state.game_over and not asked(state, seat).must_act:
-        reason = f"{reason} Nothing is asked of you now: we'll email you when it's your turn."
+        reason = _("%(reason)s Nothing is asked of you now: we'll email you when it's your "
+                   "turn.", reason=reason)
     card_move = command is not None and command.verb in {"play", "pass", "claim"}
     if card_move and state.phase is Phase.BID:
-        reason = f"The bidding comes first. {reason}"
+        reason = _("The bidding comes first. %(reason)s", reason=reason)
     elif card_move and state.phase is Phase.NAME_SUIT:
-        reason = f"The suit to avoid is named first. {reason}"
+        reason = _("The suit to avoid is named first. %(reason)s", reason=reason)
     return f"{reason} {hint}" if (hint := what_now(state, seat)) else reason
 
 
@@ -614,14 +658,14 @@ def what_now(state: GameState, seat: int) -> str:
     """What this seat may reply now, outside play; "" if nothing (or the email says it)."""
     now = asked(state, seat)
     if now.kind is Ask.BID:
-        return f"Reply “bid {now.min_bid}” or more, or “pass”."
+        return _("Reply “bid %(chips)s” or more, or “pass”.", chips=now.min_bid)
     if now.kind is Ask.NAME_SUIT:
-        return "Reply with the suit to avoid, e.g. “avoid spades”."
+        return _("Reply with the suit to avoid, e.g. “avoid spades”.")
     if now.kind is Ask.PASS and now.pass_count:
-        return (f"Reply “pass” and the {now.pass_count} cards, e.g. "
-                f"“{pass_example(now.cards, now.pass_count)}”.")
+        return _("Reply “pass” and the %(count)s cards, e.g. “%(example)s”.",
+                 count=now.pass_count, example=pass_example(now.cards, now.pass_count))
     if now.kind is Ask.MOON:
-        return "Reply “moon down” or “moon up”."
+        return _("Reply “moon down” or “moon up”.")
     return ""
 
 
@@ -632,7 +676,8 @@ def _note(inbox: Inbox, route: Route, note: str) -> Answer:
                 session, player, inbox.clock()):
             replies.queue_reply(session, inbox.settings, "note", player, game=game,
                                 seat=route.seat_no, now=inbox.clock(),
-                                in_reply_to=route.answered, context={"note": note})
+                                in_reply_to=route.answered, context={"note": note},
+                                language=route.answer_language)
 
     return answer
 
@@ -658,14 +703,15 @@ def _info(inbox: Inbox, route: Route, command: Command) -> Answer:
         if player is None or game is None or not replies.may_answer(
                 session, player, inbox.clock()):
             return
-        if command.verb == "help":
-            context: dict[str, Any] = replies.help_context(_rules_of(game))
-        else:
-            context = status_context(session, game, load_state(session, route.game_id).state,
-                                     route.seat_no)
-        replies.queue_reply(session, inbox.settings, command.verb, player, game=game,
-                            seat=route.seat_no, now=inbox.clock(),
-                            in_reply_to=route.answered, context=context)
+        with using(route.answer_language or player.language):
+            context = (replies.help_context(_rules_of(game)) if command.verb == "help"
+                       else status_context(session, game,
+                                           load_state(session, route.game_id).state,
+                                           route.seat_no))
+            replies.queue_reply(session, inbox.settings, command.verb, player, game=game,
+                                seat=route.seat_no, now=inbox.clock(),
+                                in_reply_to=route.answered, context=context,
+                                language=route.answer_language)
 
     return answer
 
@@ -681,15 +727,16 @@ def _add_address(inbox: Inbox, route: Route, address: str) -> Answer:
         secret = inbox.app.config["SECRET_KEY"] if inbox.app is not None else None
         try:
             if not secret:
-                raise AddressRefused("Addresses can't be added by email here; use the form "
-                                     "on your game page.")
+                raise AddressRefused(_("Addresses can't be added by email here; use the "
+                                       "form on your game page."))
             note = request_address(session, inbox.settings, secret, player, address,
                                    inbox.clock())
         except AddressRefused as exc:
             note = str(exc)
         replies.queue_reply(session, inbox.settings, "note", player, game=game,
                             seat=route.seat_no, now=inbox.clock(),
-                            in_reply_to=route.answered, context={"note": note})
+                            in_reply_to=route.answered, context={"note": note},
+                            language=route.answer_language)
 
     return answer
 
@@ -704,27 +751,34 @@ def _rules_of(game: Game) -> Rules | None:
 def _away(inbox: Inbox, route: Route, text: str) -> str:
     set_away = getattr(service, "set_away", None)
     if set_away is None:
-        return ("Thanks for telling us. Holidays can't be set by email yet, so please ask "
-                "the other players to wait for you.")
+        return _("Thanks for telling us. Holidays can't be set by email yet, so please ask "
+                 "the other players to wait for you.")
     ctx = inbox.context()
     try:
         if text.strip().lower() in AWAY_OFF:
             service.clear_away(ctx, route.player_id)
-            return "Welcome back: your away dates are cleared."
+            return _("Welcome back: your away dates are cleared.")
         if not text.strip():
-            return ("Tell us your dates and we'll note them: e.g. “away 2026-08-01 to "
-                    "2026-08-14” or “away 1-14 August”; “away off” clears them.")
+            return _("Tell us your dates and we'll note them: e.g. “away 2026-08-01 to "
+                     "2026-08-14” or “away 1-14 August”; “away off” clears them.")
         dates = away_dates(text, inbox.clock().date())
         if dates is None:
-            return (f"We couldn't read “{text}” as dates. Write e.g. “away 2026-08-01 to "
-                    "2026-08-14” or “away 1-14 August”; “away off” clears them.")
+            return _("We couldn't read “%(text)s” as dates. Write e.g. “away 2026-08-01 to "
+                     "2026-08-14” or “away 1-14 August”; “away off” clears them.", text=text)
         set_away(ctx, route.player_id, *dates)
     except service.PlayerMistake as exc:
         return str(exc)
     start, end = dates
-    since, until = day_text(start, weekday=True), day_text(end, weekday=True)
-    return (f"Noted: you're away from {since} to {until}. "
-            "Your games wait for you as their rules say. Enjoy!")
+    since, until = _day(start), _day(end)
+    return _("Noted: you're away from %(since)s to %(until)s. Your games wait for you as "
+             "their rules say. Enjoy!", since=since, until=until)
+
+
+def _day(day: date) -> str:
+    """`Tuesday 1 December 2026` as the reader's language writes it."""
+    if current() == DEFAULT:
+        return day_text(day, weekday=True)
+    return format_date(datetime(day.year, day.month, day.day), format="full")
 
 
 def _nudge(inbox: Inbox, route: Route) -> str:
@@ -739,7 +793,8 @@ def _nudge(inbox: Inbox, route: Route) -> str:
         seats = list(session.exec(select(Seat).where(Seat.game_id == route.game_id)
                                   .order_by(col(Seat.seat_no))))
         names = load_roster(session, seats).names
-    return f"Nudged: {list_in_words([names[seat] for seat in nudged])} got a friendly reminder."
+    return _("Nudged: %(names)s got a friendly reminder.",
+             names=list_words([names[seat] for seat in nudged]))
 
 
 def status_context(session: Session, game: Game, state: GameState, seat: int) -> dict[str, Any]:
@@ -750,24 +805,33 @@ def status_context(session: Session, game: Game, state: GameState, seat: int) ->
     waiting = [roster.names[s] for s in now.waiting_for if s != seat]
     passing = pass_words(state, seat, roster.names)
     if state.game_over:
-        situation = "The game is over."
+        situation = _("The game is over.")
     elif now.must_act:
-        situation = {Ask.PASS: f"It's your turn to pass {now.pass_count} cards{passing}.",
-                     Ask.MOON: "You shot the moon: reply “moon down” or “moon up”.",
-                     Ask.BID: "It's your turn to bid for the suit to avoid.",
-                     Ask.NAME_SUIT: "You name the suit to avoid.",
-                     }.get(now.kind, "It's your turn.")
+        situation = {
+            Ask.PASS: _("It's your turn to pass %(count)s cards%(where)s.",
+                        count=now.pass_count, where=passing),
+            Ask.MOON: _("You shot the moon: reply “moon down” or “moon up”."),
+            Ask.BID: _("It's your turn to bid for the suit to avoid."),
+            Ask.NAME_SUIT: _("You name the suit to avoid."),
+        }.get(now.kind) or _("It's your turn.")
         if now.kind in (Ask.BID, Ask.NAME_SUIT):
             situation += f" {what_now(state, seat)}"
     else:
-        doing = {Phase.BID: " to bid", Phase.NAME_SUIT: " to name the suit to avoid"}.get(
-            state.phase, "")
-        situation = f"Waiting for {', '.join(waiting) + doing if waiting else 'the next hand'}."
+        who = ", ".join(waiting)
+        if not waiting:
+            situation = _("Waiting for the next hand.")
+        elif state.phase is Phase.BID:
+            situation = _("Waiting for %(names)s to bid.", names=who)
+        elif state.phase is Phase.NAME_SUIT:
+            situation = _("Waiting for %(names)s to name the suit to avoid.", names=who)
+        else:
+            situation = _("Waiting for %(names)s.", names=who)
         if passing and state.has_passed(seat):
-            situation = f"You passed your cards{passing}. {situation}"
+            situation = _("You passed your cards%(where)s. %(then)s", where=passing,
+                          then=situation)
     if state.phase is Phase.BID:
         bids = presenter(state.rules).bids_so_far(view, roster.names)
-        situation += f" Bids so far: {'; '.join(bids)}." if bids else ""
+        situation += (" " + _("Bids so far: %(bids)s.", bids="; ".join(bids))) if bids else ""
     situation += end_vote_words(state, seat, roster.names)
     legal = view.legal if now.kind is Ask.PLAY else ()
     return {**views.table_context(view, roster.names, seat, roster.failing, rules=state.rules),
@@ -780,7 +844,8 @@ def pass_words(state: GameState, seat: int, names: Sequence[str]) -> str:
     if state.phase is not Phase.PASS or state.game_over:
         return ""
     target = state.pass_target(seat)
-    return f" to {names[target]}, {views.direction_words(state.pass_offset, state.seats)}"
+    return _(" to %(name)s, %(direction)s", name=names[target],
+             direction=views.direction_words(state.pass_offset, state.seats))
 
 
 def end_vote_words(state: GameState, seat: int, names: Sequence[str]) -> str:
@@ -789,15 +854,21 @@ def end_vote_words(state: GameState, seat: int, names: Sequence[str]) -> str:
     voters = state.end_voters
     if not voters or state.game_over:
         return ""
-    agreed = list_in_words(["you" if s == seat else names[s] for s in voters])
-    waiting = list_in_words([names[s] for s in range(state.seats)
-                             if s not in voters and s != seat])
-    said = f" A vote to end the game now with the current scores is open: {agreed} agreed"
+    agreed = list_words([_("you") if s == seat else names[s] for s in voters])
+    waiting = list_words([names[s] for s in range(state.seats)
+                          if s not in voters and s != seat])
     if seat in voters:
-        return f"{said}; waiting for {waiting}. Reply “{PLAY_ON_WORD}” to close it."
-    also = f" (and {waiting})" if waiting else ""
-    return (f"{said}; waiting for you{also}. Reply “{AGREE_WORD}” to agree, or "
-            f"“{PLAY_ON_WORD}” to play on.")
+        return " " + _("A vote to end the game now with the current scores is open: %(agreed)s "
+                       "agreed; waiting for %(waiting)s. Reply “%(play_on)s” to close it.",
+                       agreed=agreed, waiting=waiting, play_on=PLAY_ON_WORD)
+    if waiting:
+        return " " + _("A vote to end the game now with the current scores is open: %(agreed)s "
+                       "agreed; waiting for you (and %(waiting)s). Reply “%(agree)s” to "
+                       "agree, or “%(play_on)s” to play on.", agreed=agreed, waiting=waiting,
+                       agree=AGREE_WORD, play_on=PLAY_ON_WORD)
+    return " " + _("A vote to end the game now with the current scores is open: %(agreed)s "
+                   "agreed; waiting for you. Reply “%(agree)s” to agree, or “%(play_on)s” to "
+                   "play on.", agreed=agreed, agree=AGREE_WORD, play_on=PLAY_ON_WORD)
 
 
 SAY_LIMIT = 10  # table talk a player may relay in an hour (each goes to every other player)
@@ -827,8 +898,10 @@ def _relay(inbox: Inbox, route: Route, text: str) -> Answer:
         if game is None:
             return
         if _says_recently(session, route.player_id, inbox.clock()) >= SAY_LIMIT:
-            _note(inbox, route, f"Your message was not passed on: table talk is limited to "
-                                f"{SAY_LIMIT} messages an hour. Please try again later.")(session)
+            with using(route.answer_language):
+                note = _("Your message was not passed on: table talk is limited to "
+                         "%(limit)s messages an hour. Please try again later.", limit=SAY_LIMIT)
+            _note(inbox, route, note)(session)
             return
         seats = list(session.exec(select(Seat).where(Seat.game_id == game.id)))
         roster = load_roster(session, seats)

@@ -18,6 +18,7 @@ from pbem.mail.compose import MailSettings
 from pbem.mail.gamemail import GameMail
 from pbem.mail.render import default_renderer
 from pbem.mail.sending import deliverable, queue_mail
+from pbem.present.i18n import lazy
 from pbem.present.presenters import presenter
 from pbem.present.tokens import new_token
 from pbem.store.models import Game, OutboxEmail, Player
@@ -29,38 +30,38 @@ ANSWER_LIMIT = 5
 ANSWER_WINDOW = timedelta(hours=1)
 
 HELP = [
-    {"example": "QS", "meaning": "play the queen of spades (or “play QS”)"},
-    {"example": "pass 2C 3D AH", "meaning": "pass these cards (or write them one a line)"},
-    {"example": "claim", "meaning": "claim all the remaining tricks"},
-    {"example": "moon down", "meaning": "after shooting the moon: you go down"},
-    {"example": "moon up", "meaning": "after shooting the moon: everyone else goes up"},
-    {"example": "status", "meaning": "get the table as it is now"},
-    {"example": "nudge", "meaning": "a friendly reminder to whoever everyone waits for (once "
-                                    "in 12 hours)"},
-    {"example": "end", "meaning": "end the game now with the current scores, if everyone "
-                                  "agrees (propose it, or agree)"},
-    {"example": "play on", "meaning": "keep playing: closes a vote to end the game"},
-    {"example": "say good game!", "meaning": "a message to the other players"},
-    {"example": "away 1-14 August", "meaning": "tell us you're on holiday (“vacation 1-14 "
-                                               "August” too)"},
-    {"example": "address you@example.org", "meaning": "also count replies from that address "
-                                                      "(we mail it a link to confirm)"},
-    {"example": "unsubscribe", "meaning": "how to get fewer emails, or none (the link at the "
-                                          "end of every email)"},
-    {"example": "leave", "meaning": "how to leave the game (a button on your page of it, "
-                                    "which asks first)"},
-    {"example": "export", "meaning": "your data (account, addresses, settings, every game "
-                                     "and your moves): we mail a link to download it"},
-    {"example": "help", "meaning": "this list"},
+    {"example": "QS", "meaning": lazy("play the queen of spades (or “play QS”)")},
+    {"example": "pass 2C 3D AH", "meaning": lazy("pass these cards (or write them one a line)")},
+    {"example": "claim", "meaning": lazy("claim all the remaining tricks")},
+    {"example": "moon down", "meaning": lazy("after shooting the moon: you go down")},
+    {"example": "moon up", "meaning": lazy("after shooting the moon: everyone else goes up")},
+    {"example": "status", "meaning": lazy("get the table as it is now")},
+    {"example": "nudge", "meaning": lazy("a friendly reminder to whoever everyone waits for (once "
+                                    "in 12 hours)")},
+    {"example": "end", "meaning": lazy("end the game now with the current scores, if everyone "
+                                  "agrees (propose it, or agree)")},
+    {"example": "play on", "meaning": lazy("keep playing: closes a vote to end the game")},
+    {"example": "say good game!", "meaning": lazy("a message to the other players")},
+    {"example": "away 1-14 August", "meaning": lazy("tell us you're on holiday (“vacation 1-14 "
+                                               "August” too)")},
+    {"example": "address you@example.org", "meaning": lazy("also count replies from that address "
+                                                      "(we mail it a link to confirm)")},
+    {"example": "unsubscribe", "meaning": lazy("how to get fewer emails, or none (the link at the "
+                                          "end of every email)")},
+    {"example": "leave", "meaning": lazy("how to leave the game (a button on your page of it, "
+                                    "which asks first)")},
+    {"example": "export", "meaning": lazy("your data (account, addresses, settings, every game "
+                                     "and your moves): we mail a link to download it")},
+    {"example": "help", "meaning": lazy("this list")},
 ]
-_TWO_DECKS = {"example": "QS", "meaning": "play a queen of spades you hold (either deck's: "
-                                          "the two are the same card)"}
+_TWO_DECKS = {"example": "QS", "meaning": lazy("play a queen of spades you hold (either deck's: "
+                                          "the two are the same card)")}
 
 
 def help_context(rules: Rules | None) -> dict[str, Any]:
     """The `help` email's commands: only those of this game's rules and variant."""
     if rules is None:
-        return {"commands": HELP, "notes": []}
+        return {"commands": [{**c, "meaning": str(c["meaning"])} for c in HELP], "notes": []}
     skip = set()
     if not rules.pass_count:
         skip.add("pass 2C 3D AH")
@@ -72,7 +73,8 @@ def help_context(rules: Rules | None) -> dict[str, Any]:
     commands = shown.help_commands([c for c in HELP if c["example"] not in skip])
     if rules.decks == 2:
         commands[0] = _TWO_DECKS
-    return {"commands": commands, "notes": list(shown.help_notes)}
+    return {"commands": [{**c, "meaning": str(c["meaning"])} for c in commands],
+            "notes": [str(note) for note in shown.help_notes]}
 
 
 def answers_recently(session: Session, to_addr: str, now: datetime | None = None) -> int:
@@ -125,11 +127,12 @@ def game_link(session: Session, settings: MailSettings, game: Game | None, seat:
 def queue_reply(
     session: Session, settings: MailSettings, kind: str, player: Player, *,
     context: dict[str, Any], game: Game | None = None, seat: int | None = None,
-    now: datetime | None = None, in_reply_to: str = "",
+    now: datetime | None = None, in_reply_to: str = "", language: str | None = None,
 ) -> OutboxEmail | None:
     """Render `kind` for `player` and add the outbox row (pbem.mail.sending.queue_mail); with
     `seat`, the email carries a fresh reply token for that seat, so it can be answered too.
-    `in_reply_to`: the Message-ID of the player's email it answers."""
+    `in_reply_to`: the Message-ID of the player's email it answers; `language`: the language
+    of the player's email (the answer is in it), else the player's own."""
     if not deliverable(player):
         return None
     if kind not in KINDS:
@@ -142,4 +145,4 @@ def queue_reply(
     private = {"game_url": game_link(session, settings, game, seat, player, now)}
     return queue_mail(session, settings, default_renderer(), kind, player,
                       context={**private, **context}, game=game, reply_token=reply, now=now,
-                      in_reply_to=in_reply_to)
+                      in_reply_to=in_reply_to, language=language)

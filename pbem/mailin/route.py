@@ -20,7 +20,7 @@ from email.message import Message
 from email.utils import getaddresses
 from typing import Any
 
-from sqlalchemy import Row, bindparam, union_all
+from sqlalchemy import Row, bindparam, false, null, union_all
 from sqlmodel import Session, select
 
 from pbem.mail.compose import MailSettings, reply_tokens_in
@@ -41,6 +41,22 @@ class Route:
     via: str  # "address" or "references"
     answered: str = ""  # the routed email's own Message-ID (checked), which answers reply to
     from_player: bool = False  # find_route found the sender is this seat's player
+    # The player's language as stored (None: not known) and whether they chose it; read
+    # with their addresses (no query of its own), for the answers (issue 34).
+    language: str | None = None
+    language_chosen: bool = False
+    heard: str | None = None  # the language the reply was written in, if its words say
+
+    @property
+    def answer_language(self) -> str | None:
+        """The language of the answers to this reply: the reply's own, else the player's."""
+        return self.heard or self.language
+
+    @property
+    def learns_language(self) -> bool:
+        """Should the player's language become the reply's (they never chose one)?"""
+        return (self.heard is not None and not self.language_chosen
+                and self.heard != self.language)
 
 
 def recipients_of(message: Message) -> list[str]:
@@ -107,8 +123,10 @@ def find_route(session: Session, message: Message, settings: MailSettings,
     for route in live_routes(session, message, settings, now):
         if sender is None:
             return route
-        if sender_is_player(session, route.player_id, sender):
-            return replace(route, from_player=True)
+        addresses, language, chosen = _addresses_and_language(session, route.player_id)
+        if _is_player(addresses, sender):
+            return replace(route, from_player=True, language=language,
+                           language_chosen=chosen)
         first = first or route
     return first
 
@@ -136,13 +154,27 @@ def known_recipient(session: Session, address: str, settings: MailSettings,
 
 _PLAYERS, _EXTRA = Player.__table__, PlayerAddress.__table__  # type: ignore[attr-defined]
 _ADDRESSES = union_all(
-    select(_PLAYERS.c.email).where(_PLAYERS.c.id == bindparam("player_id")),
-    select(_EXTRA.c.email).where(_EXTRA.c.player_id == bindparam("player_id")))
+    select(_PLAYERS.c.email, _PLAYERS.c.language, _PLAYERS.c.language_chosen)
+    .where(_PLAYERS.c.id == bindparam("player_id")),
+    select(_EXTRA.c.email, null().label("language"), false().label("language_chosen"))
+    .where(_EXTRA.c.player_id == bindparam("player_id")))
+
+
+def _addresses_and_language(session: Session,
+                            player_id: int) -> tuple[set[str], str | None, bool]:
+    """The player's main and extra addresses, their language and whether they chose it
+    (one plain query)."""
+    rows = session.connection().execute(_ADDRESSES, {"player_id": player_id}).all()
+    language, chosen = None, False
+    for row in rows:
+        if row.language is not None or row.language_chosen:
+            language, chosen = row.language, bool(row.language_chosen)
+    return {row.email for row in rows}, language, chosen
 
 
 def player_addresses(session: Session, player_id: int) -> set[str]:
     """The player's main and extra addresses (one plain query)."""
-    return set(session.connection().execute(_ADDRESSES, {"player_id": player_id}).scalars())
+    return _addresses_and_language(session, player_id)[0]
 
 
 def without_plus(address: str) -> str:
@@ -154,7 +186,10 @@ def without_plus(address: str) -> str:
 def sender_is_player(session: Session, player_id: int, sender: str) -> bool:
     """Is `sender` one of the player's addresses, or a plus-variant of one (only the
     mailbox's owner receives mail at bob+anything@, so bob+games@ is Bob)?"""
-    addresses = player_addresses(session, player_id)
+    return _is_player(player_addresses(session, player_id), sender)
+
+
+def _is_player(addresses: set[str], sender: str) -> bool:
     return (normalise_email(sender) in addresses
             or without_plus(sender) in {without_plus(a) for a in addresses})
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pbem.engine import Suit
+from pbem.present.i18n import _
 from pbem.present.words import chips_words, suit_title
 
 MOON_DOWN, MOON_UP = "moondown", "moonup"
@@ -37,7 +38,7 @@ def suit_code(suit: Suit) -> str:
 def read_choice(code: str | None) -> tuple[str, int | Suit | None] | None:
     """A link code read back: ("bid", chips or None for a pass), ("suit", Suit), or None when
     the code is no bid or suit choice (a card or a moon choice)."""
-    kind, _, value = (code or "").partition(":")
+    kind, _sep, value = (code or "").partition(":")
     if kind == "bid" and value == "pass":
         return "bid", None
     if kind == "bid" and value.isascii() and value.isdigit() and len(value) <= 6 \
@@ -77,12 +78,14 @@ def choice(code: str, url: str | None = None) -> Choice:
     read = read_choice(code)
     if read is None:
         raise ValueError(f"{code!r} is no bid or suit choice")
-    _, value = read
+    _kind, value = read
     if isinstance(value, Suit):
         return Choice(code, suit_title(value), f"avoid {value.plural}", url, value.is_red)
     if value is None:
-        return Choice(code, "Pass", "pass", url)
-    return Choice(code, f"Bid {chips_words(int(value))}", f"bid {value}", url)
+        return Choice(code, _("Pass"), "pass", url)
+    return Choice(code, _("Bid %(chips)s", chips=chips_words(int(value))), f"bid {value}", url)
 
 
-SUIT_CHOICES = tuple(choice(code) for code in SUIT_CODES)
+def suit_choices() -> tuple[Choice, ...]:
+    """The four suit choices, worded in the reader's language."""
+    return tuple(choice(code) for code in SUIT_CODES)

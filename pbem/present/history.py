@@ -27,8 +27,9 @@ from pbem.engine import (
     start,
 )
 from pbem.present import views
+from pbem.present.i18n import DEFAULT, _, current
 from pbem.present.presenters import presenter
-from pbem.present.words import chips_words
+from pbem.present.words import chips_words, suit_plural
 
 PALETTE = ("#1d4ed8", "#b00020", "#15803d", "#a16207", "#7c3aed", "#0f766e", "#be185d")
 
@@ -128,7 +129,14 @@ def _dealt(state: GameState) -> bool:
 def _pass_words(state: GameState, number: int) -> str:
     if not state.rules.pass_count:
         return ""
-    return describe_offset(state.rules.pass_offset(number), state.seats)
+    return _direction(state.rules.pass_offset(number), state.seats)
+
+
+def _direction(offset: int, seats: int) -> str:
+    """`left`, `across`, `2 to the right` (the reader's language's words elsewhere)."""
+    if current() == DEFAULT:
+        return describe_offset(offset, seats)
+    return views.direction_words(offset, seats)
 
 
 def _record(record: HandRecord, before: GameState, after: GameState, event: Event,
@@ -160,7 +168,7 @@ def _record_event(record: HandRecord, before: GameState, event: Event,
 
 
 def _new_hand(state: GameState, names: Sequence[str]) -> HandRecord:
-    direction = describe_offset(state.pass_offset, state.seats) if state.rules.pass_count else ""
+    direction = _direction(state.pass_offset, state.seats) if state.rules.pass_count else ""
     shown = presenter(state.rules)
     return HandRecord(
         number=state.hand_number, dealer=names[state.dealer],
@@ -195,17 +203,18 @@ def _variant_ending(record: HandRecord, before: GameState, after: GameState, eve
 def _auction_line(before: GameState, event: SuitNamed, names: Sequence[str]) -> str:
     """`Bob won the bidding with 3 chips (Ann passed, Cy 2 chips) and named spades.`"""
     bids = before.bids
+    name, suit = names[event.seat], suit_plural(event.suit)
     if all(b < 0 for b in bids):
-        return (f"The pot carried over, so {names[event.seat]} named {event.suit.plural} "
-                "again without bidding.")
+        return _("The pot carried over, so %(name)s named %(suit)s again without bidding.",
+                 name=name, suit=suit)
     high = max(0, *bids)
-    said = ", ".join(f"{names[s]} {chips_words(b) if b else 'passed'}"
+    said = ", ".join(f"{names[s]} {chips_words(b) if b else _('passed')}"
                      for s, b in _in_bidding_order(before) if s != event.seat)
     if not high:
-        return f"Everyone passed, so {names[event.seat]} (the dealer) named " \
-            f"{event.suit.plural} for nothing."
-    return (f"{names[event.seat]} won the bidding with {chips_words(high)} "
-            f"({said}) and named {event.suit.plural} as the suit to avoid.")
+        return _("Everyone passed, so %(name)s (the dealer) named %(suit)s for nothing.",
+                 name=name, suit=suit)
+    return _("%(name)s won the bidding with %(chips)s (%(bids)s) and named %(suit)s as the "
+             "suit to avoid.", name=name, chips=chips_words(high), bids=said, suit=suit)
 
 
 def _in_bidding_order(state: GameState) -> list[tuple[int, int]]:
@@ -216,9 +225,15 @@ def _in_bidding_order(state: GameState) -> list[tuple[int, int]]:
 def _finish(record: HandRecord, result: HandResult, names: Sequence[str], chosen: bool) -> None:
     record.points, record.totals = list(result.points), list(result.totals)
     if result.moon is not None:
-        how = "went down" if result.moon_down else "everyone else went up"
-        what = "made the slam" if result.slam else "shot the moon"
-        record.moon = f"{names[result.moon]} {what} ({how})"
+        name = names[result.moon]
+        if result.slam:
+            record.moon = (_("%(name)s made the slam (went down)", name=name)
+                           if result.moon_down else
+                           _("%(name)s made the slam (everyone else went up)", name=name))
+        else:
+            record.moon = (_("%(name)s shot the moon (went down)", name=name)
+                           if result.moon_down else
+                           _("%(name)s shot the moon (everyone else went up)", name=name))
     if result.claimed_by is not None and record.claimed_by is None:
         record.claimed_by = names[result.claimed_by]
     if record.claimed_by is not None:
@@ -227,14 +242,15 @@ def _finish(record: HandRecord, result: HandResult, names: Sequence[str], chosen
 
 def _claim_words(record: HandRecord, result: HandResult) -> str:
     """`Ann claimed the remaining tricks.`; a false claim (seed 003 §6) says what it cost."""
-    said = f"{record.claimed_by} claimed the remaining tricks"
+    name = record.claimed_by
     if not record.false_claim:
-        return f"{said}."
+        return _("%(name)s claimed the remaining tricks.", name=name)
     if result.false_claim and result.claimed_by is not None:
         charged = result.points[result.claimed_by]
-        return (f"{said}; the claim was false: {charged} points for {record.claimed_by}, "
-                "none for the others.")
-    return f"{said}; the claim was false, so {record.claimed_by} took the remaining points."
+        return _("%(name)s claimed the remaining tricks; the claim was false: %(points)s points "
+                 "for %(name)s, none for the others.", name=name, points=charged)
+    return _("%(name)s claimed the remaining tricks; the claim was false, so %(name)s took the "
+             "remaining points.", name=name)
 
 
 # --- the score chart ------------------------------------------------------------------------

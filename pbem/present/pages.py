@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 
 from pbem.engine import Card, CardsDrawn, GameState, HandDealt, SeatView, event_type
 from pbem.present import views
-from pbem.present.codes import SUIT_CHOICES
+from pbem.present.codes import suit_choices
 from pbem.present.presenters import PLAYING as PLAYING  # re-exported for the pages
 from pbem.present.presenters import presenter
 from pbem.store.events import load_events
@@ -27,7 +27,7 @@ def variant_context(state: GameState, view: SeatView, names: Sequence[str], seat
     """The template values of the game's variant (empty in a standard game)."""
     return {
         "bids": [], "min_bid": 1, "bid_rule": "", "naming": "", "avoid_note": "",
-        "suit_choices": SUIT_CHOICES,
+        "suit_choices": suit_choices(),
         "carried": views.counted(views.card_views(view.carried)) if state.phase in PLAYING
         else [],
         "drawn": [views.card_view(c) for c in drawn],

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from pbem.bots.review import SHOWN_FROM, Verdict
 from pbem.engine import Rules
+from pbem.present.i18n import _, ngettext
 from pbem.present.presenters import presenter
 
 PER_HAND = 2  # the largest mistakes shown per player and hand (summary page and email)
@@ -37,22 +38,28 @@ def decision_words(verdict: Verdict, unit: str) -> str:
     better.` (without a known reason: `Trick 7: K♥ cost about 2.1 points (...); ...`)"""
     where, chosen, best = _said(verdict)
     reason = _reason(verdict.why)
-    what = f"{chosen} {reason}:" if reason else f"{chosen} cost"
-    return (f"{where}: {what} about {_amount(verdict.cost, unit)} ({_number(verdict.low)} to "
-            f"{_number(verdict.high)}, {verdict.worlds} samples); {best} was better.")
+    values = {"where": where, "chosen": chosen, "amount": _amount(verdict.cost, unit),
+              "low": _number(verdict.low), "high": _number(verdict.high),
+              "samples": verdict.worlds, "best": best}
+    if reason:
+        return _("%(where)s: %(chosen)s %(reason)s: about %(amount)s (%(low)s to %(high)s, "
+                 "%(samples)s samples); %(best)s was better.", reason=reason, **values)
+    return _("%(where)s: %(chosen)s cost about %(amount)s (%(low)s to %(high)s, %(samples)s "
+             "samples); %(best)s was better.", **values)
 
 
 def _reason(code: str) -> str:
     """The words of a `Verdict.why` code (pbem.bots.explain)."""
-    name, _, card = code.partition(":")
+    name, _sep, card = code.partition(":")
     if name == "queen_into":
-        return f"into the {card} still out"
+        return _("into the %(card)s still out", card=card)
     if name == "spade_over_queen":
-        return f"with the {card} still out"
+        return _("with the %(card)s still out", card=card)
     if name == "kept_queen":
-        return "kept the Q♠ when it could go"
+        return _("kept the Q♠ when it could go")
     if name == "took_points":
-        return f"took a trick of {card} point{'' if card == '1' else 's'}"
+        points = int(card) if card.isdigit() else 0
+        return ngettext("took a trick of %(num)d point", "took a trick of %(num)d points", points)
     return ""
 
 
@@ -62,23 +69,28 @@ def _number(value: float) -> str:
 
 def _said(verdict: Verdict) -> tuple[str, str, str]:
     if verdict.kind == "pass":
-        return "The pass", f"passing {verdict.chosen}", f"passing {verdict.best}"
+        return (_("The pass"), _("passing %(cards)s", cards=verdict.chosen),
+                _("passing %(cards)s", cards=verdict.best))
     if verdict.kind == "bid":
-        return "The bidding", _bid(verdict.chosen), _bid(verdict.best)
+        return _("The bidding"), _bid(verdict.chosen), _bid(verdict.best)
     if verdict.kind == "suit":
-        return "The suit to avoid", f"naming {verdict.chosen}", f"naming {verdict.best}"
-    return f"Trick {verdict.trick_number}", verdict.chosen, verdict.best
+        return (_("The suit to avoid"), _("naming %(suit)s", suit=verdict.chosen),
+                _("naming %(suit)s", suit=verdict.best))
+    return _("Trick %(number)s", number=verdict.trick_number), verdict.chosen, verdict.best
 
 
 def _bid(words: str) -> str:
-    return "passing" if words == "pass" else f"bidding {words}"
+    return _("passing") if words == "pass" else _("bidding %(chips)s", chips=words)
 
 
 def _amount(cost: float, unit: str) -> str:
-    if cost >= 1.95:
-        return f"{cost:.0f} {unit}"
-    number = f"{cost:.1f}"
-    return f"{number} {unit[:-1] if number == '1.0' else unit}"
+    number = f"{cost:.0f}" if cost >= 1.95 else f"{cost:.1f}"
+    one = number == "1.0"
+    if unit == "chips":
+        return _("%(amount)s chip", amount=number) if one else _("%(amount)s chips",
+                                                                  amount=number)
+    return _("%(amount)s point", amount=number) if one else _("%(amount)s points",
+                                                               amount=number)
 
 
 def costly(verdicts: Sequence[Verdict], rules: Rules) -> list[ReviewLine]:

@@ -27,18 +27,24 @@ from pbem.engine import (
     Trick,
     apply,
     cancelled_in_trick,
-    describe_offset,
-    list_in_words,
     settlement,
     sort_cards,
 )
 from pbem.present.codes import MOON_DOWN as MOON_DOWN  # re-exported for the pages
 from pbem.present.codes import MOON_UP as MOON_UP
+from pbem.present.i18n import _, ngettext
 from pbem.present.presenters import presenter
-from pbem.present.words import chips_words, suit_title
+from pbem.present.words import SUIT_TITLES, chips_words, list_words, suit_title
 
-SUIT_NAMES = {Suit.CLUBS: "Clubs", Suit.DIAMONDS: "Diamonds", Suit.HEARTS: "Hearts",
-              Suit.SPADES: "Spades"}
+
+class _SuitNames:
+    """`SUIT_NAMES[suit]`: the suit's name in the reader's language ("Spades", "Pik")."""
+
+    def __getitem__(self, suit: Suit) -> str:
+        return SUIT_TITLES[suit.letter]()
+
+
+SUIT_NAMES = _SuitNames()
 
 
 @dataclass(frozen=True)
@@ -106,18 +112,20 @@ def move_words(event: Event, moon_points: int = 26, *, cards_shown: bool = True)
     avoid", "went down 26 for the moon"; a pass names its cards
     only where they may be shown (`cards_shown`: to the passer). None for what is no move."""
     if isinstance(event, CardPlayed):
-        return f"played {card_view(event.card).label}"
+        return _("played %(card)s", card=card_view(event.card).label)
     if isinstance(event, CardsPassed):
         if not cards_shown:
-            return f"passed {len(event.cards)} cards"
-        return f"passed {list_in_words([card_view(c).label for c in sort_cards(event.cards)])}"
+            return ngettext("passed %(num)d card", "passed %(num)d cards", len(event.cards))
+        return _("passed %(cards)s",
+                 cards=list_words([card_view(c).label for c in sort_cards(event.cards)]))
     if isinstance(event, BidMade):
-        return f"bid {chips_words(event.chips)}" if event.chips else "passed in the bidding"
+        return (_("bid %(chips)s", chips=chips_words(event.chips)) if event.chips
+                else _("passed in the bidding"))
     if isinstance(event, SuitNamed):
-        return f"named {suit_title(event.suit)} as the suit to avoid"
+        return _("named %(suit)s as the suit to avoid", suit=suit_title(event.suit))
     if isinstance(event, MoonChosen):
-        return (f"went down {moon_points} for the moon" if event.down
-                else f"put everyone else up {moon_points} for the moon")
+        return (_("went down %(points)s for the moon", points=moon_points) if event.down
+                else _("put everyone else up %(points)s for the moon", points=moon_points))
     return None
 
 
@@ -207,8 +215,9 @@ def sheet_rows(sheet: Sequence[HandResult], names: Sequence[str]) -> list[dict[s
     for result in sheet:
         moon = None
         if result.moon is not None:
-            how = "went down" if result.moon_down else "everyone else went up"
-            moon = f"{names[result.moon]} shot the moon ({how})"
+            moon = (_("%(name)s shot the moon (went down)", name=names[result.moon])
+                    if result.moon_down else
+                    _("%(name)s shot the moon (everyone else went up)", name=names[result.moon]))
         rows.append({"hand": result.hand_number, "points": list(result.points),
                      "totals": list(result.totals), "moon": moon,
                      "cells": list(zip(result.points, result.totals, strict=True))})
@@ -217,8 +226,14 @@ def sheet_rows(sheet: Sequence[HandResult], names: Sequence[str]) -> list[dict[s
 
 def direction_words(offset: int, seats: int) -> str:
     """`on your left`, `across`, `2 to the right`."""
-    words = describe_offset(offset, seats)
-    return f"on your {words}" if words in {"left", "right"} else words
+    if offset == 0:  # the engine's HOLD: no pass this hand
+        return _("no pass (hold)")
+    if seats % 2 == 0 and abs(offset) == seats // 2:
+        return _("across")
+    if abs(offset) == 1:
+        return _("on your left") if offset > 0 else _("on your right")
+    return (_("%(num)s to the left", num=abs(offset)) if offset > 0
+            else _("%(num)s to the right", num=abs(offset)))
 
 
 def table_context(view: SeatView, names: Sequence[str], seat: int | None,
@@ -282,23 +297,31 @@ def moon_options(state: GameState, seat: int, names: Sequence[str],
         after = apply(state, MoonChosen(seat, down))
         totals = after.totals
         if down:
-            title = f"Go down {value}"
+            title = _("Go down %(points)s", points=value)
             same = all(totals[s] == state.totals[s] for s in others)
-            them = list_in_words([str(totals[s]) if same else f"{names[s]}: {totals[s]}"
-                                  for s in others])
-            result = (f"you'd have {totals[seat]} "
-                      f"({'the others stay at' if same else 'the others would have'} {them})")
+            them = list_words([str(totals[s]) if same else f"{names[s]}: {totals[s]}"
+                               for s in others])
+            result = (_("you'd have %(total)s (the others stay at %(them)s)",
+                        total=totals[seat], them=them) if same else
+                      _("you'd have %(total)s (the others would have %(them)s)",
+                        total=totals[seat], them=them))
         else:
-            title = f"Everyone else up {value}"
-            they = list_in_words([f"{names[s]}: {totals[s]}" for s in others])
-            you = "you stay at" if totals[seat] == state.totals[seat] else "you'd have"
-            result = f"they'd have {they} ({you} {totals[seat]})"
+            title = _("Everyone else up %(points)s", points=value)
+            they = list_words([f"{names[s]}: {totals[s]}" for s in others])
+            result = (_("they'd have %(they)s (you stay at %(total)s)", they=they,
+                        total=totals[seat]) if totals[seat] == state.totals[seat] else
+                      _("they'd have %(they)s (you'd have %(total)s)", they=they,
+                        total=totals[seat]))
         if after.game_over:
-            winners = ["you" if s == seat else names[s] for s in after.winners]
-            verb = "wins" if winners != ["you"] and len(winners) == 1 else "win"
-            outcome = f"That ends the game: {list_in_words(winners)} {verb}."
+            if list(after.winners) == [seat]:
+                outcome = _("That ends the game: you win.")
+            else:
+                winners = [_("you") if s == seat else names[s] for s in after.winners]
+                outcome = ngettext("That ends the game: %(names)s wins.",
+                                   "That ends the game: %(names)s win.", len(winners),
+                                   names=list_words(winners))
         else:
-            outcome = "The game goes on."
+            outcome = _("The game goes on.")
         code = MOON_DOWN if down else MOON_UP
         options.append(MoonOption(down, code, title, result, after.game_over, outcome, totals,
                                   urls.get(code)))
@@ -326,9 +349,29 @@ def settlement_lines(state: GameState, names: Sequence[str]) -> list[str]:
     unit = _SETTLEMENT_UNITS.get(result.kind.value)
     if unit is None:
         return []
-    lines = [f"{names[s]} collects {a} {unit}" if a > 0 else
-             f"{names[s]} pays {-a} {unit}" if a < 0 else f"{names[s]} is square"
+    chips = unit == "chips"
+    lines = [_collects(names[s], a, chips) if a > 0 else
+             _pays(names[s], -a, chips) if a < 0 else _("%(name)s is square", name=names[s])
              for s, a in sorted(enumerate(result.amounts), key=lambda p: -p[1])]
     if result.pot:
-        lines.append(f"{result.pot} {unit} stay in the pot")
+        lines.append(ngettext("%(num)d chip stays in the pot", "%(num)d chips stay in the pot",
+                              result.pot) if chips else
+                     ngettext("%(num)d point stays in the pot",
+                              "%(num)d points stay in the pot", result.pot))
     return lines
+
+
+def _collects(name: str, amount: int, chips: bool) -> str:
+    if chips:
+        return ngettext("%(name)s collects %(num)d chip", "%(name)s collects %(num)d chips",
+                        amount, name=name)
+    return ngettext("%(name)s collects %(num)d point", "%(name)s collects %(num)d points",
+                    amount, name=name)
+
+
+def _pays(name: str, amount: int, chips: bool) -> str:
+    if chips:
+        return ngettext("%(name)s pays %(num)d chip", "%(name)s pays %(num)d chips", amount,
+                        name=name)
+    return ngettext("%(name)s pays %(num)d point", "%(name)s pays %(num)d points", amount,
+                    name=name)

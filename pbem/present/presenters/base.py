@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.engine import Card, Event, GameState, Phase, Rules, SeatView, Trick
+from pbem.present.i18n import _
 from pbem.present.words import card_words, cards_count
 
 PLAYING = (Phase.PLAY, Phase.DRAW, Phase.MOON_CHOICE)
@@ -47,7 +48,7 @@ class Presenter:
 
     def broken_text(self, view: SeatView) -> str:
         """`Hearts are broken.` (or what takes their place)."""
-        return f"Hearts are {'broken' if view.hearts_broken else 'not broken yet'}."
+        return _("Hearts are broken.") if view.hearts_broken else _("Hearts are not broken yet.")
 
     def is_out(self, view: SeatView, seat: int) -> bool:
         """Whether `seat` is out of the hand being played (no cards left, others still in)."""
@@ -72,8 +73,9 @@ class Presenter:
     def draw_notes(self, draws: Sequence[tuple[int, tuple[Card, ...]]], names: Sequence[str],
                    seat: int | None) -> list[str]:
         """Draws from the stock: the drawer learns the cards, everyone else only how many."""
-        return [f"You drew {card_words(cards)} from the stock." if drawer == seat
-                else f"{names[drawer]} drew {cards_count(len(cards))} from the stock."
+        return [_("You drew %(cards)s from the stock.", cards=card_words(cards)) if drawer == seat
+                else _("%(name)s drew %(cards)s from the stock.", name=names[drawer],
+                       cards=cards_count(len(cards)))
                 for drawer, cards in draws]
 
     def trick_notes(self, tricks: Sequence[Trick], names: Sequence[str], seat: int | None,

@@ -4,32 +4,36 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.engine import Card, CardPlayed, Event, GameState, Phase, SeatView, list_in_words
+from pbem.engine import Card, CardPlayed, Event, GameState, Phase, SeatView
+from pbem.present.i18n import _, lazy, ngettext
 from pbem.present.presenters.base import FIXED_IN_VARIANTS, PLAYING, Presenter
-from pbem.present.words import capital, card_words, cards_count, verb, who
+from pbem.present.words import card_words, cards_count, list_words, who
 
 
 class DominoPresenter(Presenter):
     fixes_options = True
     hidden_options = FIXED_IN_VARIANTS | {"cancels"}
-    help_notes = ("When you can't follow suit, cards are drawn from the stock for you; "
-                  "your next email names them.",)
-    email_rules = ("By email: when you can't follow suit, the cards are drawn from the stock "
-                   "for you, and your next email names them (the others only learn how many).",)
+    help_notes = (lazy("When you can't follow suit, cards are drawn from the stock for you; "
+                       "your next email names them."),)
+    email_rules = (lazy("By email: when you can't follow suit, the cards are drawn from the "
+                        "stock for you, and your next email names them (the others only learn "
+                        "how many)."),)
     shows_draws = True
 
     def table_notes(self, view: SeatView, names: Sequence[str], seat: int | None) -> list[str]:
         if view.phase not in (Phase.PLAY, Phase.DRAW):
             return []
-        notes = [f"The stock has {cards_count(view.stock_size)}." if view.stock_size
-                 else "The stock is empty: if you can't follow suit, you may play any card."]
-        sizes = [f"{who(s, seat, names)} {n}" if n else f"{who(s, seat, names)} out"
+        notes = [ngettext("The stock has %(num)d card.", "The stock has %(num)d cards.",
+                          view.stock_size) if view.stock_size
+                 else _("The stock is empty: if you can't follow suit, you may play any card.")]
+        sizes = [_("%(who)s %(count)s", who=who(s, seat, names), count=n) if n
+                 else _("%(who)s out", who=who(s, seat, names))
                  for s, n in enumerate(view.hand_sizes)]
-        notes.append(f"Cards in hand: {', '.join(sizes)}.")
+        notes.append(_("Cards in hand: %(sizes)s.", sizes=", ".join(sizes)))
         out = [s for s in range(view.seats) if not view.hand_sizes[s]]
         if out:
-            notes.append("Out of this hand (no cards left): "
-                         f"{list_in_words([who(s, seat, names) for s in out])}.")
+            notes.append(_("Out of this hand (no cards left): %(names)s.",
+                           names=list_words([who(s, seat, names) for s in out])))
         return notes
 
     def is_out(self, view: SeatView, seat: int) -> bool:
@@ -48,19 +52,34 @@ class DominoPresenter(Presenter):
         hands[last.seat] &= ~last.card.bit
         left = [s for s in range(before.seats) if hands[s]]
         stock = len(before.stock)
-        and_stock = f" and the {cards_count(stock)} left in the stock" if stock else ""
+        left_over = cards_count(stock)
         if len(left) == 1:
             taker = left[0]
-            held = _cards_of_mask(hands[taker])
-            return [f"{capital(who(taker, seat, names))} "
-                    f"{'were' if taker == seat else 'was'} the last player left and "
-                    f"{verb(taker, seat)} the cards still in hand "
-                    f"({card_words(held, codes=False)}){and_stock}."]
+            held = card_words(_cards_of_mask(hands[taker]), codes=False)
+            return [_last_player(taker == seat, names[taker], held, left_over if stock else "")]
         winner = after.tricks[-1].winner if after.tricks else None
         if stock and winner is not None:
-            return [f"The last trick emptied every hand: {who(winner, seat, names)} took it "
-                    f"{and_stock.strip()}."]
+            return [_("The last trick emptied every hand: you took it and the %(stock)s left in "
+                      "the stock.", stock=left_over) if winner == seat else
+                    _("The last trick emptied every hand: %(name)s took it and the %(stock)s "
+                      "left in the stock.", name=names[winner], stock=left_over)]
         return []
+
+
+def _last_player(you: bool, name: str, held: str, stock: str) -> str:
+    """Who was the last player left, and took the cards still in hand (and the stock's)."""
+    if you and stock:
+        return _("You were the last player left and take the cards still in hand (%(cards)s) "
+                 "and the %(stock)s left in the stock.", cards=held, stock=stock)
+    if you:
+        return _("You were the last player left and take the cards still in hand (%(cards)s).",
+                 cards=held)
+    if stock:
+        return _("%(name)s was the last player left and takes the cards still in hand "
+                 "(%(cards)s) and the %(stock)s left in the stock.", name=name, cards=held,
+                 stock=stock)
+    return _("%(name)s was the last player left and takes the cards still in hand (%(cards)s).",
+             name=name, cards=held)
 
 
 def _cards_of_mask(mask: int) -> list[Card]:
