@@ -75,6 +75,26 @@ def test_installed_pbem_upgrades_a_database_and_serves_the_home_page(
     assert served.stdout.strip() == "200"
 
 
+def test_the_wheel_carries_each_languages_catalog_compiled(
+    installed: Path, tmp_path: Path
+) -> None:
+    """pbem/translations/<lang>/LC_MESSAGES/messages.po shipped, and messages.mo compiled
+    beside it by the build (setup.py), read by pbem.present.i18n rather than the .po."""
+    found = _run(installed, tmp_path, "python", "-c",
+                 "import gettext, pbem.present.i18n as i; print(i.CATALOG_DIR); "
+                 "print(all(isinstance(i._file_catalog(l), gettext.GNUTranslations) "
+                 "for l in ('de', 'fr', 'es', 'it', 'nl')))")
+    assert found.returncode == 0, found.stderr
+    folder, read = found.stdout.split()
+    assert folder.startswith(str(installed)) and read == "True"
+    for language in ("de", "fr", "es", "it", "nl"):
+        catalog = Path(folder, language, "LC_MESSAGES")
+        assert (catalog / "messages.po").is_file(), language
+        assert (catalog / "messages.mo").is_file(), language
+        assert (catalog / "messages.mo").stat().st_mtime >= (
+            catalog / "messages.po").stat().st_mtime, language
+
+
 @pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler: the engine stays pure")
 def test_the_wheel_built_with_a_compiler_runs_the_compiled_engine(
     installed: Path, tmp_path: Path
