@@ -275,13 +275,16 @@ def _private_paths(app: Flask) -> list[str]:
 
 
 def test_every_page(app: Flask) -> None:
+    """Three games of the human's: one over, one at their turn (the card pages), one at its
+    pass (the pass page), newest last so their links are the newest emails'."""
     _a_player_in(app, HUMAN.email, HUMAN.name, PSEUDO)
     with i18n.using(PSEUDO):
+        finished = start_game(app, target=1, name="Finished")
+        finish_game(app, finished)
         game_id = start_game(app, target=100)
         while newest_kind_is_pass(app):
             assert human_move(app, game_id)
-        finished = start_game(app, target=1, name="Finished")
-        finish_game(app, finished)
+        start_game(app, target=100, name="Passing")
     client = app.test_client()
     client.set_cookie(LANGUAGE_COOKIE, PSEUDO)
     seeds = ["/", "/new", "/lobby", "/leaderboard", "/signin", f"/games/{game_id}",
