@@ -215,3 +215,15 @@ def test_the_command_line_runs_on_the_checkout() -> None:
     result = subprocess.run([sys.executable, str(SCRIPT), "--help"], capture_output=True,
                             text=True, cwd=REPO, timeout=60)
     assert result.returncode == 0 and "extract" in result.stdout and "check" in result.stdout
+
+
+def test_a_new_message_in_the_code_fails_the_check(
+        tool: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    tool.extract()
+    tool.update()
+    capsys.readouterr()
+    (tool.ROOT / "pbem" / "more.py").write_text('from x import _\n_("Brand new")\n')
+    assert tool.check() == 1
+    out = capsys.readouterr().out
+    assert "messages.pot is out of date (run extract): 'Brand new'" in out
+    assert "de: not in the catalog: 'Brand new'" in out

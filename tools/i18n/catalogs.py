@@ -8,9 +8,10 @@
 
 The same as plain pybabel (what `extract` and `update` do, without the fragments):
 
-    pybabel extract -F babel.cfg -k lazy -k pgettext:1c,2 --sort-output --no-location \
-        -o pbem/translations/messages.pot .
-    pybabel update -i pbem/translations/messages.pot -d pbem/translations --ignore-obsolete
+    pybabel extract -F babel.cfg -k lazy -k pgettext:1c,2 --add-comments=Translators: \
+        --sort-output --add-location=file -w 100 -o pbem/translations/messages.pot .
+    pybabel update -i pbem/translations/messages.pot -d pbem/translations --ignore-obsolete \
+        -w 100
     pybabel compile -d pbem/translations
 
 Fragments are PO files written beside the work that marked the messages:
@@ -21,7 +22,6 @@ msgctxt + msgid) wherever the catalog has none (empty or fuzzy).
 from __future__ import annotations
 
 import argparse
-import difflib
 import gettext
 import io
 import re
@@ -343,16 +343,24 @@ def _compile_problems(language: str, catalog: Catalog) -> Iterator[str]:
                    f"the catalog has {count}")
 
 
+def _entries(catalog: Catalog) -> dict[Key, tuple[object, ...]]:
+    """What a template says of each message (not its header, which names dates and tools)."""
+    return {key(message): (message.id, sorted({path for path, _line in message.locations}),
+                           sorted(message.flags), list(message.auto_comments))
+            for message in catalog if message.id}
+
+
 def check_template(template: Catalog) -> Iterator[str]:
     if not POT.is_file():
         yield f"no {POT.relative_to(ROOT)} (run extract)"
         return
-    written, fresh = _without_dates(POT.read_bytes()), _without_dates(po_bytes(template))
+    written, fresh = _entries(read(POT)), _entries(template)
     if written != fresh:
-        diff = list(difflib.unified_diff([line.decode() for line in written],
-                                         [line.decode() for line in fresh], lineterm="", n=0))
-        yield (f"{POT.relative_to(ROOT)} is out of date (run extract):\n    "
-               + "\n    ".join(diff[2:22]))
+        changed = sorted((here for here in written.keys() | fresh.keys()
+                          if written.get(here) != fresh.get(here)), key=str)
+        yield (f"{POT.relative_to(ROOT)} is out of date (run extract): "
+               + ", ".join(_show(here) for here in changed[:10])
+               + (" ..." if len(changed) > 10 else ""))
 
 
 def check() -> int:
