@@ -13,6 +13,8 @@ from html.parser import HTMLParser
 
 from babel import Locale
 
+from pbem.present.i18n import LANGUAGES
+
 PSEUDO = "xx"
 OPEN, CLOSE = "⟦", "⟧"
 _ACCENTS = str.maketrans("aeiouAEIOUyY", "áéíóúÁÉÍÓÚýÝ")
@@ -96,7 +98,8 @@ def visible_text(html: str) -> str:
 
 _BRACKETED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
 _URL = re.compile(r"(?:https?|mailto):\S+|www\.\S+|\S+@\S+|(?<!\w)/[\w/<>.?=&%+-]*")
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+_DOMAIN = re.compile(r"[A-Za-z]\.[A-Za-z]")
 # Written in English by Babel where the language has no locale data (the pseudo-language
 # formats dates as English does); in a real language Babel writes them in it.
 _DATE_WORDS = frozenset(
@@ -106,8 +109,10 @@ _DATE_WORDS = frozenset(
 ) | {"am", "pm", "utc", "gmt", "at"} | {
     f"{unit}{plural}" for unit in ("second", "minute", "hour", "day", "week", "month", "year")
     for plural in ("", "s")} | {"sec", "min", "hr", "hrs"}
-# Not words: the name of the software, the stand-in value of tests/i18n/test_pseudo_locale.py.
-ALLOWED = frozenset({"pbem", "thing", "things"})
+# Not English words: the name of the software, the stand-in value of
+# tests/i18n/test_pseudo_locale.py, each language's name in itself (the language switch).
+ALLOWED = frozenset({"pbem", "thing", "things"}) | {
+    word.lower() for name in LANGUAGES.values() for word in name.split()}
 
 
 def strip_decorated(text: str) -> str:
@@ -133,8 +138,8 @@ def leaks(text: str, *, html: bool = False, names: Iterable[str] = ()) -> list[s
     shown = _URL.sub(" ", shown)
     found: dict[str, None] = {}
     for chunk in shown.split():
-        if any(ch.isdigit() or ch in "_@=" for ch in chunk):
-            continue  # codes, tokens, times, card codes (QS, 10H, 2C)
+        if any(ch.isdigit() or ch in "_@=" for ch in chunk) or _DOMAIN.search(chunk):
+            continue  # codes, tokens, times, card codes (QS, 10H, 2C), host names
         for word in _WORD.findall(chunk):
             if _is_word(word):
                 found.setdefault(word, None)
@@ -145,8 +150,10 @@ _CARD_CODE = re.compile(r"^(?:[2-9TJQKA]|10)[CDHS]$")
 
 
 def _is_word(word: str) -> bool:
+    """An English word: ASCII letters (a word with other letters is not English: "Español"),
+    two or more, not a card code, a date word or an allowed name."""
     bare = word.strip("'’")
-    if len(bare) < 2 or _CARD_CODE.match(bare):
+    if len(bare) < 2 or not bare.isascii() or _CARD_CODE.match(bare):
         return False
     lower = bare.lower()
     return lower not in _DATE_WORDS and lower not in ALLOWED

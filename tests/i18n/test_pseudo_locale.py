@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 from jinja2 import Undefined
 from sqlmodel import col, select
 
+from pbem import service
 from pbem.app import db_engine
 from pbem.mail.render import Renderer
 from pbem.mailin.process import Inbox, deliver
@@ -31,7 +32,6 @@ from pbem.web.i18n import LANGUAGE_COOKIE
 from tests.i18n.pseudo import PSEUDO, PseudoCatalog, leaks, report
 from tests.mailin.support import latest_token, reply
 from tests.web.support import (
-    HUMAN,
     csrf_of,
     finish_game,
     human_move,
@@ -45,6 +45,8 @@ REPO = Path(__file__).resolve().parents[2]
 EMAIL_KINDS = sorted(path.stem for path in (REPO / "templates" / "email").glob("*.txt")
                      if not path.stem.startswith("_") and path.stem != "base")
 STRANGER = "Stranger <stranger@example.net>"
+# Names that are no English words, so that taking names out hides no leak.
+HUMAN = service.Invitee(email="zora@example.com", name="Zora", accepted=True)
 
 
 @pytest.fixture(autouse=True)
@@ -63,6 +65,17 @@ def test_the_pseudo_language_is_a_language_while_installed() -> None:
         assert i18n.current() == "xx" and i18n.direction() == "ltr"
     i18n.uninstall(PSEUDO)
     assert i18n.normalise("xx") == "en" and i18n.known("xx") is None
+
+
+def test_the_detector_finds_words_not_names_codes_or_markup() -> None:
+    html = ('<html lang="xx"><head><title>⟦Pláy⟧ · Hearts</title><style>.card{color:red}</style>'
+            '</head><body class="game"><p>⟦Hánd ⟦Ánn⟧ 3⟧ Q♠ (QS) 10H Nov 29, 2026, 6:23 AM UTC'
+            ' https://pbem.test/t/Ab-9 play+x1@pbem.test pbem.test Zora Deutsch Español</p>'
+            '<button title="Your turn">⟦Pláy⟧</button><input type="submit" value="Send it">'
+            '<script>let hidden = "words";</script></body></html>')
+    assert leaks(html, html=True, names={"Zora"}) == ["Hearts", "Your", "turn", "Send", "it"]
+    assert leaks("⟦Hí⟧ Zora,\nQ♠ 2C — 3 hours left\nReply above", names=["Zora"]) == [
+        "left", "Reply", "above"]
 
 
 def test_the_web_switch_takes_an_installed_language(client: FlaskClient) -> None:
@@ -191,7 +204,7 @@ def _a_played_game(app: Flask) -> int:
     the game ends (target 1)."""
     _a_player_in(app, HUMAN.email, HUMAN.name, PSEUDO)
     with i18n.using(PSEUDO):  # until every email is written in its recipient's language
-        game_id = start_game(app, target=1)
+        game_id = start_game(app, target=1, name="Zeta", human=HUMAN)
         assert human_move(app, game_id)  # the pass
         _reply(app, "help")
         _reply(app, "status")
@@ -279,12 +292,12 @@ def test_every_page(app: Flask) -> None:
     pass (the pass page), newest last so their links are the newest emails'."""
     _a_player_in(app, HUMAN.email, HUMAN.name, PSEUDO)
     with i18n.using(PSEUDO):
-        finished = start_game(app, target=1, name="Finished")
+        finished = start_game(app, target=1, name="Omega", human=HUMAN)
         finish_game(app, finished)
-        game_id = start_game(app, target=100)
+        game_id = start_game(app, target=100, name="Zeta", human=HUMAN)
         while newest_kind_is_pass(app):
             assert human_move(app, game_id)
-        start_game(app, target=100, name="Passing")
+        start_game(app, target=100, name="Kappa", human=HUMAN)
     client = app.test_client()
     client.set_cookie(LANGUAGE_COOKIE, PSEUDO)
     seeds = ["/", "/new", "/lobby", "/leaderboard", "/signin", f"/games/{game_id}",
