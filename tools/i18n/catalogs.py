@@ -242,10 +242,10 @@ def compile_all() -> int:
 # -- check --------------------------------------------------------------------------------
 
 def placeholders(text: str) -> list[str]:
-    """The `%(name)s` (and positional `%s`) placeholders of a message, sorted; `%%` is not
-    one."""
-    return sorted(name or f"%{kind}" for name, kind in _PLACEHOLDER.findall(text)
-                  if kind != "%")
+    """The `%(name)s` (and positional `%s`) placeholders of a message, sorted, each once (a
+    translation may name one twice); `%%` is not one."""
+    return sorted({name or f"%{kind}" for name, kind in _PLACEHOLDER.findall(text)
+                   if kind != "%"})
 
 
 def _forms(message: Message) -> tuple[list[str], list[str]]:
