@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.lists import format_list
 from flask import Flask
 from flask.testing import FlaskClient
 from jinja2 import Undefined
@@ -29,7 +30,7 @@ from pbem.present import i18n
 from pbem.store.db import transaction
 from pbem.store.models import Game, OutboxEmail, Player
 from pbem.web.i18n import LANGUAGE_COOKIE
-from tests.i18n.pseudo import PSEUDO, PseudoCatalog, leaks, report
+from tests.i18n.pseudo import PSEUDO, PseudoCatalog, leaks, report, teach_babel
 from tests.mailin.support import latest_token, reply
 from tests.web.support import (
     csrf_of,
@@ -50,7 +51,8 @@ HUMAN = service.Invitee(email="zora@example.com", name="Zora", accepted=True)
 
 
 @pytest.fixture(autouse=True)
-def pseudo() -> Iterator[None]:
+def pseudo(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    teach_babel(monkeypatch)
     i18n.install(PSEUDO, PseudoCatalog())
     try:
         yield
@@ -63,6 +65,7 @@ def test_the_pseudo_language_is_a_language_while_installed() -> None:
     with i18n.using("xx"):
         assert i18n.gettext("Hello %(name)s", name="Ann") == "⟦Hélló Ann⟧"
         assert i18n.current() == "xx" and i18n.direction() == "ltr"
+    assert format_list(["Ann", "Bob", "Cy"], locale=i18n.normalise("xx")) == "Ann, Bob και Cy"
     i18n.uninstall(PSEUDO)
     assert i18n.normalise("xx") == "en" and i18n.known("xx") is None
 
