@@ -202,16 +202,16 @@ def _emails_to(app: Flask, address: str) -> list[OutboxEmail]:
 
 
 def _a_played_game(app: Flask) -> int:
-    """The human (language "xx") passes and plays a hand by the service, asks for help and
-    the state by reply, sends one unreadable reply, and a stranger replies on their thread;
-    the game ends (target 1)."""
+    """The human (language "xx") passes and plays a hand by the service, asks for the state
+    by reply, sends one unreadable reply, and a stranger replies on their thread; the game
+    ends (target 1). The replies say no language ("status", not "help", which is English:
+    an answer is in its reply's language), so the answers are in the player's."""
     _a_player_in(app, HUMAN.email, HUMAN.name, PSEUDO)
     with i18n.using(PSEUDO):  # until every email is written in its recipient's language
         game_id = start_game(app, target=1, name="Zeta", human=HUMAN)
         assert human_move(app, game_id)  # the pass
-        _reply(app, "help")
         _reply(app, "status")
-        _reply(app, "I have no idea what to do here")
+        _reply(app, "xyzzy plugh")
         _reply(app, "QS", sender=STRANGER)
         finish_game(app, game_id)
     return game_id
@@ -222,7 +222,7 @@ def test_the_emails_of_a_played_game(app: Flask) -> None:
     names = _names(app)
     found: dict[str, list[str]] = {}
     mails = _emails_to(app, HUMAN.email)
-    assert {"pass", "turn", "summary"} <= {mail.kind for mail in mails}
+    assert {"pass", "turn", "status", "error", "summary"} <= {mail.kind for mail in mails}
     for mail in mails:  # one entry per kind and part: the words of all its emails
         for part, words in (("subject", leaks(mail.subject, names=names)),
                             ("text", leaks(mail.body_text, names=names)),
