@@ -33,7 +33,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     dist = tmp / "dist"
     # sdist first, then the wheel from the sdist: MANIFEST.in and setup.py's mapping both count.
     subprocess.run([sys.executable, "-m", "build", "--outdir", str(dist), str(REPO)],
-                   check=True, capture_output=True, cwd=tmp, timeout=300)
+                   check=True, capture_output=True, cwd=tmp, timeout=600)  # mypyc on a busy machine
     wheel = next(dist.glob("pbem-*.whl"))
     target = tmp / "venv"
     venv.create(target, system_site_packages=True, with_pip=True)
