@@ -68,7 +68,8 @@ def po_path(language: str) -> Path:
 def extracted() -> Catalog:
     """Every marked message in pbem/**.py and templates/ (babel.cfg), as a template."""
     with MAPPING.open(encoding="utf-8") as handle:
-        method_map, options_map = parse_mapping_cfg(handle, str(MAPPING))  # type: ignore[no-untyped-call]
+        mapping = parse_mapping_cfg(handle, str(MAPPING))  # type: ignore[no-untyped-call]
+    method_map, options_map = mapping
     keywords = dict(DEFAULT_KEYWORDS)
     keywords.update(parse_keywords(list(KEYWORDS)))
     template = Catalog(project="pbem", charset="utf-8", fuzzy=False)
