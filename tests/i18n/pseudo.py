@@ -131,6 +131,11 @@ ALLOWED = frozenset({"pbem", "thing", "things"}) | {
     word.lower() for name in LANGUAGES.values() for word in name.split()}
 
 
+# Lines machines read, left in English on purpose: the cut line above which the reply reader
+# takes a reply (pbem.mail.sending.MARKER, pbem.mailin.parse.MARKER).
+MACHINE_LINES = ("--- Reply above this line ---",)
+
+
 def strip_decorated(text: str) -> str:
     """The text with every decorated message (nested ones too) taken out."""
     while True:
@@ -150,6 +155,8 @@ def leaks(text: str, *, html: bool = False, names: Iterable[str] = ()) -> list[s
     """The English words left undecorated in `text` (an email's text part, or a page / an
     HTML part when `html`), in order, each once."""
     shown = unescape(visible_text(text)) if html else text
+    for line in MACHINE_LINES:
+        shown = shown.replace(line, " ")
     shown = _without_names(strip_decorated(shown), names)
     shown = _URL.sub(" ", shown)
     found: dict[str, None] = {}

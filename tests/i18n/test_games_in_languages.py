@@ -25,7 +25,8 @@ from tests.mailin.support import inbox, latest_token, reply, state_of
 from tests.mailin.variant_support import Send
 
 # Sentences and words of the English emails that no translated email may still carry.
-ENGLISH = ("Your turn", "your turn", "Got your reply", "Reply above this line", "trick",
+# (The reply reader's cut line, "--- Reply above this line ---", stays English on purpose.)
+ENGLISH = ("Your turn", "your turn", "Got your reply", "Reply with", "trick",
            "Final standings", "Score sheet", "You played", "You passed", "game page",
            "is over", "Unsubscribe", "Choose 3 cards")
 # The glossary's "trick" in each language: every turn email names the trick.
@@ -54,6 +55,7 @@ def mails_to(engine: Engine, address: str, kind: str | None = None) -> list[Outb
 
 def english_in(mail: OutboxEmail) -> list[str]:
     text = f"{mail.subject}\n{mail.body_text}\n{mail.body_html or ''}"
+    text = text.replace("--- Reply above this line ---", "")
     return [phrase for phrase in ENGLISH if phrase in text]
 
 
