@@ -220,7 +220,7 @@ def test_a_french_hand_in_chromium(live_site: LiveSite, browser_page: Any) -> No
     boxes = page.get_by_role("checkbox")
     for index in range(3):
         boxes.nth(index).check()
-    page.locator("form button[type=submit], form input[type=submit]").first.click()
+    page.locator("main form button[type=submit], main form input[type=submit]").first.click()
     expect(page.get_by_role("status")).to_be_visible()
     _french_page(page)
 
@@ -231,7 +231,7 @@ def test_a_french_hand_in_chromium(live_site: LiveSite, browser_page: Any) -> No
     while (path := _caught_link(live_site, _CARD_LINK, seen, stop=next_hand)) is not None:
         page.goto(live_site.url + path)  # each turn email's first card
         _french_page(page)
-        page.locator("form button[type=submit], form input[type=submit]").first.click()
+        page.locator("main form button[type=submit], main form input[type=submit]").first.click()
         expect(page.get_by_role("status")).to_be_visible()
         _french_page(page)
         played += 1
