@@ -9,6 +9,9 @@
   the digest of every engine source it compiled against; pbem/__init__.py runs the pure Python
   of the whole engine when any source differs (edited since the build) or PBEM_ENGINE_PURE=1.
   In place, for a checkout: `python setup.py build_ext --inplace` (what `pip install -e .` does).
+- The translation catalogs (pbem/translations/<lang>/LC_MESSAGES/messages.po, issue 34) are
+  shipped, and compiled to messages.mo beside them in the wheel by Babel (a build requirement);
+  without Babel the build warns and the installed package reads the .po (pbem/present/i18n.py).
 """
 
 import hashlib
@@ -18,6 +21,7 @@ from pathlib import Path
 
 from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 DATA_DIRS = {"pbem.templates": "templates", "pbem.migrations": "migrations"}
 ENGINE = Path("pbem", "engine")
@@ -35,6 +39,7 @@ COMPILED_MODULES = [
     "variants/domino.py",
 ]
 GROUP = "pbem.engine._native"
+CATALOGS = ["translations/*.pot", "translations/*/LC_MESSAGES/*.po"]
 DIGESTS_FILE = "_compiled_from.txt"
 
 
@@ -91,6 +96,25 @@ class BuildEngine(build_ext):
                 Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
 
 
+class BuildWithCatalogs(build_py):
+    """build_py that also compiles each shipped messages.po to messages.mo beside it."""
+
+    def run(self) -> None:
+        super().run()
+        try:
+            from babel.messages.mofile import write_mo
+            from babel.messages.pofile import read_po
+        except ImportError:
+            _warn("Babel is missing: the catalogs are shipped as .po only (read at run time)")
+            return
+        for po_file in sorted(Path(self.build_lib, "pbem", "translations").glob(
+                "*/LC_MESSAGES/*.po")):
+            with po_file.open("rb") as source:
+                catalog = read_po(source)
+            with po_file.with_suffix(".mo").open("wb") as target:
+                write_mo(target, catalog, use_fuzzy=False)
+
+
 def _mypyc_extensions() -> list[Extension]:
     try:
         from mypyc.build import mypycify
@@ -112,8 +136,8 @@ DATA_PACKAGES = data_packages()
 setup(
     packages=[*find_packages(include=["pbem", "pbem.*"]), *DATA_PACKAGES],
     package_dir=DATA_DIRS,
-    package_data={name: ["*"] for name in DATA_PACKAGES},
+    package_data={"pbem": CATALOGS, **{name: ["*"] for name in DATA_PACKAGES}},
     exclude_package_data={name: ["*.pyc"] for name in DATA_PACKAGES},
     ext_modules=[Extension(f"{GROUP}__mypyc", sources=[])],  # replaced in BuildEngine
-    cmdclass={"build_ext": BuildEngine},
+    cmdclass={"build_ext": BuildEngine, "build_py": BuildWithCatalogs},
 )

@@ -40,6 +40,7 @@ SLOW_FILES = frozenset({
     "engine/test_playouts.py", "test_layers.py", "devmail/test_devserver.py",
     "service/test_robot_strength.py", "scheduler/test_robot_games.py",
     "scheduler/test_worker_processes.py", "store/test_claims.py",
+    "i18n/test_games_in_languages.py",
 })
 SLOW_TESTS = frozenset({  # "file::test" (without its parameters)
     "mailin/test_webhook.py::test_a_message_stored_while_no_worker_runs_is_played_once_a_"

@@ -102,12 +102,17 @@ def uninstall(language: str) -> None:
     _installed.pop(language, None)
 
 
+# A .mo at most this much older than its .po was installed with it (installing a wheel gives
+# each file the time it was written, the .mo just before the .po), not outdated by an edit.
+_INSTALLED_TOGETHER = 2.0
+
+
 @cache
 def _file_catalog(language: str) -> _gettext.NullTranslations:
     folder = CATALOG_DIR / language / "LC_MESSAGES"
     po_file, mo_file = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
-    if mo_file.is_file() and (not po_file.is_file()
-                              or mo_file.stat().st_mtime >= po_file.stat().st_mtime):
+    if mo_file.is_file() and (not po_file.is_file() or mo_file.stat().st_mtime
+                              >= po_file.stat().st_mtime - _INSTALLED_TOGETHER):
         with mo_file.open("rb") as handle:
             return _gettext.GNUTranslations(handle)
     if po_file.is_file():
