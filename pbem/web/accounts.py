@@ -39,6 +39,7 @@ from pbem.service.names import MAX_NAME, one_line
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import NOTIFY_CHOICES, Game, Player, Seat
+from pbem.web.i18n import first_language
 from pbem.web.play import check_csrf
 from pbem.web.signedin import PLAYER_KEY, SESSION_KEY, signed_in_player, signin_url
 from pbem.zones import day_text, deadline_text, zone_names
@@ -129,6 +130,7 @@ def signin_confirm(token: str) -> ResponseReturnValue:
     if name is not None and name != link.name:
         accounts.set_name(_ctx(), link.player_id, name)
     sign_in(link.player_id)
+    first_language(link.player_id)
     return redirect(next_path or url_for("accounts.me"), code=303)
 
 

@@ -18,6 +18,7 @@ from pbem.service.rematch import ask_rematch, may_ask, rematch_of
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game
+from pbem.web.i18n import first_language
 from pbem.web.play import check_csrf
 from pbem.web.play.public import game_page_with
 from pbem.web.signedin import sign_in_again, signed_in_player, signin_url
@@ -96,6 +97,7 @@ def join(game_id: int) -> ResponseReturnValue:
     except service.PlayerMistake as exc:
         flash(str(exc))
         return redirect(url_for("lobby.lobby_page"), code=303)
+    first_language(player_id)
     flash(out.message if out.duplicate else _joined(game_id))
     return redirect(url_for("accounts.me"), code=303)
 

@@ -11,6 +11,7 @@ from pbem.present.signin import local_path
 from pbem.service import accounts, sessions
 from pbem.store.app_engine import db_engine
 from pbem.store.models import Player
+from pbem.web.i18n import player_language
 
 PLAYER_KEY = "player_id"
 SESSION_KEY = "sid"  # the random id of the session's row (pbem.service.sessions)
@@ -23,7 +24,10 @@ def signed_in_player() -> Player | None:
     if not isinstance(player_id, int) or not isinstance(raw, str):
         return None
     player = sessions.player_of(db_engine(), raw, player_id)
-    return None if player is None or accounts.is_former(player) else player
+    if player is None or accounts.is_former(player):
+        return None
+    player_language(player)  # their pages in their language (no query: the player is loaded)
+    return player
 
 
 def signin_url(next_path: str) -> str:

@@ -34,6 +34,7 @@ from pbem.service.names import MAX_NAME, name_problem, one_line
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game, OutboxEmail, Player, Seat, Token
+from pbem.web.i18n import browser_language
 
 bp = Blueprint("takeover", __name__)
 PURPOSES = frozenset({"seat"})
@@ -248,6 +249,9 @@ def _take(found: Confirmation, name: str, raw: str) -> ResponseReturnValue:
         assert player is not None and player.id is not None
         if player.name != name and _seats_of(session, player.id) == 0:
             player.name = name  # a newcomer names themselves; a known player keeps their name
+            session.add(player)
+        if player.language is None:  # a newcomer's pages and emails: their browser's language
+            player.language = browser_language()
             session.add(player)
     try:
         service.replace_seat(service.Context(engine=db_engine()), seat.game_id, seat.seat_no,
