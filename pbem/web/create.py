@@ -36,6 +36,7 @@ from pbem.engine import (
     Settlement,
     Ties,
 )
+from pbem.present import i18n
 from pbem.present.presenters import presenter
 from pbem.roster import load_roster
 from pbem.service import games as service_games
@@ -45,6 +46,7 @@ from pbem.service.names import INVISIBLE, MAX_NAME, has_invisible, name_problem,
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
+from pbem.web.i18n import chosen_tag, store_language
 
 bp = Blueprint("create", __name__)
 DEFAULT_PRESET = "standard"
@@ -142,6 +144,7 @@ class PlayerRow:
     email: str = ""
     computer: bool = False
     open: bool = False  # anyone signed in may take it from the lobby
+    language: str = ""  # the organiser's choice for an invited player ("": not chosen)
 
 
 @dataclass
@@ -246,7 +249,7 @@ def _read_options(form: Form, data: Mapping[str, Any]) -> dict[str, Any]:
             value = _read_int(form, option.name, raw, option.label, option.low, option.high)
         else:
             value = str(raw or "")
-            if value not in {v for v, _ in option.choices}:
+            if value not in {v for v, _text in option.choices}:
                 form.errors[option.name] = f"Choose one of the listed answers for “{option.label}”."
         form.values[option.name] = raw if option.kind == "int" else value
         if option.name not in form.errors:
@@ -278,6 +281,7 @@ def _read_players(form: Form, data: Mapping[str, Any],
         row.email = _clean(data.get(f"p{n}_email", ""))
         row.computer = n > 1 and data.get(f"p{n}_computer") == "on"
         row.open = n > 1 and data.get(f"p{n}_open") == "on"
+        row.language = (chosen_tag(data.get(f"p{n}_language")) or "") if n > 1 else ""
         if row.computer and row.email:
             form.errors[f"p{n}"] = (f"Seat {n}: tick “computer” or give an email address, "
                                     "not both.")
@@ -371,6 +375,7 @@ PRESET_GROUPS = [(group, [(p.name, p.title, p.rules.players) for p in presets.va
 
 def render_form(form: Form, code: int = 200) -> ResponseReturnValue:
     return render_template("web/new.html", form=form, preset_groups=PRESET_GROUPS,
+                           languages=i18n.language_names(),
                            csrf=generate_csrf(), preset=ALL_PRESETS[form.preset],
                            on_timeout=ON_TIMEOUT, strengths=ROBOT_STRENGTHS,
                            open_waits=OPEN_WAITS, max_name=MAX_NAME,
@@ -395,7 +400,7 @@ def create_game() -> ResponseReturnValue:
     try:
         validate_csrf(request.form.get("csrf_token"))
     except ValidationError:
-        form, _ = read_form(request.form) if request.form.get("preset") in ALL_PRESETS else (
+        form, _arguments = read_form(request.form) if request.form.get("preset") in ALL_PRESETS else (
             blank_form(DEFAULT_PRESET), {})
         form.errors.clear()
         form.general = ["This form has expired or did not come from this site (its security "
@@ -413,7 +418,24 @@ def create_game() -> ResponseReturnValue:
     except service.BadRequest as exc:
         form.general.append(str(exc))
         return render_form(form, 422)
+    _invited_languages(out.game_id, form)
     return redirect(url_for("create.created", game_id=out.game_id), code=303)
+
+
+def _invited_languages(game_id: int, form: Form) -> None:
+    """The language the organiser chose for each invited seat: the invited player's, until
+    they choose one themselves (their invitation goes out once the game is confirmed)."""
+    chosen = {row.number - 1: row.language for row in form.players
+              if row.number > 1 and row.language and row.email}
+    if not chosen:
+        return
+    with transaction(db_engine(), read_only=True) as session:
+        seats = session.exec(select(Seat).where(Seat.game_id == game_id,
+                                                col(Seat.seat_no).in_(list(chosen)))).all()
+        players = {s.seat_no: s.player_id for s in seats if not s.is_bot}
+    for seat_no, player_id in players.items():
+        if player_id is not None:
+            store_language(player_id, chosen[seat_no], chosen=False)
 
 
 def _rules_changed(data: Mapping[str, Any]) -> bool:

@@ -46,7 +46,7 @@ def _listed(table: lobby.OpenTable, me: int | None) -> Listed:
         players.append((name, rating.rating if rating else None))
     return Listed(table, preset.title if preset else table.preset,
                   preset.summary if preset else "", rules.describe(), players,
-                  any(p == me for p, _ in table.players))
+                  any(p == me for p, _rating in table.players))
 
 
 def pace_words(hours: int) -> str:
