@@ -12,6 +12,9 @@ came from: a path of this site only, anything else is the home page."""
 
 from __future__ import annotations
 
+from datetime import date, datetime
+
+from babel import dates as babel_dates
 from flask import Blueprint, Flask, Response, g, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import Babel
@@ -22,6 +25,7 @@ from pbem.present.signin import local_path
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Player
+from pbem.zones import day_text, deadline_text, player_zone
 
 LANGUAGE_COOKIE = "language"
 SESSION_LANGUAGE = "language"  # the signed-in player's stored language, in the Flask session
@@ -101,6 +105,24 @@ def first_language(player_id: int) -> None:
             i18n.set_current(language)
 
 
+def format_day(day: date) -> str:
+    """A day as the reader's language writes it ("20 December 2026" in English, as before)."""
+    if i18n.current() == i18n.DEFAULT:
+        return day_text(day)
+    return babel_dates.format_date(day, format="long", locale=i18n.current())
+
+
+def format_deadline(when: datetime | None, time_zone: str | None) -> str | None:
+    """A deadline in the reader's zone and language (English as pbem.zones writes it)."""
+    if when is None or i18n.current() == i18n.DEFAULT:
+        return deadline_text(when, time_zone)
+    zone = player_zone(time_zone)
+    local = when.astimezone(zone)
+    return (f"{babel_dates.format_date(local, format='full', locale=i18n.current())}, "
+            f"{babel_dates.format_time(local, format='short', locale=i18n.current())} "
+            f"({zone.key})")
+
+
 def _back_to() -> str:
     """Where the switch goes back to: the page it was on, if that is a path of ours."""
     return local_path(request.form.get("back")) or url_for("play.index")
@@ -136,7 +158,8 @@ def init_language(app: Flask) -> None:
     Babel(app, locale_selector=select_language,
           default_translation_directories=str(i18n.CATALOG_DIR))
     i18n.install_words(app.jinja_env)  # the same words as the emails, after Flask-Babel's
-    app.jinja_env.globals.update(language_form=language_form)
+    app.jinja_env.globals.update(language_form=language_form, format_day=format_day,
+                                 format_deadline=format_deadline)
 
     @app.before_request
     def write_in_viewers_language() -> None:
