@@ -400,7 +400,7 @@ def create_game() -> ResponseReturnValue:
     try:
         validate_csrf(request.form.get("csrf_token"))
     except ValidationError:
-        form, _arguments = read_form(request.form) if request.form.get("preset") in ALL_PRESETS else (
+        form, _made = read_form(request.form) if request.form.get("preset") in ALL_PRESETS else (
             blank_form(DEFAULT_PRESET), {})
         form.errors.clear()
         form.general = ["This form has expired or did not come from this site (its security "
