@@ -15,11 +15,13 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from babel import dates as babel_dates
+from babel.lists import format_list
 from flask import Blueprint, Flask, Response, g, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import Babel
 from flask_wtf.csrf import generate_csrf
 
+from pbem.engine import list_in_words
 from pbem.present import i18n
 from pbem.present.signin import local_path
 from pbem.store.app_engine import db_engine
@@ -123,6 +125,13 @@ def format_deadline(when: datetime | None, time_zone: str | None) -> str | None:
             f"({zone.key})")
 
 
+def names_in_words(names: list[str]) -> str:
+    """"Ann, Bob and Cy" in the reader's language (English as pbem.engine writes it)."""
+    if i18n.current() == i18n.DEFAULT or len(names) < 2:
+        return list_in_words(names)
+    return format_list(names, locale=i18n.current())
+
+
 def _back_to() -> str:
     """Where the switch goes back to: the page it was on, if that is a path of ours."""
     return local_path(request.form.get("back")) or url_for("play.index")
@@ -166,8 +175,8 @@ def init_language(app: Flask) -> None:
     # Jinja's new-style ngettext fills the placeholders itself (escaping them): the function
     # it wraps must return the form unfilled (pbem.present.i18n.ngettext fills `num` at once,
     # failing on a message with other placeholders).
-    app.jinja_env.install_gettext_callables(i18n.gettext, _plural_form, newstyle=True,
-                                            pgettext=i18n.pgettext)
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        i18n.gettext, _plural_form, newstyle=True, pgettext=i18n.pgettext)
     app.jinja_env.globals.update(language_form=language_form, format_day=format_day,
                                  format_deadline=format_deadline)
 
