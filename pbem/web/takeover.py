@@ -26,6 +26,7 @@ from pbem.mail.compose import MailSettings
 from pbem.mail.render import default_renderer
 from pbem.mail.sending import queue_mail
 from pbem.mail.strangers import known_address, may_send
+from pbem.present.i18n import _
 from pbem.present.links import seat_link
 from pbem.present.tokens import consume_token, find_token, new_token
 from pbem.service.addresses import address_problem, checked_address
@@ -224,8 +225,8 @@ def confirm(token: str) -> ResponseReturnValue:
         validate_csrf(request.form.get("csrf_token"))
     except ValidationError:
         return _confirm_page(found, token, 400, name=name, expired=True)
-    problem = name_problem(name, "That name") if name else (
-        "Please give your name: the other players will see it.")
+    problem = name_problem(name, _("That name")) if name else (
+        _("Please give your name: the other players will see it."))
     if problem:
         return _confirm_page(found, token, 400, name=name, problem=problem)
     return _take(found, name, token)
