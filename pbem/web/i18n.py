@@ -90,9 +90,10 @@ def store_language(player_id: int, language: str, chosen: bool) -> None:
         db.add(player)
 
 
-def first_language(player_id: int) -> None:
+def first_language(player_id: int, remember: bool = True) -> None:
     """At sign-in or on joining: a player whose language is not known yet gets the
-    browser's (not counted as their choice); the session remembers their language."""
+    browser's (not counted as their choice); the session remembers their language (not for
+    a private link's page, which signs nobody in: `remember=False`)."""
     with transaction(db_engine()) as db:
         player = db.get(Player, player_id)
         if player is None:
@@ -101,7 +102,7 @@ def first_language(player_id: int) -> None:
             player.language = browser_language()
             db.add(player)
         language = chosen_tag(player.language)
-    if language:
+    if language and remember:
         session[SESSION_LANGUAGE] = language
         if not g.get("language"):
             i18n.set_current(language)

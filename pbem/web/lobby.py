@@ -122,6 +122,7 @@ def quick() -> ResponseReturnValue:
     except service.PlayerMistake as exc:
         flash(str(exc))
         return redirect(url_for("lobby.lobby_page"), code=303)
+    first_language(player_id)
     flash(_joined(game_id))
     return redirect(url_for("accounts.me"), code=303)
 

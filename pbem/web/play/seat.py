@@ -52,7 +52,7 @@ from pbem.service.policy import DeadlinePolicy
 from pbem.store.app_engine import db_engine
 from pbem.store.db import planning, read_alone, transaction
 from pbem.store.models import Game, Player, Seat, Token
-from pbem.web.i18n import format_deadline, names_in_words
+from pbem.web.i18n import first_language, format_deadline, names_in_words
 from pbem.web.play.common import (
     INVITE_ANSWERS,
     MOON_CODES,
@@ -343,6 +343,8 @@ def seat_invite(token: str) -> ResponseReturnValue:
                       player_id=key.player_id)
     except service.PlayerMistake as exc:
         return render_seat(load_seat(token), message=str(exc), code=409)
+    if answer == "accept" and key.player_id is not None:
+        first_language(key.player_id, remember=False)  # a newcomer's emails: their browser's
     flash(out.message if out.duplicate else _answered(key.game_id, answer))
     return redirect(url_for("play.seat_page", token=token), code=303)
 
