@@ -91,14 +91,21 @@ def store_language(player_id: int, language: str, chosen: bool) -> None:
 
 
 def first_language(player_id: int, remember: bool = True) -> None:
-    """At sign-in or on joining: a player whose language is not known yet gets the
-    browser's (not counted as their choice); the session remembers their language (not for
-    a private link's page, which signs nobody in: `remember=False`)."""
+    """At sign-in or on joining: a language chosen with the switch before (the cookie)
+    becomes the player's choice, unless they chose one already; else a player whose language
+    is not known yet gets the browser's (not counted as their choice). The session remembers
+    their language (not for a private link's page, which signs nobody in:
+    `remember=False`)."""
     with transaction(db_engine()) as db:
         player = db.get(Player, player_id)
         if player is None:
             return
-        if player.language is None:
+        switched = chosen_tag(request.cookies.get(LANGUAGE_COOKIE))
+        if switched and not player.language_chosen and player.language != switched:
+            # chosen with the switch before signing in: their choice, for emails too
+            player.language, player.language_chosen = switched, True
+            db.add(player)
+        elif player.language is None and request.headers.get("Accept-Language"):
             player.language = browser_language()
             db.add(player)
         language = chosen_tag(player.language)

@@ -17,6 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import select
 
+from pbem import service
 from pbem.app import db_engine
 from pbem.present import i18n
 from pbem.store.db import transaction
@@ -223,3 +224,35 @@ def test_every_fragment_parses_with_its_plural_forms() -> None:
                 assert all(message.string), message.id
             elif message.id:
                 assert message.string, message.id
+
+
+def test_the_switch_before_signing_in_becomes_the_players_choice(app: Flask,
+                                                                  client: FlaskClient) -> None:
+    start_game(app)
+    switch(client, "it")
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de"
+    sign_in(app, client)
+    found = player(app)
+    assert found.language == "it" and found.language_chosen
+    assert '<html lang="it"' in client.get("/me").get_data(as_text=True)
+
+
+def test_no_accept_language_leaves_the_language_unknown(app: Flask,
+                                                        client: FlaskClient) -> None:
+    start_game(app)
+    sign_in(app, client)
+    assert player(app).language is None
+
+
+def test_quick_play_stores_the_browsers_language(app: Flask, client: FlaskClient) -> None:
+    ctx = service.Context(engine=db_engine(app))
+    service.create_game(ctx, name="Solo", players=[service.Invitee("ann@example.com", "Ann",
+                                                                   True)], bot_seats=[1, 2, 3])
+    sign_in(app, client, "ann@example.com")  # no Accept-Language: not known yet
+    assert player(app, "ann@example.com").language is None
+    html = client.get("/lobby").get_data(as_text=True)
+    client.post("/lobby/quick", data={"csrf_token": csrf_of(html), "preset": "standard",
+                                      "pace": "24", "wait": "0"},
+                headers={"Accept-Language": "fr-CA,fr;q=0.8"})
+    found = player(app, "ann@example.com")
+    assert found.language == "fr" and not found.language_chosen
