@@ -74,9 +74,9 @@ def player_language(player: Player) -> None:
 
 
 def store_language(player_id: int, language: str, chosen: bool) -> None:
-    """The player's language: `chosen` (the switch, /me, the organiser's choice counts as
-    not chosen) replaces any; a guess (Accept-Language, the organiser's choice) only fills
-    a language not known yet, and never overrides the player's own choice."""
+    """The player's language: their own choice (`chosen`: the switch, /me) replaces any;
+    someone else's (the organiser's, for an invited seat) replaces only a guess, never the
+    player's own choice."""
     with transaction(db_engine()) as db:
         player = db.get(Player, player_id)
         if player is None:
