@@ -13,7 +13,8 @@ BLUEPRINT_MODULES: tuple[str, ...] = ("pbem.web.health", "pbem.web.play",
                                       "pbem.web.seat_actions", "pbem.web.addresses",
                                       "pbem.web.accounts", "pbem.web.ratings",
                                       "pbem.web.lobby", "pbem.web.favicon",
-                                      "pbem.web.hands", "pbem.web.export")
+                                      "pbem.web.hands", "pbem.web.export",
+                                      "pbem.web.i18n")
 
 
 def blueprints() -> list[Blueprint]:

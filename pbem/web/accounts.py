@@ -32,6 +32,7 @@ from pbem import service
 from pbem.mail.addresses import AddressRefused, request_address
 from pbem.mail.compose import MailSettings
 from pbem.present import signin as links
+from pbem.present.i18n import _
 from pbem.present.links import live_seat_link, seat_link
 from pbem.service import accounts, ratings, sessions
 from pbem.service.games import awaits_confirmation
@@ -39,9 +40,10 @@ from pbem.service.names import MAX_NAME, one_line
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import NOTIFY_CHOICES, Game, Player, Seat
+from pbem.web.i18n import first_language, format_day, format_deadline
 from pbem.web.play import check_csrf
 from pbem.web.signedin import PLAYER_KEY, SESSION_KEY, signed_in_player, signin_url
-from pbem.zones import day_text, deadline_text, zone_names
+from pbem.zones import zone_names
 
 bp = Blueprint("accounts", __name__)
 LINK_TEMPLATE = "web/signin_link.html"
@@ -129,6 +131,7 @@ def signin_confirm(token: str) -> ResponseReturnValue:
     if name is not None and name != link.name:
         accounts.set_name(_ctx(), link.player_id, name)
     sign_in(link.player_id)
+    first_language(link.player_id)
     return redirect(next_path or url_for("accounts.me"), code=303)
 
 
@@ -185,7 +188,7 @@ def me() -> ResponseReturnValue:
         choices=NOTIFY_CHOICES, csrf=generate_csrf(), time_zones=zone_names(),
         rating=ratings.player_rating(db_engine(), player.id),
         session_days=sessions.LIFETIME.days,
-        deadline=lambda when: deadline_text(when, player.time_zone))
+        deadline=lambda when: format_deadline(when, player.time_zone))
 
 
 def _player_or_signin() -> Player:
@@ -208,7 +211,7 @@ def my_seat(game_id: int) -> ResponseReturnValue:
         seats = db.exec(select(Seat).where(Seat.game_id == game_id)).all()
         if seat is None or game is None or game.status == "cancelled" \
                 or seat.invite_status == "declined" or awaits_confirmation(game, seats):
-            return _back("You don't play in that game.")
+            return _back(_("You don't play in that game."))
         raw = seat_link(db, game_id, seat.seat_no, player.id or 0)
     return redirect(url_for("play.seat_page", token=raw), code=303)
 
@@ -222,8 +225,8 @@ def my_preferences() -> ResponseReturnValue:
                                  time_zone=request.form.get("time_zone", "").strip(),
                                  review_games=request.form.get("review_games") == "on")
     except service.BadRequest as exc:
-        return _back(f"Nothing was saved: {exc}")
-    return _back("Saved: your email preferences are updated.")
+        return _back(_("Nothing was saved: %(problem)s", problem=str(exc)))
+    return _back(_("Saved: your email preferences are updated."))
 
 
 @bp.post("/me/away")
@@ -233,20 +236,21 @@ def my_away() -> ResponseReturnValue:
         start = date.fromisoformat(request.form.get("start", ""))
         end = date.fromisoformat(request.form.get("end", ""))
     except ValueError:
-        return _back("Give both away dates, like 2026-12-20 and 2026-12-28.")
+        return _back(_("Give both away dates, like 2026-12-20 and 2026-12-28."))
     try:
         service.set_away(_ctx(), player.id or 0, start, end)
     except service.PlayerMistake as exc:
         return _back(str(exc))
-    return _back(f"Noted: you are away from {day_text(start)} to {day_text(end)}.")
+    return _back(_("Noted: you are away from %(start)s to %(end)s.", start=format_day(start),
+                   end=format_day(end)))
 
 
 @bp.post("/me/away/clear")
 def my_away_clear() -> ResponseReturnValue:
     player = _player_or_signin()
     removed = service.clear_away(_ctx(), player.id or 0)
-    return _back("Welcome back: your away dates are cleared." if removed
-                 else "You had no away dates.")
+    return _back(_("Welcome back: your away dates are cleared.") if removed
+                 else _("You had no away dates."))
 
 
 @bp.post("/me/address")

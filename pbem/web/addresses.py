@@ -10,6 +10,7 @@ from flask_wtf.csrf import generate_csrf
 
 from pbem.mail.addresses import AddressRefused, confirm_address, request_address, unsign
 from pbem.mail.compose import MailSettings
+from pbem.present.i18n import _
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Player
@@ -27,7 +28,7 @@ def add(token: str) -> ResponseReturnValue:
     with transaction(db_engine()) as session:
         player = session.get(Player, page.token.player_id)
         if player is None:
-            return back(token, "This seat has no player.")
+            return back(token, _("This seat has no player."))
         try:
             said = request_address(session, MailSettings.from_config(current_app.config),
                                    current_app.config["SECRET_KEY"], player,

@@ -36,6 +36,8 @@ from pbem.engine import (
     Settlement,
     Ties,
 )
+from pbem.present import i18n
+from pbem.present.i18n import _, lazy
 from pbem.present.presenters import presenter
 from pbem.roster import load_roster
 from pbem.service import games as service_games
@@ -45,25 +47,27 @@ from pbem.service.names import INVISIBLE, MAX_NAME, has_invisible, name_problem,
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
+from pbem.web.i18n import chosen_tag, store_language
 
 bp = Blueprint("create", __name__)
 DEFAULT_PRESET = "standard"
 MAX_GAME_NAME = 200
 MAX_EMAIL = 320
-ON_TIMEOUT = {"bot": "a computer plays for them", "pause": "the game pauses",
-              "open_seat": "a computer plays for them and the others may give the seat to "
-              "someone else"}
+ON_TIMEOUT = {"bot": lazy("a computer plays for them"), "pause": lazy("the game pauses"),
+              "open_seat": lazy("a computer plays for them and the others may give the seat to "
+              "someone else")}
 assert set(ON_TIMEOUT) == set(policy.ON_TIMEOUT)
 # The robots' strengths in words (pbem.bots.STRENGTHS), the default first.
 ROBOT_STRENGTHS = {
-    "strong": "Strong: it tries its choices against many guesses of the cards it can't see",
-    "easy": "Easy: it plays by simple rules of thumb"}
+    "strong": lazy("Strong: it tries its choices against many guesses of the cards it can't see"),
+    "easy": lazy("Easy: it plays by simple rules of thumb")}
 assert set(ROBOT_STRENGTHS) == set(STRENGTHS)
 # How long the seats nobody takes (open, or declined) wait for people
 # (pbem.service.lobby.NEW_GAME_WAITS), by form value.
 NEVER = "never"
-OPEN_WAITS = {"60": "1 hour", "240": "4 hours", "1440": "1 day", "4320": "3 days",
-              NEVER: "as long as it takes: no robots unless you start the game yourself"}
+OPEN_WAITS = {"60": lazy("1 hour"), "240": lazy("4 hours"), "1440": lazy("1 day"),
+              "4320": lazy("3 days"),
+              NEVER: lazy("as long as it takes: no robots unless you start the game yourself")}
 assert list(OPEN_WAITS) == [NEVER if m is None else str(m) for m in lobby.NEW_GAME_WAITS]
 # How many reminders -> when (fractions of the time per move), as pbem.service.policy reads it.
 REMINDERS = {0: [], 1: [0.75], 2: [0.5, 0.8], 3: [0.25, 0.5, 0.8]}
@@ -87,49 +91,55 @@ def _choices(labels: Mapping[Any, str]) -> tuple[tuple[str, str], ...]:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("target", "Target score", "int", low=1, high=10_000,
-           hint="the game ends when someone reaches it; the lowest score wins"),
-    Option("pass_count", "Cards to pass", "int", low=0, high=6,
-           hint="before each hand; 0: no passing"),
-    Option("moon", "Shooting the moon", "choice", _choices({
-        MoonRule.OTHERS_PLUS: "everyone else goes up", MoonRule.SHOOTER_MINUS:
-        "the shooter goes down", MoonRule.SHOOTER_CHOICE: "the shooter chooses",
-        MoonRule.CHOICE_AT_74: "everyone else up; the shooter may go down near the end (the 74 "
-        "rule)", MoonRule.PROTECTION: "everyone else up, unless that makes the shooter lose",
-        MoonRule.NONE: "no moon: points count as taken"})),
-    Option("bonus_card", "Bonus card", "choice", _choices({
-        BonusCard.NONE: "none", BonusCard.JACK_OF_DIAMONDS: "jack of diamonds -10",
-        BonusCard.TEN_OF_DIAMONDS: "ten of diamonds -10 (with the slam)"})),
-    Option("points_on_first_trick", "Points may be played on the first trick", "bool"),
-    Option("hearts_must_be_broken", "Hearts can't be led until broken", "bool"),
-    Option("queen_breaks_hearts", "The queen of spades breaks hearts", "bool"),
-    Option("forced_queen", "Forced queen: the Q♠ must be played as soon as it safely can",
+    Option("target", lazy("Target score"), "int", low=1, high=10_000,
+           hint=lazy("the game ends when someone reaches it; the lowest score wins")),
+    Option("pass_count", lazy("Cards to pass"), "int", low=0, high=6,
+           hint=lazy("before each hand; 0: no passing")),
+    Option("moon", lazy("Shooting the moon"), "choice", _choices({
+        MoonRule.OTHERS_PLUS: lazy("everyone else goes up"),
+        MoonRule.SHOOTER_MINUS: lazy("the shooter goes down"),
+        MoonRule.SHOOTER_CHOICE: lazy("the shooter chooses"),
+        MoonRule.CHOICE_AT_74: lazy("everyone else up; the shooter may go down near the end "
+                                    "(the 74 rule)"),
+        MoonRule.PROTECTION: lazy("everyone else up, unless that makes the shooter lose"),
+        MoonRule.NONE: lazy("no moon: points count as taken")})),
+    Option("bonus_card", lazy("Bonus card"), "choice", _choices({
+        BonusCard.NONE: lazy("none"), BonusCard.JACK_OF_DIAMONDS: lazy("jack of diamonds -10"),
+        BonusCard.TEN_OF_DIAMONDS: lazy("ten of diamonds -10 (with the slam)")})),
+    Option("points_on_first_trick", lazy("Points may be played on the first trick"), "bool"),
+    Option("hearts_must_be_broken", lazy("Hearts can't be led until broken"), "bool"),
+    Option("queen_breaks_hearts", lazy("The queen of spades breaks hearts"), "bool"),
+    Option("forced_queen", lazy("Forced queen: the Q♠ must be played as soon as it safely can"),
            "bool"),
-    Option("queen_scores", "The queen of spades counts 13", "bool"),
-    Option("sinkhole_99", "99 sinkhole: a score of exactly 99 drops to 0", "bool"),
-    Option("ties", "A tie for the lowest score at the end", "choice", _choices({
-        Ties.PLAY_ON: "play on", Ties.SHARED: "share the win"})),
-    Option("opening_lead", "First lead", "choice", _choices({
-        OpeningLead.LOWEST_CLUB: "the lowest club (2♣) leads it",
-        OpeningLead.ANY_CLUB: "the holder of the lowest club leads any club",
-        OpeningLead.LEFT_OF_DEALER: "left of the dealer leads any card"})),
-    Option("first_trick_fallback", "Holding only point cards on a no-points first trick",
-           "choice", _choices({FirstTrickFallback.ANY_POINT_CARD: "play any of them",
-                               FirstTrickFallback.HEART_NOT_QUEEN: "play a heart, not the Q♠"})),
-    Option("only_hearts_and_queen_lead", "On lead with only hearts and the Q♠, hearts unbroken",
-           "choice", _choices({OnlyHeartsAndQueenLead.MUST_LEAD_QUEEN: "must lead the Q♠",
-                               OnlyHeartsAndQueenLead.MAY_LEAD_HEART: "may lead a heart"})),
-    Option("first_dealer", "First dealer", "choice", _choices({
-        FirstDealer.RANDOM: "chosen at random", FirstDealer.DRAW: "by drawing cards"})),
-    Option("settlement", "Settlement", "choice", _choices({
-        Settlement.SCORE_SHEET: "score sheet: the lowest score wins",
-        Settlement.PAIRWISE: "pairwise, below zero paid double", Settlement.CHIPS: "chips",
-        Settlement.SWEEPSTAKES: "sweepstakes", Settlement.HOWELL: "Howell"})),
-    Option("kitty_to", "The kitty goes to the winner of the", "choice", _choices({
-        KittyTo.FIRST_TRICK: "first trick", KittyTo.LAST_TRICK: "last trick"})),
-    Option("cancels", "Cards that cancel each other in a trick", "choice", _choices({
-        Cancels.IDENTICAL: "two identical cards (the same rank and suit)",
-        Cancels.SAME_RANK: "any two cards of the same rank"})),
+    Option("queen_scores", lazy("The queen of spades counts 13"), "bool"),
+    Option("sinkhole_99", lazy("99 sinkhole: a score of exactly 99 drops to 0"), "bool"),
+    Option("ties", lazy("A tie for the lowest score at the end"), "choice", _choices({
+        Ties.PLAY_ON: lazy("play on"), Ties.SHARED: lazy("share the win")})),
+    Option("opening_lead", lazy("First lead"), "choice", _choices({
+        OpeningLead.LOWEST_CLUB: lazy("the lowest club (2♣) leads it"),
+        OpeningLead.ANY_CLUB: lazy("the holder of the lowest club leads any club"),
+        OpeningLead.LEFT_OF_DEALER: lazy("left of the dealer leads any card")})),
+    Option("first_trick_fallback", lazy("Holding only point cards on a no-points first trick"),
+           "choice", _choices({FirstTrickFallback.ANY_POINT_CARD: lazy("play any of them"),
+                               FirstTrickFallback.HEART_NOT_QUEEN:
+                                   lazy("play a heart, not the Q♠")})),
+    Option("only_hearts_and_queen_lead",
+           lazy("On lead with only hearts and the Q♠, hearts unbroken"), "choice", _choices({
+               OnlyHeartsAndQueenLead.MUST_LEAD_QUEEN: lazy("must lead the Q♠"),
+               OnlyHeartsAndQueenLead.MAY_LEAD_HEART: lazy("may lead a heart")})),
+    Option("first_dealer", lazy("First dealer"), "choice", _choices({
+        FirstDealer.RANDOM: lazy("chosen at random"),
+        FirstDealer.DRAW: lazy("by drawing cards")})),
+    Option("settlement", lazy("Settlement"), "choice", _choices({
+        Settlement.SCORE_SHEET: lazy("score sheet: the lowest score wins"),
+        Settlement.PAIRWISE: lazy("pairwise, below zero paid double"),
+        Settlement.CHIPS: lazy("chips"),
+        Settlement.SWEEPSTAKES: lazy("sweepstakes"), Settlement.HOWELL: lazy("Howell")})),
+    Option("kitty_to", lazy("The kitty goes to the winner of the"), "choice", _choices({
+        KittyTo.FIRST_TRICK: lazy("first trick"), KittyTo.LAST_TRICK: lazy("last trick")})),
+    Option("cancels", lazy("Cards that cancel each other in a trick"), "choice", _choices({
+        Cancels.IDENTICAL: lazy("two identical cards (the same rank and suit)"),
+        Cancels.SAME_RANK: lazy("any two cards of the same rank")})),
 )
 DEADLINE_DEFAULTS: dict[str, Any] = {"move_hours": 48, "reminders": 2, "skip_weekends": False,
                                      "grace_minutes": 0, "on_timeout": "bot"}
@@ -142,6 +152,7 @@ class PlayerRow:
     email: str = ""
     computer: bool = False
     open: bool = False  # anyone signed in may take it from the lobby
+    language: str = ""  # the organiser's choice for an invited player ("": not chosen)
 
 
 @dataclass
@@ -193,12 +204,12 @@ def read_form(data: Mapping[str, Any]) -> tuple[Form, dict[str, Any]]:
     form = blank_form(preset)
     form.name = _clean(data.get("name", ""))
     if not form.name:
-        form.errors["name"] = "Give the game a name."
+        form.errors["name"] = _("Give the game a name.")
     elif len(form.name) > MAX_GAME_NAME:
-        form.errors["name"] = (f"The game's name is too long (at most {MAX_GAME_NAME} "
-                               "characters).")
+        form.errors["name"] = _("The game's name is too long (at most %(count)s characters).",
+                                count=MAX_GAME_NAME)
     elif has_invisible(form.name):
-        form.errors["name"] = f"The game's name {INVISIBLE}."
+        form.errors["name"] = _("The game's name %(problem)s.", problem=INVISIBLE)
     options = _read_options(form, data)
     open_seats: list[int] = []
     invitees, bots = _read_players(form, data, open_seats)
@@ -224,7 +235,7 @@ def _read_open_wait(form: Form, data: Mapping[str, Any]) -> int | None:
     confirmation; None: no robots by time."""
     form.open_wait = str(data.get("open_wait", form.open_wait))
     if form.open_wait not in OPEN_WAITS:
-        form.errors["open_wait"] = "Choose how long the seats nobody takes wait for people."
+        form.errors["open_wait"] = _("Choose how long the seats nobody takes wait for people.")
         form.open_wait = str(lobby.NEW_GAME_WAIT)
     return None if form.open_wait == NEVER else int(form.open_wait)
 
@@ -232,7 +243,7 @@ def _read_open_wait(form: Form, data: Mapping[str, Any]) -> int | None:
 def _read_strength(form: Form, data: Mapping[str, Any]) -> None:
     form.robot_strength = str(data.get("robot_strength", DEFAULT_STRENGTH))
     if form.robot_strength not in ROBOT_STRENGTHS:
-        form.errors["robot_strength"] = "Choose how well the computer players play."
+        form.errors["robot_strength"] = _("Choose how well the computer players play.")
         form.robot_strength = DEFAULT_STRENGTH
 
 
@@ -246,8 +257,9 @@ def _read_options(form: Form, data: Mapping[str, Any]) -> dict[str, Any]:
             value = _read_int(form, option.name, raw, option.label, option.low, option.high)
         else:
             value = str(raw or "")
-            if value not in {v for v, _ in option.choices}:
-                form.errors[option.name] = f"Choose one of the listed answers for “{option.label}”."
+            if value not in {v for v, _text in option.choices}:
+                form.errors[option.name] = _("Choose one of the listed answers for “%(label)s”.",
+                                             label=option.label)
         form.values[option.name] = raw if option.kind == "int" else value
         if option.name not in form.errors:
             options[option.name] = value
@@ -257,11 +269,13 @@ def _read_options(form: Form, data: Mapping[str, Any]) -> dict[str, Any]:
 def _read_int(form: Form, key: str, raw: Any, label: str, low: int, high: int) -> int | None:
     text = str(raw or "").strip()
     if not re.fullmatch(r"-?[0-9]{1,9}", text):
-        form.errors[key] = f"“{label}” must be a whole number from {low} to {high}."
+        form.errors[key] = _("“%(label)s” must be a whole number from %(low)s to %(high)s.",
+                             label=label, low=low, high=high)
         return None
     number = int(text)
     if not low <= number <= high:
-        form.errors[key] = f"“{label}” must be from {low} to {high}."
+        form.errors[key] = _("“%(label)s” must be from %(low)s to %(high)s.", label=label,
+                             low=low, high=high)
         return None
     return number
 
@@ -278,13 +292,15 @@ def _read_players(form: Form, data: Mapping[str, Any],
         row.email = _clean(data.get(f"p{n}_email", ""))
         row.computer = n > 1 and data.get(f"p{n}_computer") == "on"
         row.open = n > 1 and data.get(f"p{n}_open") == "on"
+        row.language = (chosen_tag(data.get(f"p{n}_language")) or "") if n > 1 else ""
         if row.computer and row.email:
-            form.errors[f"p{n}"] = (f"Seat {n}: tick “computer” or give an email address, "
-                                    "not both.")
+            form.errors[f"p{n}"] = _("Seat %(n)s: tick “computer” or give an email address, "
+                                     "not both.", n=n)
             continue
         if row.open and (row.email or row.computer):
-            form.errors[f"p{n}"] = (f"Seat {n}: an open seat waits for someone from the lobby, "
-                                    "so it has no email address and no computer player.")
+            form.errors[f"p{n}"] = _("Seat %(n)s: an open seat waits for someone from the "
+                                     "lobby, so it has no email address and no computer "
+                                     "player.", n=n)
             continue
         unused_name = _unused_name(row)
         if unused_name:
@@ -298,10 +314,11 @@ def _read_players(form: Form, data: Mapping[str, Any],
             continue
         problem = _email_problem(row.email, n)
         if problem is None:
-            problem = name_problem(row.name, f"Seat {n}: the name") or None
+            problem = name_problem(row.name, _("Seat %(n)s: the name", n=n)) or None
         key = row.email.lower()
         if problem is None and key in seen:
-            problem = f"Seat {n} has the same email address as seat {seen[key]}."
+            problem = _("Seat %(n)s has the same email address as seat %(other)s.", n=n,
+                        other=seen[key])
         if problem:
             form.errors[f"p{n}"] = problem
             continue
@@ -316,24 +333,30 @@ def _unused_name(row: PlayerRow) -> str:
     if n == 1 or not row.name or row.email:
         return ""
     if row.open:
-        return (f"Seat {n} is an open seat with a name: whoever takes it from the lobby "
-                "plays under their own name, so clear the name.")
+        return _("Seat %(n)s is an open seat with a name: whoever takes it from the lobby "
+                 "plays under their own name, so clear the name.", n=n)
     if row.computer:
-        return (f"Seat {n} is a computer player with a name: computer players are called "
-                f"“Robot {n}”, so clear the name, or untick “Computer player” and add their "
-                "email.")
-    return (f"Seat {n} has a name but no email: add their email, or clear the name for a "
-            "computer player.")
+        return _("Seat %(n)s is a computer player with a name: computer players are called "
+                 "“Robot %(n)s”, so clear the name, or untick “Computer player” and add their "
+                 "email.", n=n)
+    return _("Seat %(n)s has a name but no email: add their email, or clear the name for a "
+             "computer player.", n=n)
 
 
 def _email_problem(email: str, n: int) -> str | None:
-    who = "Your email address" if n == 1 else f"Seat {n}: the email address"
     if not email:
-        return f"{who} is needed." if n == 1 else None
+        return _("Your email address is needed.") if n == 1 else None
     if len(email) > MAX_EMAIL or "@" not in email:
-        return f"{who} doesn't look right: it should look like name@example.com."
+        return _("Your email address doesn't look right: it should look like "
+                 "name@example.com.") if n == 1 else _(
+            "Seat %(n)s: the email address doesn't look right: it should look like "
+            "name@example.com.", n=n)
     problem = address_problem(email)  # email-validator's reason, or the SMTPUTF8 refusal
-    return f"{who} doesn't look right. {problem}" if problem else None
+    if not problem:
+        return None
+    return _("Your email address doesn't look right. %(problem)s", problem=problem) \
+        if n == 1 else _("Seat %(n)s: the email address doesn't look right. %(problem)s",
+                         n=n, problem=problem)
 
 
 def _read_deadline(form: Form, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -343,17 +366,18 @@ def _read_deadline(form: Form, data: Mapping[str, Any]) -> dict[str, Any]:
     d["grace_minutes"] = data.get("grace_minutes", "")
     d["skip_weekends"] = data.get("skip_weekends") == "on"
     d["on_timeout"] = str(data.get("on_timeout", ""))
-    reminders = _read_int(form, "reminders", d["reminders"], "Reminders", 0, len(REMINDERS) - 1)
+    reminders = _read_int(form, "reminders", d["reminders"], _("Reminders"), 0,
+                          len(REMINDERS) - 1)
     policy = {
-        "move_hours": _read_int(form, "move_hours", d["move_hours"], "Time per move (hours)",
+        "move_hours": _read_int(form, "move_hours", d["move_hours"], _("Time per move (hours)"),
                                 1, 24 * 30),
         "reminders": REMINDERS.get(reminders or 0, []),
         "grace_minutes": _read_int(form, "grace_minutes", d["grace_minutes"],
-                                   "Grace (minutes)", 0, 24 * 60),
+                                   _("Grace (minutes)"), 0, 24 * 60),
         "skip_weekends": d["skip_weekends"], "on_timeout": d["on_timeout"],
     }
     if d["on_timeout"] not in ON_TIMEOUT:
-        form.errors["on_timeout"] = "Choose what happens when a player runs out of time."
+        form.errors["on_timeout"] = _("Choose what happens when a player runs out of time.")
     return policy
 
 
@@ -366,11 +390,13 @@ def _clean(value: Any) -> str:
 
 # The preset menu: its groups, each a list of (name, title, players).
 PRESET_GROUPS = [(group, [(p.name, p.title, p.rules.players) for p in presets.values()])
-                 for group, presets in (("Hearts", PRESETS), ("Whole variants", VARIANT_PRESETS))]
+                 for group, presets in ((lazy("Hearts"), PRESETS),
+                                        (lazy("Whole variants"), VARIANT_PRESETS))]
 
 
 def render_form(form: Form, code: int = 200) -> ResponseReturnValue:
     return render_template("web/new.html", form=form, preset_groups=PRESET_GROUPS,
+                           languages=i18n.language_names(),
                            csrf=generate_csrf(), preset=ALL_PRESETS[form.preset],
                            on_timeout=ON_TIMEOUT, strengths=ROBOT_STRENGTHS,
                            open_waits=OPEN_WAITS, max_name=MAX_NAME,
@@ -385,7 +411,8 @@ def new_game() -> ResponseReturnValue:
     preset = request.args.get("preset", DEFAULT_PRESET)
     if preset not in ALL_PRESETS:
         form = blank_form(DEFAULT_PRESET)
-        form.general.append(f"There is no rule set called “{preset}”; here is the standard one.")
+        form.general.append(_("There is no rule set called “%(preset)s”; here is the standard "
+                              "one.", preset=preset))
         return render_form(form, 404)
     return render_form(blank_form(preset))
 
@@ -395,12 +422,12 @@ def create_game() -> ResponseReturnValue:
     try:
         validate_csrf(request.form.get("csrf_token"))
     except ValidationError:
-        form, _ = read_form(request.form) if request.form.get("preset") in ALL_PRESETS else (
+        form, _made = read_form(request.form) if request.form.get("preset") in ALL_PRESETS else (
             blank_form(DEFAULT_PRESET), {})
         form.errors.clear()
-        form.general = ["This form has expired or did not come from this site (its security "
-                        "check failed), so no game was made. Check the form and press "
-                        "the button again."]
+        form.general = [_("This form has expired or did not come from this site (its "
+                          "security check failed), so no game was made. Check the form and "
+                          "press the button again.")]
         return render_form(form, 400)
     if _rules_changed(request.form):
         return render_form(_with_rules_chosen(request.form))
@@ -413,7 +440,24 @@ def create_game() -> ResponseReturnValue:
     except service.BadRequest as exc:
         form.general.append(str(exc))
         return render_form(form, 422)
+    _invited_languages(out.game_id, form)
     return redirect(url_for("create.created", game_id=out.game_id), code=303)
+
+
+def _invited_languages(game_id: int, form: Form) -> None:
+    """The language the organiser chose for each invited seat: the invited player's, until
+    they choose one themselves (their invitation goes out once the game is confirmed)."""
+    chosen = {row.number - 1: row.language for row in form.players
+              if row.number > 1 and row.language and row.email}
+    if not chosen:
+        return
+    with transaction(db_engine(), read_only=True) as session:
+        seats = session.exec(select(Seat).where(Seat.game_id == game_id,
+                                                col(Seat.seat_no).in_(list(chosen)))).all()
+        players = {s.seat_no: s.player_id for s in seats if not s.is_bot}
+    for seat_no, player_id in players.items():
+        if player_id is not None:
+            store_language(player_id, chosen[seat_no], chosen=False)
 
 
 def _rules_changed(data: Mapping[str, Any]) -> bool:
@@ -433,8 +477,8 @@ def _with_rules_chosen(data: Mapping[str, Any]) -> Form:
     _read_players(form, data, [])
     form.errors.clear()
     if "use_rules" not in data:
-        form.general.append(f"You chose {ALL_PRESETS[preset].title}: its options are below. "
-                            "Check them, then press “Create the game”.")
+        form.general.append(_("You chose %(title)s: its options are below. Check them, then "
+                              "press “Create the game”.", title=ALL_PRESETS[preset].title))
     return form
 
 
@@ -456,7 +500,7 @@ def created(game_id: int) -> ResponseReturnValue:
     organiser_seat = service_games.organiser_seat(game, seats)
     rows = [{"number": s.seat_no + 1, "name": names[s.seat_no], "is_bot": s.is_bot,
              "invite": s.invite_status, "organiser": s is organiser_seat} for s in seats]
-    organiser = names[organiser_seat.seat_no] if organiser_seat else "the organiser"
+    organiser = names[organiser_seat.seat_no] if organiser_seat else _("the organiser")
     guests = [r["name"] for r in rows if not r["is_bot"] and not r["organiser"]
               and r["invite"] == "invited"]
     open_seats = sum(r["invite"] == "open" for r in rows)

@@ -21,6 +21,8 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.routing import IntegerConverter, Map
 
+from pbem.present.i18n import _, lazy, ngettext
+
 MAX_ID = 2**31 - 1  # the largest INTEGER on PostgreSQL; the ids' columns are INTEGER
 
 
@@ -56,12 +58,13 @@ def init_error_pages(app: Flask) -> None:
 
 # The words of each client error answered with the site's page: (title, text).
 _CLIENT_ERRORS = {
-    400: ("Please try again", "That request could not be read, so nothing was done."),
-    403: ("Not allowed", "That is not yours to do (or you are no longer signed in), so "
-                         "nothing was done."),
-    405: ("Not a page to open", "This address is for a form's button, not a page to open, "
-                                "so nothing was done."),
-    413: ("Too much at once", "That request was too large, so nothing was done."),
+    400: (lazy("Please try again"),
+          lazy("That request could not be read, so nothing was done.")),
+    403: (lazy("Not allowed"), lazy("That is not yours to do (or you are no longer signed in), "
+                                    "so nothing was done.")),
+    405: (lazy("Not a page to open"), lazy("This address is for a form's button, not a page to "
+                                           "open, so nothing was done.")),
+    413: (lazy("Too much at once"), lazy("That request was too large, so nothing was done.")),
 }
 
 
@@ -81,22 +84,22 @@ def http_error(error: HTTPException) -> ResponseReturnValue:
 def client_error(error: HTTPException, code: int) -> ResponseReturnValue:
     """A 4xx other than 429 and an expired form, in words (405 keeps its Allow header)."""
     title, text = _not_found() if code == 404 else _CLIENT_ERRORS.get(
-        code, (error.name, "That request could not be answered, so nothing was done."))
+        code, (error.name, _("That request could not be answered, so nothing was done.")))
     headers: dict[str, str] = {}
     valid_methods = getattr(error, "valid_methods", None)
     if code == 405 and valid_methods:
         headers["Allow"] = ", ".join(valid_methods)
-    return page(code, title, text, back=_form_page()), code, headers
+    return page(code, str(title), str(text), back=_form_page()), code, headers
 
 
 def expired_form() -> ResponseReturnValue:
     """A form whose security check (CSRF) failed: nearly always a page left open for long,
     or a session lost since (cookies cleared, the browser restarted)."""
-    return page(400, "This form has expired", (
+    return page(400, _("This form has expired"), _(
         "Nothing was done: the form's security check failed. That happens when the page was "
         "open for a long time, or when the browser's cookies were cleared (or the browser "
         "restarted) since it was shown. Reload the page and try again."),
-        back=_form_page(), back_words="Reload the page"), 400
+        back=_form_page(), back_words=_("Reload the page")), 400
 
 
 def too_many(error: HTTPException) -> ResponseReturnValue:
@@ -112,40 +115,44 @@ def too_many(error: HTTPException) -> ResponseReturnValue:
         elif limit is not None:
             seconds = int(limit.get_expiry())
     seconds = max(1, seconds or 60)
-    how_many = f" (at most {_limit_words(limit)} from one address)" if limit else ""
-    text = (f"Too many requests from your address just now{how_many}. Nothing was lost: "
-            f"wait {_wait_words(seconds)}, then try again.")
-    return page(429, "Please wait a moment", text, back=_form_page()), 429, \
+    if limit:
+        text = _("Too many requests from your address just now (at most %(limit)s from one "
+                 "address). Nothing was lost: wait %(wait)s, then try again.",
+                 limit=_limit_words(limit), wait=_wait_words(seconds))
+    else:
+        text = _("Too many requests from your address just now. Nothing was lost: wait "
+                 "%(wait)s, then try again.", wait=_wait_words(seconds))
+    return page(429, _("Please wait a moment"), text, back=_form_page()), 429, \
         {"Retry-After": str(seconds)}
 
 
 def server_error(error: Exception) -> ResponseReturnValue:
     """500 (an exception of ours, logged by Flask before this), or another 5xx raised."""
     code = getattr(error, "code", None) or 500
-    text = ("Something went wrong on our side, and what you asked may not have been done. "
-            "It has been logged. Please try again in a little while; if it keeps happening, "
-            "the links in your newest Hearts email still work.")
+    text = _("Something went wrong on our side, and what you asked may not have been done. "
+             "It has been logged. Please try again in a little while; if it keeps happening, "
+             "the links in your newest Hearts email still work.")
     try:
-        return page(code, "Sorry, something went wrong", text), code
+        return page(code, _("Sorry, something went wrong"), text), code
     except Exception:  # noqa: BLE001 - the page itself failed: say it in plain text
-        return f"Sorry, something went wrong. {text}\n", code, {
+        return f"{_('Sorry, something went wrong')}. {text}\n", code, {
             "Content-Type": "text/plain; charset=utf-8"}
 
 
 def page(code: int, title: str, text: str, *, back: str | None = None,
-         back_words: str = "Back to the page") -> str:
+         back_words: str | None = None) -> str:
     return render_template("web/error.html", code=code, title=title, text=text, back=back,
-                           back_words=back_words, links=_links())
+                           back_words=back_words or _("Back to the page"), links=_links())
 
 
 def _not_found() -> tuple[str, str]:
     game_id = (request.view_args or {}).get("game_id")
     if isinstance(game_id, int):
-        return "No such game", (f"There is no game number {game_id} here. If a link brought "
-                                "you here, check it is complete; your games are listed in "
-                                "My games.")
-    return "Page not found", ("There is no page at this address. If you typed it or copied "
-                              "it from an email, check it is complete.")
+        return _("No such game"), _("There is no game number %(game)s here. If a link brought "
+                                    "you here, check it is complete; your games are listed in "
+                                    "My games.", game=game_id)
+    return _("Page not found"), _("There is no page at this address. If you typed it or "
+                                  "copied it from an email, check it is complete.")
 
 
 def _form_page() -> str | None:
@@ -170,24 +177,35 @@ def _form_page() -> str | None:
 
 def _links() -> list[tuple[str, str]]:
     """Where to go from an error page: the pages every visitor has."""
-    endpoints = (("play.index", "Hearts home"), ("lobby.lobby_page", "The lobby"),
-                 ("accounts.me", "My games"))
+    endpoints = (("play.index", _("Hearts home")), ("lobby.lobby_page", _("The lobby")),
+                 ("accounts.me", _("My games")))
     return [(url_for(e), words) for e, words in endpoints if e in current_app.view_functions]
 
 
 def _wait_words(seconds: int) -> str:
     if seconds < 90:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
+        return ngettext("%(num)d second", "%(num)d seconds", seconds)
     if seconds < 3600:
         minutes = math.ceil(seconds / 60)
-        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+        return ngettext("%(num)d minute", "%(num)d minutes", minutes)
     hours = math.ceil(seconds / 3600)
-    return f"about {hours} hour{'s' if hours != 1 else ''}"
+    return ngettext("about %(num)d hour", "about %(num)d hours", hours)
 
 
 def _limit_words(limit: Any) -> str:
     """A limits RateLimitItem in words: "3 requests a minute", "20 requests every 2 hours"."""
-    unit = str(limit.GRANULARITY.name)
-    every = (f"an {unit}" if unit == "hour" else f"a {unit}") if limit.multiples == 1 \
-        else f"every {limit.multiples} {unit}s"
-    return f"{limit.amount} request{'s' if limit.amount != 1 else ''} {every}"
+    unit, n, every = str(limit.GRANULARITY.name), int(limit.amount), int(limit.multiples)
+    if every == 1:
+        once = {"second": ngettext("%(num)d request a second", "%(num)d requests a second", n),
+                "minute": ngettext("%(num)d request a minute", "%(num)d requests a minute", n),
+                "hour": ngettext("%(num)d request an hour", "%(num)d requests an hour", n),
+                "day": ngettext("%(num)d request a day", "%(num)d requests a day", n)}
+        if unit in once:
+            return once[unit]
+    spans = {"second": ngettext("%(num)d second", "%(num)d seconds", every),
+             "minute": ngettext("%(num)d minute", "%(num)d minutes", every),
+             "hour": ngettext("%(num)d hour", "%(num)d hours", every),
+             "day": ngettext("%(num)d day", "%(num)d days", every)}
+    return _("%(requests)s every %(span)s",
+             requests=ngettext("%(num)d request", "%(num)d requests", n),
+             span=spans.get(unit, f"{every} {unit}s"))

@@ -13,11 +13,13 @@ from flask_wtf.csrf import generate_csrf
 
 from pbem import service
 from pbem.engine import ALL_PRESETS, PRESETS, Rules
+from pbem.present.i18n import _, ngettext
 from pbem.service import lobby, ratings
 from pbem.service.rematch import ask_rematch, may_ask, rematch_of
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game
+from pbem.web.i18n import first_language
 from pbem.web.play import check_csrf
 from pbem.web.play.public import game_page_with
 from pbem.web.signedin import sign_in_again, signed_in_player, signin_url
@@ -45,21 +47,21 @@ def _listed(table: lobby.OpenTable, me: int | None) -> Listed:
         players.append((name, rating.rating if rating else None))
     return Listed(table, preset.title if preset else table.preset,
                   preset.summary if preset else "", rules.describe(), players,
-                  any(p == me for p, _ in table.players))
+                  any(p == me for p, _rating in table.players))
 
 
 def pace_words(hours: int) -> str:
-    return f"{hours // 24} day{'s' if hours >= 48 else ''} per move" if hours % 24 == 0 \
-        else f"{hours} hour{'s' if hours != 1 else ''} per move"
+    if hours % 24 == 0:
+        return ngettext("%(num)d day per move", "%(num)d days per move", hours // 24)
+    return ngettext("%(num)d hour per move", "%(num)d hours per move", hours)
 
 
 def wait_words(minutes: int) -> str:
     if minutes == 0:
-        return "no wait: robots at once"
+        return _("no wait: robots at once")
     if minutes % 60 == 0:
-        hours = minutes // 60
-        return f"{hours} hour{'s' if hours != 1 else ''}"
-    return f"{minutes} minutes"
+        return ngettext("%(num)d hour", "%(num)d hours", minutes // 60)
+    return ngettext("%(num)d minute", "%(num)d minutes", minutes)
 
 
 @bp.get("/lobby")
@@ -90,12 +92,13 @@ def _player_id() -> int | None:
 def join(game_id: int) -> ResponseReturnValue:
     player_id = _player_id()
     if player_id is None:
-        return sign_in_again(url_for("lobby.lobby_page"), "take a seat at a table")
+        return sign_in_again(url_for("lobby.lobby_page"), _("take a seat at a table"))
     try:
         out = lobby.join_table(service.Context(engine=db_engine()), game_id, player_id)
     except service.PlayerMistake as exc:
         flash(str(exc))
         return redirect(url_for("lobby.lobby_page"), code=303)
+    first_language(player_id)
     flash(out.message if out.duplicate else _joined(game_id))
     return redirect(url_for("accounts.me"), code=303)
 
@@ -103,15 +106,15 @@ def join(game_id: int) -> ResponseReturnValue:
 def _joined(game_id: int) -> str:
     tables = {t.game_id for t in lobby.open_tables(service.Context(engine=db_engine()))}
     if game_id in tables:
-        return "You have a seat. The game starts when every seat is taken; we email you then."
-    return "You took the last seat: the game has started, and your cards are on their way."
+        return _("You have a seat. The game starts when every seat is taken; we email you then.")
+    return _("You took the last seat: the game has started, and your cards are on their way.")
 
 
 @bp.post("/lobby/quick")
 def quick() -> ResponseReturnValue:
     player_id = _player_id()
     if player_id is None:
-        return sign_in_again(url_for("lobby.lobby_page"), "find a table")
+        return sign_in_again(url_for("lobby.lobby_page"), _("find a table"))
     try:
         game_id = lobby.quick_play(service.Context(engine=db_engine()), player_id,
                                    request.form.get("preset", ""),
@@ -119,6 +122,7 @@ def quick() -> ResponseReturnValue:
     except service.PlayerMistake as exc:
         flash(str(exc))
         return redirect(url_for("lobby.lobby_page"), code=303)
+    first_language(player_id)
     flash(_joined(game_id))
     return redirect(url_for("accounts.me"), code=303)
 
@@ -132,7 +136,7 @@ def start_now(game_id: int) -> ResponseReturnValue:
     """The organiser, signed in, starts their game with robots in the seats not taken."""
     player = signed_in_player()
     if player is None or player.id is None:  # signed out while the game's page was open
-        return sign_in_again(url_for("play.game_page", game_id=game_id), "start the game now")
+        return sign_in_again(url_for("play.game_page", game_id=game_id), _("start the game now"))
     check_csrf()
     try:
         lobby.start_now(service.Context(engine=db_engine()), game_id, player.id)
@@ -142,7 +146,7 @@ def start_now(game_id: int) -> ResponseReturnValue:
         return game_page_with(game_id, str(exc), 403)
     except service.PlayerMistake as exc:  # it started meanwhile (the last seat was taken)
         return game_page_with(game_id, str(exc), 409)
-    flash("The game has started: robots took the seats not taken, and the cards are dealt.")
+    flash(_("The game has started: robots took the seats not taken, and the cards are dealt."))
     return redirect(url_for("play.game_page", game_id=game_id), code=303)
 
 
@@ -163,7 +167,8 @@ def rematch(game_id: int) -> ResponseReturnValue:
     (nothing done), to sign in and back first, before the CSRF check as the other forms."""
     player = signed_in_player()
     if player is None or player.id is None:
-        flash("Sign in first: the link brings you back here, to press “Play again” once more.")
+        flash(_("Sign in first: the link brings you back here, to press “Play again” once "
+                "more."))
         return redirect(signin_url(url_for("lobby.rematch_page", game_id=game_id)), code=303)
     check_csrf()
     try:
@@ -181,10 +186,10 @@ def _rematch_news(game_id: int, player_id: int) -> str:
     with transaction(db_engine(), read_only=True) as session:
         game = session.get(Game, game_id)
     if game is None or game.status != "inviting":
-        return "The rematch has started, and this is its page."
+        return _("The rematch has started, and this is its page.")
     if game.organiser_id == player_id:
-        return ("Rematch set up, and this is its page: the other players are invited by email; "
-                "it starts when everyone has accepted, or when you start it now from here, with "
-                "robots in the seats not taken.")
-    return ("You're in: someone asked for this rematch just before you, and this is its page. "
-            "It starts when everyone has accepted, or when they start it now.")
+        return _("Rematch set up, and this is its page: the other players are invited by "
+                 "email; it starts when everyone has accepted, or when you start it now from "
+                 "here, with robots in the seats not taken.")
+    return _("You're in: someone asked for this rematch just before you, and this is its page. "
+             "It starts when everyone has accepted, or when they start it now.")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
+from pbem.present.i18n import _
 from pbem.service import ratings
 from pbem.store.app_engine import db_engine
 from pbem.web.play import check_csrf
@@ -26,10 +27,11 @@ def leaderboard() -> ResponseReturnValue:
 def choose() -> ResponseReturnValue:
     player = signed_in_player()
     if player is None or player.id is None:  # signed out while /me was open
-        return sign_in_again(url_for("accounts.me"), "leave the leaderboard or come back to it")
+        return sign_in_again(url_for("accounts.me"),
+                             _("leave the leaderboard or come back to it"))
     check_csrf()
     on = request.form.get("on") == "1"
     ratings.set_on_leaderboard(db_engine(), player.id, on)
-    flash("You are on the leaderboard again." if on else
-          "You left the leaderboard: your rating is still kept, and shown only to you.")
+    flash(_("You are on the leaderboard again.") if on else
+          _("You left the leaderboard: your rating is still kept, and shown only to you."))
     return redirect(url_for("accounts.me"), code=303)

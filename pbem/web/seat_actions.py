@@ -13,11 +13,11 @@ from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import generate_csrf
 
 from pbem import service
-from pbem.engine import list_in_words
+from pbem.present.i18n import _
 from pbem.store.app_engine import db_engine
+from pbem.web.i18n import format_day, names_in_words
 from pbem.web.play import check_csrf, load_seat
 from pbem.web.play.seat import SeatPage
-from pbem.zones import day_text
 
 bp = Blueprint("seat_actions", __name__)
 
@@ -38,9 +38,9 @@ def nudge(token: str) -> ResponseReturnValue:
                                t.seat_no or 0, player_id=t.player_id)
     except service.PlayerMistake as exc:
         return back(token, str(exc))
-    names = list_in_words([page.table.names[s] for s in nudged])
-    return back(token, f"We sent {names} a friendly nudge." if nudged
-                 else "Nobody needed a nudge just now.")
+    names = names_in_words([page.table.names[s] for s in nudged])
+    return back(token, _("We sent %(names)s a friendly nudge.", names=names) if nudged
+                 else _("Nobody needed a nudge just now."))
 
 
 @bp.post("/s/<token>/away")
@@ -51,14 +51,15 @@ def away(token: str) -> ResponseReturnValue:
         start = date.fromisoformat(request.form.get("start", ""))
         end = date.fromisoformat(request.form.get("end", ""))
     except ValueError:
-        return back(token, "Give both away dates, like 2026-12-20 and 2026-12-28.")
+        return back(token, _("Give both away dates, like 2026-12-20 and 2026-12-28."))
     try:
         service.set_away(service.Context(engine=db_engine()), page.token.player_id or 0,
                          start, end)
     except service.PlayerMistake as exc:
         return back(token, str(exc))
-    return back(token, f"Noted: you are away from {day_text(start)} to {day_text(end)}. "
-                        "Your deadlines in every game follow each game's holiday rule.")
+    return back(token, _("Noted: you are away from %(start)s to %(end)s. Your deadlines in "
+                         "every game follow each game's holiday rule.",
+                         start=format_day(start), end=format_day(end)))
 
 
 @bp.post("/s/<token>/away/clear")
@@ -66,8 +67,8 @@ def back_again(token: str) -> ResponseReturnValue:
     check_csrf()
     page = load_seat(token)
     removed = service.clear_away(service.Context(engine=db_engine()), page.token.player_id or 0)
-    return back(token, "Welcome back: your away dates are cleared." if removed
-                 else "You had no away dates.")
+    return back(token, _("Welcome back: your away dates are cleared.") if removed
+                 else _("You had no away dates."))
 
 
 @bp.post("/s/<token>/mail-ok")
@@ -78,7 +79,7 @@ def mail_again(token: str) -> ResponseReturnValue:
     from pbem.mail.outbox import reset_player
 
     reset_player(db_engine(), page.token.player_id or 0)
-    return back(token, "Thanks: we will email you again.")
+    return back(token, _("Thanks: we will email you again."))
 
 
 @bp.post("/s/<token>/resume")
@@ -92,7 +93,7 @@ def resume(token: str) -> ResponseReturnValue:
         return back(token, str(exc))
     if outcome.duplicate:
         return back(token, outcome.message)
-    return back(token, "The game goes on: everyone waited for has a fresh deadline.")
+    return back(token, _("The game goes on: everyone waited for has a fresh deadline."))
 
 
 @bp.post("/s/<token>/back")
@@ -103,8 +104,8 @@ def take_back(token: str) -> ResponseReturnValue:
     t = page.token
     back_now = service.take_seat_back(service.Context(engine=db_engine()), t.game_id or 0,
                                       t.seat_no or 0)
-    return back(token, "Welcome back: your seat is yours again, and we email you when it is "
-                "your turn." if back_now else "Your seat is yours already.")
+    return back(token, _("Welcome back: your seat is yours again, and we email you when it "
+                         "is your turn.") if back_now else _("Your seat is yours already."))
 
 
 LEAVE_TEMPLATE = "web/leave.html"
@@ -130,7 +131,7 @@ def leave(token: str) -> ResponseReturnValue:
     check_csrf()
     page = load_seat(token)
     if not _may_leave(page):
-        return back(token, "This game is over: there is nothing to leave.")
+        return back(token, _("This game is over: there is nothing to leave."))
     t = page.token
     try:
         service.resign(service.Context(engine=db_engine()), t.game_id or 0, t.seat_no or 0,

@@ -7,10 +7,12 @@ from __future__ import annotations
 from flask import flash, redirect, session, url_for
 from flask.typing import ResponseReturnValue
 
+from pbem.present.i18n import _
 from pbem.present.signin import local_path
 from pbem.service import accounts, sessions
 from pbem.store.app_engine import db_engine
 from pbem.store.models import Player
+from pbem.web.i18n import player_language
 
 PLAYER_KEY = "player_id"
 SESSION_KEY = "sid"  # the random id of the session's row (pbem.service.sessions)
@@ -23,7 +25,10 @@ def signed_in_player() -> Player | None:
     if not isinstance(player_id, int) or not isinstance(raw, str):
         return None
     player = sessions.player_of(db_engine(), raw, player_id)
-    return None if player is None or accounts.is_former(player) else player
+    if player is None or accounts.is_former(player):
+        return None
+    player_language(player)  # their pages in their language (no query: the player is loaded)
+    return player
 
 
 def signin_url(next_path: str) -> str:
@@ -37,5 +42,6 @@ def sign_in_again(page: str, to_do: str) -> ResponseReturnValue:
     session expired while the form was open): /signin, coming back to the form's `page`,
     with a sentence saying why ("Sign in again to `to_do`"). Nothing is done, so this may
     come before the CSRF check: a stale form's token fails with the session it belonged to."""
-    flash(f"Sign in again to {to_do}: the link we email you brings you back to where you were.")
+    flash(_("Sign in again to %(to_do)s: the link we email you brings you back to where you "
+            "were.", to_do=to_do))
     return redirect(signin_url(page), code=303)

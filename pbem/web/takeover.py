@@ -26,6 +26,7 @@ from pbem.mail.compose import MailSettings
 from pbem.mail.render import default_renderer
 from pbem.mail.sending import queue_mail
 from pbem.mail.strangers import known_address, may_send
+from pbem.present.i18n import _
 from pbem.present.links import seat_link
 from pbem.present.tokens import consume_token, find_token, new_token
 from pbem.service.addresses import address_problem, checked_address
@@ -34,6 +35,7 @@ from pbem.service.names import MAX_NAME, name_problem, one_line
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game, OutboxEmail, Player, Seat, Token
+from pbem.web.i18n import browser_language
 
 bp = Blueprint("takeover", __name__)
 PURPOSES = frozenset({"seat"})
@@ -223,8 +225,8 @@ def confirm(token: str) -> ResponseReturnValue:
         validate_csrf(request.form.get("csrf_token"))
     except ValidationError:
         return _confirm_page(found, token, 400, name=name, expired=True)
-    problem = name_problem(name, "That name") if name else (
-        "Please give your name: the other players will see it.")
+    problem = name_problem(name, _("That name")) if name else (
+        _("Please give your name: the other players will see it."))
     if problem:
         return _confirm_page(found, token, 400, name=name, problem=problem)
     return _take(found, name, token)
@@ -248,6 +250,9 @@ def _take(found: Confirmation, name: str, raw: str) -> ResponseReturnValue:
         assert player is not None and player.id is not None
         if player.name != name and _seats_of(session, player.id) == 0:
             player.name = name  # a newcomer names themselves; a known player keeps their name
+            session.add(player)
+        if player.language is None:  # a newcomer's pages and emails: their browser's language
+            player.language = browser_language()
             session.add(player)
     try:
         service.replace_seat(service.Context(engine=db_engine()), seat.game_id, seat.seat_no,

@@ -29,11 +29,11 @@ from pbem.engine import (
     Phase,
     SeatView,
     SuitNamed,
-    list_in_words,
     seat_view,
 )
 from pbem.present import pages as variants
 from pbem.present import views
+from pbem.present.i18n import _
 from pbem.present.presenters import presenter
 from pbem.present.words import chips_words
 from pbem.roster import roster_of
@@ -41,6 +41,7 @@ from pbem.store.events import load_state
 from pbem.store.gamerows import GameRows, read_game
 from pbem.store.models import Game, Seat
 from pbem.web.errors import http_error
+from pbem.web.i18n import names_in_words
 from pbem.web.play.kept import kept
 
 bp = Blueprint("play", __name__)
@@ -83,7 +84,7 @@ class Table:
             "game": self.game, "phase": self.state.phase.value, "seat": self.seat,
             "names": self.names, "waiting_for": self.waiting_for, "view": view,
             "my_turn": view.my_turn, "sheet": self.sheet_html(),
-            "winners": list_in_words([self.names[s] for s in self.state.winners]),
+            "winners": names_in_words([self.names[s] for s in self.state.winners]),
             "legal_codes": [str(c) for c in view.legal],
             "failing": self.failing, "tricks": self.tricks_so_far(view),
             "seat_rows": self.seat_rows(view),
@@ -126,8 +127,8 @@ class Table:
 
     @property
     def waiting_for(self) -> str:
-        return list_in_words([self.names[s] for s in self.state.to_move]) if self.state.to_move \
-            else ""
+        to_move = self.state.to_move
+        return names_in_words([self.names[s] for s in to_move]) if to_move else ""
 
 
 def load_table(session: Session, game_id: int, seat: int | None) -> Table | None:
@@ -152,12 +153,15 @@ def choice_words(made: BidMade | SuitNamed | None, by: str = "") -> str | None:
     robot = by in ROBOT_ACTORS
     if isinstance(made, BidMade):
         if robot:
-            return (f"the robot bid {chips_words(made.chips)} for you" if made.chips
-                    else "the robot passed for you")
-        return f"you bid {chips_words(made.chips)}" if made.chips else "you passed"
+            return (_("the robot bid %(chips)s for you", chips=chips_words(made.chips))
+                    if made.chips else _("the robot passed for you"))
+        return (_("you bid %(chips)s", chips=chips_words(made.chips)) if made.chips
+                else _("you passed"))
     if isinstance(made, SuitNamed):
-        who = "the robot named" if robot else "you named"
-        return f"{who} {made.suit.plural} as the suit to avoid" + (" for you" if robot else "")
+        if robot:
+            return _("the robot named %(suit)s as the suit to avoid for you",
+                     suit=made.suit.plural)
+        return _("you named %(suit)s as the suit to avoid", suit=made.suit.plural)
     return None
 
 

@@ -9,11 +9,12 @@ from typing import Any
 
 from flask_wtf.csrf import generate_csrf
 
+from pbem.present.i18n import _, ngettext
 from pbem.service.games import awaits_confirmation, is_organiser
 from pbem.service.lobby import NOT_TAKEN, OPEN
 from pbem.store.models import Player
+from pbem.web.i18n import format_deadline
 from pbem.web.play.common import Table
-from pbem.zones import deadline_text
 
 
 def gathering(table: Table, signed_in: Callable[[], Player | None],
@@ -38,7 +39,7 @@ def gathering(table: Table, signed_in: Callable[[], Player | None],
             # without a wait: a declined seat is taken only when the organiser starts the game
             "organiser_starts": bool(declined) and table.game.organiser_id is not None,
             "only_open": all(s.invite_status == OPEN for s in empty),
-            "fill_by": deadline_text(table.game.fill_by, zone),
+            "fill_by": format_deadline(table.game.fill_by, zone),
             "is_organiser": organiser, "signed_in": viewer is not None,
             "unconfirmed": awaits_confirmation(table.game, table.seats),
             "csrf": generate_csrf() if organiser else ""}
@@ -46,7 +47,9 @@ def gathering(table: Table, signed_in: Callable[[], Player | None],
 
 def robots_take(open_seats: int, declined: int) -> str:
     """The seats robots take when the wait is over, in words."""
-    declined_words = "the declined seat" if declined == 1 else "the declined seats"
     if not declined:
-        return "the seats still open"
-    return f"the seats still open and {declined_words}" if open_seats else declined_words
+        return _("the seats still open")
+    if open_seats:
+        return ngettext("the seats still open and the declined seat",
+                        "the seats still open and the declined seats", declined)
+    return ngettext("the declined seat", "the declined seats", declined)

@@ -48,6 +48,7 @@ from pbem.engine import (
     turn_before,
 )
 from pbem.present import codes, views
+from pbem.present.i18n import _, pgettext
 from pbem.present.tokens import consume_token, find_token_row
 from pbem.present.words import chips_words
 from pbem.service.games import awaits_confirmation, is_organiser, organiser_seat
@@ -226,55 +227,60 @@ def choice_problem(token: Token, table: Table, since: Sequence[Event]) -> str | 
     """Why an Auction link can't act now, in words for the player; None when it can."""
     state, game = table.state, table.game
     if state.game_over:
-        return "The game is over, so there is nothing more to choose."
+        return _("The game is over, so there is nothing more to choose.")
     if game.status != "active":
-        return "The game is paused at the moment, so nothing can be done from this link."
+        return _("The game is paused at the moment, so nothing can be done from this link.")
     if any(isinstance(e, HandDealt) for e in since):
-        return ("That hand's auction is over: a new hand has been dealt since this email was "
-                "sent.")
+        return _("That hand's auction is over: a new hand has been dealt since this email was "
+                 "sent.")
     problem = (_bid_problem if link_kind(token) == "bid" else _suit_problem)(token, table)
     kind = Ask.BID if link_kind(token) == "bid" else Ask.NAME_SUIT
     if problem is None and not still_asked(token, table, since, kind):
-        return "The game has moved on since this email was sent."
+        return _("The game has moved on since this email was sent.")
     return problem
 
 
 def _bid_problem(token: Token, table: Table) -> str | None:
     state, seat, names = table.state, token.seat_no or 0, table.names
     if state.phase is Phase.NAME_SUIT:
-        you = state.bidder == seat
-        who = "you" if you else names[state.bidder]
-        return (f"The bidding for this hand is over, and {who} {'name' if you else 'names'} "
-                "the suit to avoid.")
+        if state.bidder == seat:
+            return _("The bidding for this hand is over, and you name the suit to avoid.")
+        return _("The bidding for this hand is over, and %(name)s names the suit to avoid.",
+                 name=names[state.bidder])
     if state.phase is not Phase.BID:
-        return f"The bidding for this hand is over{_named(table)}."
+        named = _named(table)
+        return _("The bidding for this hand is over: %(named)s.", named=named) if named \
+            else _("The bidding for this hand is over.")
     if asked(state, seat).kind is not Ask.BID:
-        return f"It's {table.waiting_for}'s turn to bid, not yours."
+        return _("It's %(name)s's turn to bid, not yours.", name=table.waiting_for)
     chips, high = Link(token, table, STALE).chips, codes.high_bid(state.bids)
     if chips is not None and chips <= high:
-        return (f"The highest bid is now {chips_words(high)}, so a bid of "
-                f"{chips_words(chips)} is too low: bid more from your page, or pass.")
+        return _("The highest bid is now %(high)s, so a bid of %(chips)s is too low: bid more "
+                 "from your page, or pass.", high=chips_words(high), chips=chips_words(chips))
     return None
 
 
 def _suit_problem(token: Token, table: Table) -> str | None:
     state = table.state
     if state.phase is Phase.BID:
-        return "The bidding isn't over yet, so no suit can be named."
+        return _("The bidding isn't over yet, so no suit can be named.")
     if state.phase is not Phase.NAME_SUIT:
-        return f"The suit to avoid is already named{_named(table)}."
+        named = _named(table)
+        return _("The suit to avoid is already named: %(named)s.", named=named) if named \
+            else _("The suit to avoid is already named.")
     if asked(state, token.seat_no or 0).kind is not Ask.NAME_SUIT:
-        bidder = table.names[state.bidder]
-        return f"{bidder} won the bidding, so {bidder} names the suit, not you."
+        return _("%(name)s won the bidding, so %(name)s names the suit, not you.",
+                 name=table.names[state.bidder])
     return None
 
 
 def _named(table: Table) -> str:
-    """`: Ann named spades as the suit to avoid`, once named."""
+    """`Ann named spades as the suit to avoid`, once named."""
     state = table.state
     if state.named_suit is None or state.bidder < 0:
         return ""
-    return f": {table.names[state.bidder]} named {state.named_suit.plural} as the suit to avoid"
+    return _("%(name)s named %(suit)s as the suit to avoid", name=table.names[state.bidder],
+             suit=state.named_suit.plural)
 
 
 def _invite_status(token: Token, table: Table, since: Sequence[Event]) -> str:
@@ -427,10 +433,12 @@ def _moon_context(link: Link) -> dict[str, Any]:
         by = next((who for e, who in since_by if isinstance(e, MoonChosen)), "")
     points = link.table.state.rules.moon_points
     words = None if chosen is None else (
-        f"you went down {points}" if chosen else f"you put everyone else up {points}")
+        _("you went down %(points)s", points=points) if chosen
+        else _("you put everyone else up %(points)s", points=points))
     if chosen is not None and by in ROBOT_ACTORS:
-        words = (f"the robot chose for you: you went down {points}" if chosen
-                 else f"the robot chose for you: everyone else went up {points}")
+        words = (_("the robot chose for you: you went down %(points)s", points=points) if chosen
+                 else _("the robot chose for you: everyone else went up %(points)s",
+                        points=points))
     return {"moon_option": option, "moon_down": link.moon_down, "moon_points": points,
             "moon_chosen_words": words}
 
@@ -445,12 +453,13 @@ def _choice_context(link: Link) -> dict[str, Any]:
     since = [event for event, _by in since_by]
     chips, suit = link.chips, link.suit
     if link.kind == "bid":
-        what = (f"Bid {chips_words(chips)} for the right to name the suit to avoid"
-                if chips is not None else "Pass")
-        button = f"Bid {chips_words(chips)}" if chips is not None else "Pass"
+        what = (_("Bid %(chips)s for the right to name the suit to avoid",
+                  chips=chips_words(chips)) if chips is not None else pgettext("bid", "Pass"))
+        button = _("Bid %(chips)s", chips=chips_words(chips)) if chips is not None \
+            else pgettext("bid", "Pass")
     else:
         assert suit is not None
-        what, button = f"Avoid {suit.plural}", f"Avoid {suit.plural}"
+        what = button = _("Avoid %(suit)s", suit=suit.plural)
     made = choice_made(t, since)
     by = next((who for event, who in since_by if event is made), "")
     suit_choice = None if suit is None else codes.choice(codes.suit_code(suit))
@@ -552,8 +561,9 @@ def _pass(link: Link) -> ResponseReturnValue:
         abort(400)
     count = link.table.state.rules.pass_count
     if len(set(cards)) != count:
-        return render_link(link, message=f"Pick exactly {count} cards to pass "
-                           f"(you picked {len(set(cards))}).", code=422)
+        return render_link(link, message=_(
+            "Pick exactly %(count)s cards to pass (you picked %(picked)s).", count=count,
+            picked=len(set(cards))), code=422)
     return move_by_link(link, PassCards(link.token.seat_no or 0, cards))
 
 

@@ -38,12 +38,12 @@ from pbem.engine import (
     UnreadableInput,
     VoteEnd,
     asked,
-    list_in_words,
     parse_card,
 )
 from pbem.present import codes, views
 from pbem.present import links as seat_links
 from pbem.present import pages as variants
+from pbem.present.i18n import _, lazy
 from pbem.present.tokens import hash_token
 from pbem.service.deadlines import held_since
 from pbem.service.games import awaits_confirmation, is_unanswered, organiser_seat
@@ -52,6 +52,7 @@ from pbem.service.policy import DeadlinePolicy
 from pbem.store.app_engine import db_engine
 from pbem.store.db import planning, read_alone, transaction
 from pbem.store.models import Game, Player, Seat, Token
+from pbem.web.i18n import first_language, format_deadline, names_in_words
 from pbem.web.play.common import (
     INVITE_ANSWERS,
     MOON_CODES,
@@ -63,7 +64,7 @@ from pbem.web.play.common import (
     mail_url,
     pass_target,
 )
-from pbem.zones import deadline_text, player_zone
+from pbem.zones import player_zone
 
 
 @dataclass(frozen=True)
@@ -201,7 +202,7 @@ def held_context(page: SeatPage) -> dict[str, object] | None:
         since = held_since(session, seat.game_id, seat.seat_no, seat.timeouts_in_row, policy)
         player = session.get(Player, page.token.player_id)
     zone = player.time_zone if player is not None else None
-    return {"since": deadline_text(since, zone), "missed": seat.timeouts_in_row,
+    return {"since": format_deadline(since, zone), "missed": seat.timeouts_in_row,
             "open": policy.on_timeout == "open_seat"}
 
 
@@ -214,9 +215,9 @@ def end_vote_context(table: Table, seat: int) -> dict[str, object]:
             "at_once": ends_at_once(table.state, table.seats, seat),
             "no_hand_yet": not table.state.sheet,
             "ended": table.state.ended_by_agreement,
-            "agreed": list_in_words([table.names[s] for s in voters]),
-            "waiting": list_in_words([table.names[s] for s in range(table.state.seats)
-                                      if s not in voters])}
+            "agreed": names_in_words([table.names[s] for s in voters]),
+            "waiting": names_in_words([table.names[s] for s in range(table.state.seats)
+                                       if s not in voters])}
 
 
 def _my_move(table: Table, seat: int, phase: Phase) -> bool:
@@ -235,8 +236,16 @@ def seat_page(token: str) -> ResponseReturnValue:
     return render_seat(load_seat(token))
 
 
-MOVED_ON = ("The game moved on since this page was shown, so nothing was {done}. Here is the "
-            "table as it is now.")
+MOVED_ON = {
+    "played": lazy("The game moved on since this page was shown, so nothing was played. Here "
+                   "is the table as it is now."),
+    "passed": lazy("The game moved on since this page was shown, so nothing was passed. Here "
+                   "is the table as it is now."),
+    "chosen": lazy("The game moved on since this page was shown, so nothing was chosen. Here "
+                   "is the table as it is now."),
+    "done": lazy("The game moved on since this page was shown, so nothing was done. Here is "
+                 "the table as it is now."),
+}
 
 
 @bp.post("/s/<token>/play")
@@ -248,7 +257,7 @@ def seat_play(token: str) -> ResponseReturnValue:
     except UnreadableInput:
         abort(400)
     return seat_move(token, key, PlayCard(key.seat, card), "played",
-                     f"You played {card.symbol} ({card}).")
+                     _("You played %(symbol)s (%(card)s).", symbol=card.symbol, card=str(card)))
 
 
 @bp.post("/s/<token>/pass")
@@ -261,10 +270,11 @@ def seat_pass(token: str) -> ResponseReturnValue:
         abort(400)
     count = key.rules.pass_count
     if len(set(cards)) != count:
-        return render_seat(load_seat(token), code=422, message=f"Pick exactly {count} cards "
-                           f"to pass (you picked {len(set(cards))}).")
+        return render_seat(load_seat(token), code=422, message=_(
+            "Pick exactly %(count)s cards to pass (you picked %(picked)s).", count=count,
+            picked=len(set(cards))))
     return seat_move(token, key, PassCards(key.seat, cards), "passed",
-                     "Your cards are passed.")
+                     _("Your cards are passed."))
 
 
 @bp.post("/s/<token>/moon")
@@ -276,8 +286,8 @@ def seat_moon(token: str) -> ResponseReturnValue:
         abort(400)
     down, points = choice == views.MOON_DOWN, key.rules.moon_points
     return seat_move(token, key, ChooseMoon(key.seat, down), "chosen",
-                     f"You went down {points}." if down
-                     else f"You put everyone else up {points}.")
+                     _("You went down %(points)s.", points=points) if down
+                     else _("You put everyone else up %(points)s.", points=points))
 
 
 @bp.post("/s/<token>/bid")
@@ -291,14 +301,16 @@ def seat_bid(token: str) -> ResponseReturnValue:
         if not (typed.isascii() and typed.isdigit()) or len(typed) > 6 or int(typed) < 1:
             page = load_seat(token)
             low = asked(page.table.state, key.seat).min_bid or 1
-            not_one = f" (“{typed}” is not one)" if typed else ""
-            return render_seat(page, code=422, message=f"Type a whole number of chips to bid, "
-                               f"at least {low}{not_one}, or press Pass.")
+            return render_seat(page, code=422, message=_(
+                "Type a whole number of chips to bid, at least %(low)s (“%(typed)s” is not "
+                "one), or press Pass.", low=low, typed=typed) if typed else _(
+                "Type a whole number of chips to bid, at least %(low)s, or press Pass.",
+                low=low))
         chips = int(typed)
     event = BidMade(key.seat, chips)
     return seat_move(token, key, Bid(event.seat, chips), "done",
-                     f"Done: {choice_words(event)}.", f"Nothing more to do: "
-                     f"{choice_words(event)} already.")
+                     _("Done: %(what)s.", what=choice_words(event)),
+                     _("Nothing more to do: %(what)s already.", what=choice_words(event)))
 
 
 @bp.post("/s/<token>/suit")
@@ -311,8 +323,8 @@ def seat_suit(token: str) -> ResponseReturnValue:
         abort(400)
     event = SuitNamed(key.seat, choice[1])
     return seat_move(token, key, NameSuit(event.seat, event.suit), "done",
-                     f"Done: {choice_words(event)}.", f"Nothing more to do: "
-                     f"{choice_words(event)} already.")
+                     _("Done: %(what)s.", what=choice_words(event)),
+                     _("Nothing more to do: %(what)s already.", what=choice_words(event)))
 
 
 @bp.post("/s/<token>/invite")
@@ -331,6 +343,8 @@ def seat_invite(token: str) -> ResponseReturnValue:
                       player_id=key.player_id)
     except service.PlayerMistake as exc:
         return render_seat(load_seat(token), message=str(exc), code=409)
+    if answer == "accept" and key.player_id is not None:
+        first_language(key.player_id, remember=False)  # a newcomer's emails: their browser's
     flash(out.message if out.duplicate else _answered(key.game_id, answer))
     return redirect(url_for("play.seat_page", token=token), code=303)
 
@@ -340,12 +354,12 @@ def _answered(game_id: int, answer: str) -> str:
         game = session.get(Game, game_id)
     status = game.status if game is not None else ""
     if status == "cancelled":
-        return "You cancelled the game: nobody else was invited, and nobody will be."
+        return _("You cancelled the game: nobody else was invited, and nobody will be.")
     if answer == "decline":
-        return "You declined the invitation: the other players are told."
+        return _("You declined the invitation: the other players are told.")
     if status == "inviting":
-        return "You accepted: the game starts when everyone has accepted."
-    return "You accepted, and the game has started."
+        return _("You accepted: the game starts when everyone has accepted.")
+    return _("You accepted, and the game has started.")
 
 
 END_VOTES = {"end": True, "play-on": False}
@@ -368,12 +382,12 @@ def seat_end(token: str) -> ResponseReturnValue:
     if out.duplicate:
         flash(out.message)
     elif out.state is not None and out.state.ended_by_agreement:
-        flash("The game has ended by agreement." + (
-            " No hand was finished, so there are no scores and no winner."
-            if not out.state.sheet else " The scores of the hands completed are final."))
+        flash(_("The game has ended by agreement. No hand was finished, so there are no scores "
+                "and no winner.") if not out.state.sheet else _(
+                "The game has ended by agreement. The scores of the hands completed are final."))
     else:
-        flash("You agreed to end the game now; the others are asked by email." if agree
-              else "You chose to play on: the vote to end the game is closed.")
+        flash(_("You agreed to end the game now; the others are asked by email.") if agree
+              else _("You chose to play on: the vote to end the game is closed."))
     return redirect(url_for("play.seat_page", token=token), code=303)
 
 
@@ -385,12 +399,12 @@ def seat_move(token: str, key: SeatKey, command: Command, done: str, made: str,
     state is loaded once, by the move; the page again only to show a refusal."""
     turn = _form_int("turn")
     if turn is None:  # a form from no page of ours
-        return render_seat(load_seat(token), code=409, message=MOVED_ON.format(done=done))
+        return render_seat(load_seat(token), code=409, message=str(MOVED_ON[done]))
     try:
         out = service.move(service.Context(engine=db_engine()), key.game_id, command,
                            expected_turn=turn, player_id=key.player_id)
     except service.Stale:
-        return render_seat(load_seat(token), code=409, message=MOVED_ON.format(done=done))
+        return render_seat(load_seat(token), code=409, message=str(MOVED_ON[done]))
     except service.PlayerMistake as exc:
         return render_seat(load_seat(token), message=str(exc), code=409)
     flash((repeated or out.message) if out.duplicate else made)
