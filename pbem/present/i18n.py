@@ -224,11 +224,26 @@ def language_names() -> dict[str, str]:
     return dict(LANGUAGES)
 
 
+def _unfilled(message: str) -> str:
+    return catalog().gettext(message)
+
+
+def _unfilled_plural(singular: str, plural: str, n: int) -> str:
+    return catalog().ngettext(singular, plural, n)
+
+
+def _unfilled_in_context(context: str, message: str) -> str:
+    return catalog().pgettext(context, message)
+
+
 def install_words(env: Any) -> None:
     """Give a Jinja environment (with jinja2.ext.i18n) these functions: `{% trans %}`, `_()`,
     `ngettext()` and `pgettext()` in templates write in the current language, autoescaped in
     HTML (new-style gettext), and `page_language()` / `text_direction()` for `<html lang dir>`."""
-    env.install_gettext_callables(gettext, ngettext, newstyle=True, pgettext=pgettext)
+    # Jinja's new-style callables fill (and escape) the placeholders themselves: the functions
+    # they wrap return the message unfilled.
+    env.install_gettext_callables(_unfilled, _unfilled_plural, newstyle=True,
+                                  pgettext=_unfilled_in_context)
     env.globals.update(page_language=current, text_direction=direction,
                        format_datetime=format_datetime, format_date=format_date,
                        format_time=format_time, format_number=format_number,

@@ -171,20 +171,10 @@ def language_form() -> dict[str, object]:
             "csrf": generate_csrf(), "next": local_path(request.path) or ""}
 
 
-def _plural_form(singular: str, plural: str, n: int) -> str:
-    """The form for `n` in the current language, its placeholders left to Jinja."""
-    return i18n.catalog().ngettext(singular, plural, n)
-
-
 def init_language(app: Flask) -> None:
     Babel(app, locale_selector=select_language,
           default_translation_directories=str(i18n.CATALOG_DIR))
     i18n.install_words(app.jinja_env)  # the same words as the emails, after Flask-Babel's
-    # Jinja's new-style ngettext fills the placeholders itself (escaping them): the function
-    # it wraps must return the form unfilled (pbem.present.i18n.ngettext fills `num` at once,
-    # failing on a message with other placeholders).
-    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
-        i18n.gettext, _plural_form, newstyle=True, pgettext=i18n.pgettext)
     app.jinja_env.globals.update(language_form=language_form, format_day=format_day,
                                  format_deadline=format_deadline)
 
