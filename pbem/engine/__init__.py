@@ -38,7 +38,7 @@ from pbem.engine.decide import (
     decide,
     drawn_cards,
     forced_events,
-    pass_direction_words,
+    phase_facts,
 )
 from pbem.engine.errors import (
     EngineError,
@@ -116,7 +116,7 @@ __all__ = [
     "apply_all", "apply_all_trusted", "claim_holds", "dealer_from_draw", "decide",
     "decode_event", "describe_offset",
     "encode_event", "event_type", "forced_events", "format_cards", "legal_cards",
-    "list_in_words", "parse_card", "parse_cards", "parse_suit", "pass_direction_words", "preset",
+    "list_in_words", "parse_card", "parse_cards", "parse_suit", "phase_facts", "preset",
     "replay",
     "replay_json", "replay_trusted", "restore", "seat_view", "settlement", "snapshot",
     "sort_cards", "start",

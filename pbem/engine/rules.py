@@ -255,14 +255,14 @@ class Rules:
         known = {f.name: f for f in fields(Rules)}
         unknown = set(data) - set(known)
         if unknown:
-            raise EventDecodeError(f"unknown rule options: {', '.join(sorted(unknown))}")
+            raise EventDecodeError("unknown_rule_options", options=sorted(unknown))
         kwargs: dict[str, Any] = {}
         try:
             for key, value in data.items():
                 kwargs[key] = _decode_option(key, value)
             return Rules(**kwargs)
         except (ValueError, TypeError, UnreadableInput) as exc:
-            raise EventDecodeError(f"bad rules: {exc}") from exc
+            raise EventDecodeError("bad_rules", detail=str(exc)) from exc
 
     def replace(self, **changes: Any) -> Rules:
         return Rules.from_dict({**self.to_dict(), **_encode_changes(changes)})
