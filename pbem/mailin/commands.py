@@ -55,6 +55,7 @@ from pbem.engine import (
     sort_cards,
 )
 from pbem.mailin.language import cards_in, cards_in_prose, in_english
+from pbem.present.refusals import explain
 
 MOVES = frozenset({"play", "pass", "claim", "moon", "bid", "avoid", "end"})
 VERBS = ("play", "pass", "claim", "moon", "bid", "avoid", "status", "help", "say", "away",
@@ -202,7 +203,7 @@ def read_commands(text: str, now: Asked | None = None) -> Reading:
         try:
             command = _read(raw, line, now)
         except UnreadableInput as exc:
-            problems.append(str(exc))
+            problems.append(explain(exc))
             continue
         if command is not None:
             found.append(command)
@@ -226,7 +227,7 @@ def _question(raw: str, line: str, now: Asked | None) -> Command | None:
         return None  # a question in words, read with the rest of the reply
     if command is None or not command.is_move:
         return command
-    raise UnreadableInput(f"“{raw}” reads as a question, so we didn't act on it. To "
+    raise _worded(f"“{raw}” reads as a question, so we didn't act on it. To "
                           f"{command.describe()}, reply with just “{command.reply}” on a line "
                           "of its own.")
 
@@ -354,7 +355,7 @@ def _nothing_found(text: str, phase: Phase | None = None) -> str:
         try:  # a near-miss like "Q" or "queen": the engine says what's missing
             parse_card(first)
         except UnreadableInput as exc:
-            return str(exc)
+            return explain(exc)
     if len(first.split()) <= 2:
         return (f"We found no card or command in “{first}”. Reply with the card you play, "
                 "like QS, on a line of its own; “help” lists every command.")
@@ -417,14 +418,14 @@ def _moon(rest: str, line: str) -> Command:
         return Command("moon", down=True, line=line)
     if rest in {"up", "others up", "put others up"}:
         return Command("moon", down=False, line=line)
-    raise UnreadableInput("Choose “moon down” (you go down) or “moon up” (everyone "
+    raise _worded("Choose “moon down” (you go down) or “moon up” (everyone "
                           "else goes up).")
 
 
 def _address(line: str) -> Command:
     address = line.removeprefix("add address ").removeprefix("address").strip(" :")
     if not address:
-        raise UnreadableInput("Write the address to add, e.g. “address you@example.org”.")
+        raise _worded("Write the address to add, e.g. “address you@example.org”.")
     return Command("address", text=address, line=line)
 
 
@@ -448,10 +449,17 @@ def _bare_pass(line: str, now: Asked | None) -> Command:
     if now is None or now.kind is Ask.PASS or state is None or state.rules.pass_count:
         held = now.cards if now is not None and now.kind is Ask.PASS else ()
         count = now.pass_count if now is not None and now.kind is Ask.PASS else 3
-        raise UnreadableInput(f"Name the cards to pass, e.g. “{pass_example(held, count)}”.")
-    why = now.why_not(PassCards(now.seat, ())) or "No cards are passed now."
+        raise _worded(f"Name the cards to pass, e.g. “{pass_example(held, count)}”.")
+    refused = now.why_not(PassCards(now.seat, ()))
+    why = explain(refused) if refused is not None else "No cards are passed now."
     play = " reply with the card you play, e.g. “QS”." if now.kind is Ask.PLAY else ""
-    raise UnreadableInput(f"{why.rstrip('.')}:{play}" if play else why)
+    raise _worded(f"{why.rstrip('.')}:{play}" if play else why)
+
+
+def _worded(words: str) -> UnreadableInput:
+    """The reply reader's own refusal, worded here: the engine's code for words made above it
+    (pbem.present.refusals.explain gives them back as they are)."""
+    return UnreadableInput("worded", words=words)
 
 
 def pass_example(hand: Sequence[Card], count: int) -> str:
@@ -466,7 +474,7 @@ def _chips(text: str) -> int:
     """The chips of `bid N`: a whole number, at least 1 (the engine checks it beats the
     highest bid)."""
     if not text:
-        raise UnreadableInput("Say how many chips you bid, e.g. “bid 5”; or reply “pass”.")
+        raise _worded("Say how many chips you bid, e.g. “bid 5”; or reply “pass”.")
     found = _BID.match(text)
     number = found.group(1) if found else ""
     if number.lstrip("-").isdigit() and len(number) <= 7:
@@ -474,10 +482,10 @@ def _chips(text: str) -> int:
     elif number in _NUMBER_WORDS:
         chips = _NUMBER_WORDS[number]
     else:
-        raise UnreadableInput(f"We couldn't read “bid {text}” as a bid: write a whole number "
+        raise _worded(f"We couldn't read “bid {text}” as a bid: write a whole number "
                               "of chips, e.g. “bid 5”; or reply “pass”.")
     if chips < 1:
-        raise UnreadableInput(f"“bid {text}” isn't a bid: a bid is a whole number of chips, "
+        raise _worded(f"“bid {text}” isn't a bid: a bid is a whole number of chips, "
                               "at least 1, e.g. “bid 5”; or reply “pass”.")
     return chips
 
@@ -487,13 +495,13 @@ def _suit(verb: str, text: str) -> Suit | None:
     line like "Name: Ann Smith" is no command."""
     text = re.sub(r"^(?:the\s+)?(?:suit\s+)?(?:to\s+avoid\s+)?:?\s*", "", text)
     if not text and verb == "avoid":
-        raise UnreadableInput("Name the suit to avoid, e.g. “avoid spades”.")
+        raise _worded("Name the suit to avoid, e.g. “avoid spades”.")
     try:
         return parse_suit(text) if text else None
     except UnreadableInput:
         if verb != "avoid":
             return None
-        raise UnreadableInput(f"“{verb} {text}”: “{text}” isn't a suit. Name the suit to avoid "
+        raise _worded(f"“{verb} {text}”: “{text}” isn't a suit. Name the suit to avoid "
                               "as clubs, diamonds, hearts or spades, e.g. “avoid spades”."
                               ) from None
 
@@ -519,16 +527,16 @@ def _bare_cards(line: str, passing: bool) -> Command | None:
         return Command("play", cards, line=line)
     if passing:
         return Command("pass", cards, line=line)
-    raise UnreadableInput(f"You named {len(cards)} cards ({list_in_words([str(c) for c in cards])})"
+    raise _worded(f"You named {len(cards)} cards ({list_in_words([str(c) for c in cards])})"
                           "; play one card at a time.")
 
 
 def _one_card(text: str) -> Card:
     if not text:
-        raise UnreadableInput("Name the card to play, e.g. “play QS”.")
+        raise _worded("Name the card to play, e.g. “play QS”.")
     cards = _cards(text)
     if len(cards) != 1:
-        raise UnreadableInput(f"“play {text}” names {len(cards)} cards: play one at a time.")
+        raise _worded(f"“play {text}” names {len(cards)} cards: play one at a time.")
     return cards[0]
 
 
@@ -540,7 +548,7 @@ def _cards(text: str) -> tuple[Card, ...]:
     except UnreadableInput as exc:
         cards = tuple(dict.fromkeys(cards_in(text, any_case=True)))
         if not cards and " " in text:  # the whole phrase, not its first word ("the")
-            raise UnreadableInput(f"We couldn't find a card in “{text}”. Write the rank then "
+            raise _worded(f"We couldn't find a card in “{text}”. Write the rank then "
                                   "the suit, like QS, 10H or “queen of spades”.") from exc
         if not cards:
             raise

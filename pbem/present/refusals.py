@@ -27,6 +27,7 @@ from pbem.engine import (
 )
 from pbem.present import i18n
 from pbem.present.i18n import _, ngettext, pgettext
+from pbem.service.errors import CommandRejected
 
 Data = dict[str, Any]
 Names = Sequence[str]
@@ -363,3 +364,14 @@ _MESSAGES: dict[str, Worder] = {
         "The first dealer must be the seat that drew the highest card."),
     "log_without_creation": lambda d, n: _("A game's log must start with its creation."),
 }
+
+
+def mistake_words(error: Exception) -> str:
+    """The sentence for a player's mistake the service refused: the engine's refusal worded
+    here (CommandRejected carries the engine's error and the seats' names); any other
+    mistake's own words."""
+    if isinstance(error, CommandRejected):
+        return explain(error.engine_error, error.names)
+    if isinstance(error, EngineError):
+        return explain(error)
+    return str(error)
