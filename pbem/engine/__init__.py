@@ -80,6 +80,7 @@ from pbem.engine.fold import (
 )
 from pbem.engine.presets import ALL_PRESETS, PRESETS, VARIANT_PRESETS, Preset, preset
 from pbem.engine.rules import (
+    HOLD,
     BonusCard,
     Cancels,
     FirstDealer,
@@ -114,7 +115,7 @@ __all__ = [
     "OpeningLead", "PassCards", "Phase", "PlayCard", "Preset", "Rules", "SeatView", "Settlement",
     "SettlementResult", "Suit", "Ties", "Trick", "UnreadableInput", "WrongPhase", "apply",
     "apply_all", "apply_all_trusted", "claim_holds", "dealer_from_draw", "decide",
-    "decode_event", "describe_offset",
+    "decode_event", "describe_offset", "HOLD",
     "encode_event", "event_type", "forced_events", "format_cards", "legal_cards",
     "list_in_words", "parse_card", "parse_cards", "parse_suit", "phase_facts", "preset",
     "replay",

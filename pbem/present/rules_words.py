@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.engine.rules import HOLD
+from pbem.engine import HOLD
 from pbem.present.i18n import _
 
 

@@ -272,7 +272,7 @@ def test_a_partial_rules_dict_takes_the_defaults() -> None:
 @pytest.mark.parametrize(("changes", "fragment"), [
     ({"jokers": True}, "jokers"),
     ({"Target": 100}, "Target"),
-    ({"moon": "sideways"}, "bad rules"),
+    ({"moon": "sideways"}, "bad_rules"),
     ({"kitty": "yes"}, "kitty"),
     ({"target": "100"}, "target"),
     ({"target": True}, "target"),
