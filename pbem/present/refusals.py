@@ -314,6 +314,7 @@ _MESSAGES: dict[str, Worder] = {
         "You don't hold %(cards)s. Your hand: %(hand)s.", cards=cards_list(d["cards"]),
         hand=cards_list(d["hand"])),
     "not_play_time": lambda d, n: _("It isn't time to play a card."),
+    "not_this_seats_move": lambda d, n: _("It isn't this seat's move."),
     # claims and the moon
     "no_claims": _no_claims,
     "claim_not_now": lambda d, n: _("You can only claim the rest of the tricks during play."),
