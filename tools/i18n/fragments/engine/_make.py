@@ -1,0 +1,688 @@
+"""Writes the engine area's fragments (de, fr, es, it, nl) from the table below.
+
+Run: python tools/i18n/fragments/engine/_make.py (the lead merges the .po files)."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import write_po
+
+LANGS = ("de", "fr", "es", "it", "nl")
+HERE = Path(__file__).resolve().parent
+
+# (context, msgid, plural or None, {lang: msgstr or (one, many)})
+S = str
+E: list[tuple[str | None, str, str | None, tuple[object, ...]]] = []
+
+
+def add(msgid: str, de: object, fr: object, es: object, it: object, nl: object, *,
+        ctx: str | None = None, plural: str | None = None) -> None:
+    E.append((ctx, msgid, plural, (de, fr, es, it, nl)))
+
+
+add("seat %(number)s", "Platz %(number)s", "place %(number)s", "asiento %(number)s",
+    "posto %(number)s", "plaats %(number)s")
+add("clubs", "Kreuz", "trèfle", "tréboles", "fiori", "klaveren", ctx="suit")
+add("diamonds", "Karo", "carreau", "diamantes", "quadri", "ruiten", ctx="suit")
+add("hearts", "Herz", "cœur", "corazones", "cuori", "harten", ctx="suit")
+add("spades", "Pik", "pique", "picas", "picche", "schoppen", ctx="suit")
+add("A stored game record could not be read (%(code)s).",
+    "Ein gespeicherter Spielverlauf konnte nicht gelesen werden (%(code)s).",
+    "Un enregistrement de la partie n'a pas pu être lu (%(code)s).",
+    "No se pudo leer un registro guardado de la partida (%(code)s).",
+    "Non è stato possibile leggere un registro salvato della partita (%(code)s).",
+    "Een opgeslagen spelverloop kon niet worden gelezen (%(code)s).")
+add("%(reason)s You can play %(cards)s.",
+    "%(reason)s Du kannst %(cards)s spielen.",
+    "%(reason)s Vous pouvez jouer %(cards)s.",
+    "%(reason)s Puedes jugar %(cards)s.",
+    "%(reason)s Puoi giocare %(cards)s.",
+    "%(reason)s Je kunt %(cards)s spelen.")
+add("That move isn't possible now (%(code)s).",
+    "Dieser Zug ist jetzt nicht möglich (%(code)s).",
+    "Ce coup n'est pas possible maintenant (%(code)s).",
+    "Esa jugada no es posible ahora (%(code)s).",
+    "Questa mossa non è possibile adesso (%(code)s).",
+    "Die zet kan nu niet (%(code)s).")
+add("Pass %(num)d card to %(name)s (%(direction)s).",
+    ("Gib %(num)d Karte an %(name)s weiter (%(direction)s).",
+     "Gib %(num)d Karten an %(name)s weiter (%(direction)s)."),
+    ("Passez %(num)d carte à %(name)s (%(direction)s).",
+     "Passez %(num)d cartes à %(name)s (%(direction)s)."),
+    ("Pasa %(num)d carta a %(name)s (%(direction)s).",
+     "Pasa %(num)d cartas a %(name)s (%(direction)s)."),
+    ("Passa %(num)d carta a %(name)s (%(direction)s).",
+     "Passa %(num)d carte a %(name)s (%(direction)s)."),
+    ("Geef %(num)d kaart door aan %(name)s (%(direction)s).",
+     "Geef %(num)d kaarten door aan %(name)s (%(direction)s)."),
+    plural="Pass %(num)d cards to %(name)s (%(direction)s).")
+add("It's your turn to play: you can play %(cards)s.",
+    "Du bist dran: du kannst %(cards)s spielen.",
+    "À vous de jouer : vous pouvez jouer %(cards)s.",
+    "Te toca jugar: puedes jugar %(cards)s.",
+    "Tocca a te giocare: puoi giocare %(cards)s.",
+    "Jij bent aan de beurt: je kunt %(cards)s spelen.")
+add("It's your turn to bid for the suit to avoid: %(num)d chip or more, or pass.",
+    ("Du bist mit Bieten dran für die zu meidende Farbe: %(num)d Chip oder mehr, oder passe.",
+     "Du bist mit Bieten dran für die zu meidende Farbe: %(num)d Chips oder mehr, oder passe."),
+    ("À vous d'enchérir pour la couleur à éviter : %(num)d jeton ou plus, ou passez.",
+     "À vous d'enchérir pour la couleur à éviter : %(num)d jetons ou plus, ou passez."),
+    ("Te toca pujar por el palo a evitar: %(num)d ficha o más, o pasa.",
+     "Te toca pujar por el palo a evitar: %(num)d fichas o más, o pasa."),
+    ("Tocca a te fare un'offerta per il seme da evitare: %(num)d gettone o più, oppure passa.",
+     "Tocca a te fare un'offerta per il seme da evitare: %(num)d gettoni o più, oppure passa."),
+    ("Jij mag bieden voor de kleur die je moet vermijden: %(num)d fiche of meer, of pas.",
+     "Jij mag bieden voor de kleur die je moet vermijden: %(num)d fiches of meer, of pas."),
+    plural="It's your turn to bid for the suit to avoid: %(num)d chips or more, or pass.")
+add("You won the bidding: name the suit to avoid.",
+    "Du hast die Versteigerung gewonnen: nenne die zu meidende Farbe.",
+    "Vous avez remporté les enchères : nommez la couleur à éviter.",
+    "Has ganado la subasta: nombra el palo a evitar.",
+    "Hai vinto l'asta: scegli il seme da evitare.",
+    "Je hebt het bieden gewonnen: noem de kleur die vermeden moet worden.")
+add("You shot the moon: choose to go down or to put everyone else up.",
+    "Du hast einen Durchmarsch gemacht: wähle, ob du Punkte abziehst oder alle anderen "
+    "Punkte bekommen.",
+    "Vous avez fait le grand chelem : choisissez de baisser votre score ou d'augmenter celui "
+    "de tous les autres.",
+    "Has tirado a la luna: elige bajar tu puntuación o subir la de todos los demás.",
+    "Hai fatto cappotto: scegli se scendere tu o far salire tutti gli altri.",
+    "Je hebt de maan geschoten: kies of jij omlaag gaat of alle anderen omhoog.")
+for variant, de, fr, es, it, nl in (
+        ("Domino Hearts", "Domino-Hearts", "au Hearts Domino", "en el Corazones Dominó",
+         "nella Peppa Domino", "bij Domino-hartenjagen"),
+        ("Cancellation Hearts", "Cancellation-Hearts", "au Hearts Annulation",
+         "en el Corazones de Cancelación", "nella Peppa ad annullamento",
+         "bij Cancellation-hartenjagen"),
+        ("Auction Hearts", "Auktions-Hearts", "au Hearts aux enchères",
+         "en el Corazones de Subasta", "nella Peppa all'asta", "bij Veiling-hartenjagen")):
+    add(f"Claims aren't part of {variant} here: please play on.",
+        f"Ansagen gibt es bei {de} hier nicht: bitte spiel weiter.",
+        f"Les annonces n'existent pas {fr} ici : continuez à jouer.",
+        f"Las reclamaciones no forman parte {es.replace('en el', 'del')} aquí: sigue jugando.",
+        f"Le dichiarazioni non fanno parte {it.replace('nella', 'della')} qui: continua a giocare.",
+        f"Claims horen hier niet {nl}: speel gewoon door.")
+    add(f"Nobody passes cards in {variant}.",
+        f"Bei {de} werden keine Karten weitergegeben.",
+        f"Personne ne passe de cartes {fr}.",
+        f"Nadie pasa cartas {es}.",
+        f"Nessuno passa carte {it}.",
+        f"Niemand geeft kaarten door {nl}.")
+add("Claims aren't part of this game: please play on.",
+    "Ansagen gibt es in dieser Partie nicht: bitte spiel weiter.",
+    "Les annonces n'existent pas dans cette partie : continuez à jouer.",
+    "Las reclamaciones no forman parte de esta partida: sigue jugando.",
+    "Le dichiarazioni non fanno parte di questa partita: continua a giocare.",
+    "Claims horen niet bij dit spel: speel gewoon door.")
+add("Nobody passes cards in this game.",
+    "In dieser Partie werden keine Karten weitergegeben.",
+    "Personne ne passe de cartes dans cette partie.",
+    "Nadie pasa cartas en esta partida.",
+    "Nessuno passa carte in questa partita.",
+    "In dit spel geeft niemand kaarten door.")
+add("Pass exactly %(count)s card; you named %(named)d: %(cards)s.",
+    ("Gib genau %(count)s Karte weiter; du hast %(named)d genannt: %(cards)s.",
+     "Gib genau %(count)s Karten weiter; du hast %(named)d genannt: %(cards)s."),
+    ("Passez exactement %(count)s carte ; vous en avez nommé %(named)d : %(cards)s.",
+     "Passez exactement %(count)s cartes ; vous en avez nommé %(named)d : %(cards)s."),
+    ("Pasa exactamente %(count)s carta; has nombrado %(named)d: %(cards)s.",
+     "Pasa exactamente %(count)s cartas; has nombrado %(named)d: %(cards)s."),
+    ("Passa esattamente %(count)s carta; ne hai indicate %(named)d: %(cards)s.",
+     "Passa esattamente %(count)s carte; ne hai indicate %(named)d: %(cards)s."),
+    ("Geef precies %(count)s kaart door; je noemde er %(named)d: %(cards)s.",
+     "Geef precies %(count)s kaarten door; je noemde er %(named)d: %(cards)s."),
+    plural="Pass exactly %(count)s cards; you named %(named)d: %(cards)s.")
+add("Pass exactly %(count)s card; you named 0.",
+    ("Gib genau %(count)s Karte weiter; du hast keine genannt.",
+     "Gib genau %(count)s Karten weiter; du hast keine genannt."),
+    ("Passez exactement %(count)s carte ; vous n'en avez nommé aucune.",
+     "Passez exactement %(count)s cartes ; vous n'en avez nommé aucune."),
+    ("Pasa exactamente %(count)s carta; no has nombrado ninguna.",
+     "Pasa exactamente %(count)s cartas; no has nombrado ninguna."),
+    ("Passa esattamente %(count)s carta; non ne hai indicata nessuna.",
+     "Passa esattamente %(count)s carte; non ne hai indicata nessuna."),
+    ("Geef precies %(count)s kaart door; je noemde er geen.",
+     "Geef precies %(count)s kaarten door; je noemde er geen."),
+    plural="Pass exactly %(count)s cards; you named 0.")
+add("one", "eine", "une", "una", "una", "één")
+add("two", "zwei", "deux", "dos", "due", "twee")
+add("three", "drei", "trois", "tres", "tre", "drie")
+add("four", "vier", "quatre", "cuatro", "quattro", "vier")
+add("You have already agreed to end the game; we're waiting for %(names)s to agree.",
+    "Du hast dem Beenden der Partie schon zugestimmt; wir warten noch auf die Zustimmung von "
+    "%(names)s.",
+    "Vous avez déjà accepté de terminer la partie ; nous attendons l'accord de %(names)s.",
+    "Ya has aceptado terminar la partida; esperamos a que %(names)s también acepten.",
+    "Hai già accettato di chiudere la partita; aspettiamo che accetti anche %(names)s.",
+    "Je hebt al ingestemd met het beëindigen van het spel; we wachten tot %(names)s ook "
+    "instemmen.")
+add("You have already agreed to end the game.",
+    "Du hast dem Beenden der Partie schon zugestimmt.",
+    "Vous avez déjà accepté de terminer la partie.",
+    "Ya has aceptado terminar la partida.",
+    "Hai già accettato di chiudere la partita.",
+    "Je hebt al ingestemd met het beëindigen van het spel.")
+add("%(leader)s already bid %(num)d: bid more than %(num)d chip, or pass.",
+    ("%(leader)s hat schon %(num)d geboten: biete mehr als %(num)d Chip, oder passe.",
+     "%(leader)s hat schon %(num)d geboten: biete mehr als %(num)d Chips, oder passe."),
+    ("%(leader)s a déjà enchéri %(num)d : enchérissez plus de %(num)d jeton, ou passez.",
+     "%(leader)s a déjà enchéri %(num)d : enchérissez plus de %(num)d jetons, ou passez."),
+    ("%(leader)s ya ha pujado %(num)d: puja más de %(num)d ficha, o pasa.",
+     "%(leader)s ya ha pujado %(num)d: puja más de %(num)d fichas, o pasa."),
+    ("%(leader)s ha già offerto %(num)d: offri più di %(num)d gettone, oppure passa.",
+     "%(leader)s ha già offerto %(num)d: offri più di %(num)d gettoni, oppure passa."),
+    ("%(leader)s heeft al %(num)d geboden: bied meer dan %(num)d fiche, of pas.",
+     "%(leader)s heeft al %(num)d geboden: bied meer dan %(num)d fiches, of pas."),
+    plural="%(leader)s already bid %(num)d: bid more than %(num)d chips, or pass.")
+add("A bid must be more than %(num)d chip.",
+    ("Ein Gebot muss höher als %(num)d Chip sein.", "Ein Gebot muss höher als %(num)d Chips sein."),
+    ("Une enchère doit dépasser %(num)d jeton.", "Une enchère doit dépasser %(num)d jetons."),
+    ("Una puja debe superar %(num)d ficha.", "Una puja debe superar %(num)d fichas."),
+    ("Un'offerta deve superare %(num)d gettone.", "Un'offerta deve superare %(num)d gettoni."),
+    ("Een bod moet hoger zijn dan %(num)d fiche.", "Een bod moet hoger zijn dan %(num)d fiches."),
+    plural="A bid must be more than %(num)d chips.")
+add("Only %(name)s, who won the bidding, names the suit.",
+    "Nur %(name)s hat die Versteigerung gewonnen und nennt die Farbe.",
+    "Seul %(name)s, qui a remporté les enchères, nomme la couleur.",
+    "Solo %(name)s, que ganó la subasta, nombra el palo.",
+    "Solo %(name)s, che ha vinto l'asta, sceglie il seme.",
+    "Alleen %(name)s, die het bieden won, noemt de kleur.")
+add("Only the winning bidder names the suit.",
+    "Nur wer die Versteigerung gewonnen hat, nennt die Farbe.",
+    "Seul le gagnant des enchères nomme la couleur.",
+    "Solo quien ganó la subasta nombra el palo.",
+    "Solo chi ha vinto l'asta sceglie il seme.",
+    "Alleen wie het bieden won, noemt de kleur.")
+add("It's not your turn: we're waiting for %(name)s to play.",
+    "Du bist nicht dran: wir warten darauf, dass %(name)s spielt.",
+    "Ce n'est pas votre tour : nous attendons que %(name)s joue.",
+    "No es tu turno: esperamos a que juegue %(name)s.",
+    "Non è il tuo turno: aspettiamo che giochi %(name)s.",
+    "Je bent niet aan de beurt: we wachten tot %(name)s speelt.")
+add("%(card)s can't be played now.",
+    "%(card)s kann jetzt nicht gespielt werden.",
+    "%(card)s ne peut pas être joué maintenant.",
+    "%(card)s no se puede jugar ahora.",
+    "%(card)s non si può giocare adesso.",
+    "%(card)s kan nu niet gespeeld worden.")
+add("You must follow suit: %(suit)s were led and you hold %(cards)s.",
+    "Du musst Farbe bedienen: %(suit)s wurde ausgespielt und du hast %(cards)s.",
+    "Vous devez fournir : on a entamé à %(suit)s et vous avez %(cards)s.",
+    "Debes seguir el palo: se salió con %(suit)s y tienes %(cards)s.",
+    "Devi rispondere al seme: è stato aperto %(suit)s e hai %(cards)s.",
+    "Je moet kleur bekennen: er werd %(suit)s uitgekomen en je hebt %(cards)s.")
+add("The first trick opens with %(card)s.",
+    "Der erste Stich wird mit %(card)s eröffnet.",
+    "Le premier pli s'entame avec %(card)s.",
+    "La primera baza se abre con %(card)s.",
+    "La prima presa si apre con %(card)s.",
+    "De eerste slag begint met %(card)s.")
+add("The first trick opens with a club.",
+    "Der erste Stich wird mit einem Kreuz eröffnet.",
+    "Le premier pli s'entame avec un trèfle.",
+    "La primera baza se abre con un trébol.",
+    "La prima presa si apre con una carta di fiori.",
+    "De eerste slag begint met een klaveren.")
+add("The forced-queen rule applies: the queen of spades can't win this trick, so you must "
+    "play it now.",
+    "Die Pflicht-Dame-Regel gilt: die Pik-Dame kann diesen Stich nicht gewinnen, also musst "
+    "du sie jetzt spielen.",
+    "La règle de la dame forcée s'applique : la dame de pique ne peut pas remporter ce pli, "
+    "vous devez donc la jouer maintenant.",
+    "Se aplica la regla de la reina forzada: la reina de picas no puede ganar esta baza, así "
+    "que debes jugarla ahora.",
+    "Vale la regola della donna obbligata: la donna di picche non può vincere questa presa, "
+    "quindi devi giocarla adesso.",
+    "De regel van de gedwongen vrouw geldt: de schoppenvrouw kan deze slag niet winnen, dus "
+    "je moet haar nu spelen.")
+add("The forced-queen rule applies: you can't follow suit, so you must discard the queen of "
+    "spades now.",
+    "Die Pflicht-Dame-Regel gilt: du kannst nicht bedienen, also musst du jetzt die Pik-Dame "
+    "abwerfen.",
+    "La règle de la dame forcée s'applique : vous ne pouvez pas fournir, vous devez donc "
+    "défausser la dame de pique maintenant.",
+    "Se aplica la regla de la reina forzada: no puedes seguir el palo, así que debes "
+    "descartar la reina de picas ahora.",
+    "Vale la regola della donna obbligata: non puoi rispondere al seme, quindi devi scartare "
+    "la donna di picche adesso.",
+    "De regel van de gedwongen vrouw geldt: je kunt geen kleur bekennen, dus je moet nu de "
+    "schoppenvrouw afgooien.")
+add("No points on the first trick: hearts and the queen of spades must wait.",
+    "Keine Punkte im ersten Stich: Herz und die Pik-Dame müssen warten.",
+    "Pas de points au premier pli : les cœurs et la dame de pique doivent attendre.",
+    "Sin puntos en la primera baza: los corazones y la reina de picas deben esperar.",
+    "Niente punti nella prima presa: i cuori e la donna di picche devono aspettare.",
+    "Geen punten in de eerste slag: harten en de schoppenvrouw moeten wachten.")
+add("Hearts aren't broken and you hold only hearts and the queen of spades, so you must lead "
+    "the queen.",
+    "Herz ist nicht gebrochen und du hast nur Herz und die Pik-Dame, also musst du die Dame "
+    "ausspielen.",
+    "Les cœurs ne sont pas ouverts et vous n'avez que des cœurs et la dame de pique : vous "
+    "devez donc entamer la dame.",
+    "Los corazones no están rotos y solo tienes corazones y la reina de picas, así que debes "
+    "salir con la reina.",
+    "I cuori non sono aperti e hai solo cuori e la donna di picche, quindi devi aprire con la "
+    "donna.",
+    "Harten zijn niet gebroken en je hebt alleen harten en de schoppenvrouw, dus je moet met "
+    "de vrouw uitkomen.")
+add("Hearts haven't been broken yet, so you can't lead a heart.",
+    "Herz ist noch nicht gebrochen, also kannst du kein Herz ausspielen.",
+    "Les cœurs ne sont pas encore ouverts : vous ne pouvez pas entamer à cœur.",
+    "Los corazones aún no están rotos, así que no puedes salir con un corazón.",
+    "I cuori non sono ancora aperti, quindi non puoi aprire con un cuori.",
+    "Harten zijn nog niet gebroken, dus je kunt niet met harten uitkomen.")
+add("No points on the first trick: %(suit)s, the suit to avoid, must wait.",
+    "Keine Punkte im ersten Stich: %(suit)s, die zu meidende Farbe, muss warten.",
+    "Pas de points au premier pli : %(suit)s, la couleur à éviter, doit attendre.",
+    "Sin puntos en la primera baza: %(suit)s, el palo a evitar, debe esperar.",
+    "Niente punti nella prima presa: %(suit)s, il seme da evitare, deve aspettare.",
+    "Geen punten in de eerste slag: %(suit)s, de kleur die je vermijdt, moet wachten.")
+add("%(suit)s, the suit to avoid, haven't been broken yet, so you can't lead them.",
+    "%(suit)s, die zu meidende Farbe, ist noch nicht gebrochen, also kannst du sie nicht "
+    "ausspielen.",
+    "%(suit)s, la couleur à éviter, n'est pas encore ouvert : vous ne pouvez pas l'entamer.",
+    "%(suit)s, el palo a evitar, aún no está roto, así que no puedes salir con él.",
+    "%(suit)s, il seme da evitare, non è ancora aperto, quindi non puoi aprire con esso.",
+    "%(suit)s, de kleur die je vermijdt, is nog niet gebroken, dus je kunt er niet mee "
+    "uitkomen.")
+add("I couldn't read “%(text)s” as a suit: write clubs, diamonds, hearts or spades (or C, D, "
+    "H, S).",
+    "Ich konnte „%(text)s“ nicht als Farbe lesen: schreib Kreuz, Karo, Herz oder Pik (oder C, "
+    "D, H, S).",
+    "Je n'ai pas pu lire « %(text)s » comme une couleur : écrivez trèfle, carreau, cœur ou "
+    "pique (ou C, D, H, S).",
+    "No pude leer «%(text)s» como un palo: escribe tréboles, diamantes, corazones o picas (o "
+    "C, D, H, S).",
+    "Non sono riuscito a leggere «%(text)s» come seme: scrivi fiori, quadri, cuori o picche "
+    "(oppure C, D, H, S).",
+    "Ik kon „%(text)s” niet als kleur lezen: schrijf klaveren, ruiten, harten of schoppen (of "
+    "C, D, H, S).")
+add("“%(text)s” has no suit: did you mean %(options)s?",
+    "„%(text)s“ hat keine Farbe: meintest du %(options)s?",
+    "« %(text)s » n'a pas de couleur : vouliez-vous dire %(options)s ?",
+    "«%(text)s» no tiene palo: ¿querías decir %(options)s?",
+    "«%(text)s» non ha un seme: intendevi %(options)s?",
+    "„%(text)s” heeft geen kleur: bedoelde je %(options)s?")
+add("“%(text)s” has no rank: name the card with its rank and suit, like QS or 10H.",
+    "„%(text)s“ hat keinen Wert: nenne die Karte mit Wert und Farbe, etwa QS oder 10H.",
+    "« %(text)s » n'a pas de valeur : nommez la carte par sa valeur et sa couleur, comme QS "
+    "ou 10H.",
+    "«%(text)s» no tiene valor: nombra la carta con su valor y su palo, como QS o 10H.",
+    "«%(text)s» non ha un valore: indica la carta con valore e seme, come QS o 10H.",
+    "„%(text)s” heeft geen waarde: noem de kaart met waarde en kleur, zoals QS of 10H.")
+add("I couldn't read “%(text)s” as a card. Write the rank then the suit, like QS, 10H, 2C or "
+    "“queen of spades”.",
+    "Ich konnte „%(text)s“ nicht als Karte lesen. Schreib den Wert und dann die Farbe, etwa "
+    "QS, 10H, 2C oder „Pik Dame“.",
+    "Je n'ai pas pu lire « %(text)s » comme une carte. Écrivez la valeur puis la couleur, "
+    "comme QS, 10H, 2C ou « dame de pique ».",
+    "No pude leer «%(text)s» como una carta. Escribe el valor y luego el palo, como QS, 10H, "
+    "2C o «reina de picas».",
+    "Non sono riuscito a leggere «%(text)s» come carta. Scrivi il valore e poi il seme, come "
+    "QS, 10H, 2C o «donna di picche».",
+    "Ik kon „%(text)s” niet als kaart lezen. Schrijf de waarde en dan de kleur, zoals QS, "
+    "10H, 2C of „schoppenvrouw”.")
+add("It's not your turn to bid: we're waiting for %(name)s.",
+    "Du bist nicht mit Bieten dran: wir warten auf %(name)s.",
+    "Ce n'est pas à vous d'enchérir : nous attendons %(name)s.",
+    "No es tu turno de pujar: esperamos a %(name)s.",
+    "Non è il tuo turno di offrire: aspettiamo %(name)s.",
+    "Je bent niet aan de beurt om te bieden: we wachten op %(name)s.")
+add("It's not your turn to draw.",
+    "Du bist nicht mit Ziehen dran.",
+    "Ce n'est pas à vous de piocher.",
+    "No es tu turno de robar.",
+    "Non è il tuo turno di pescare.",
+    "Je bent niet aan de beurt om te trekken.")
+add("You've passed your cards; we're waiting for %(names)s to pass.",
+    "Du hast deine Karten weitergegeben; wir warten darauf, dass %(names)s weitergeben.",
+    "Vous avez passé vos cartes ; nous attendons que %(names)s passent les leurs.",
+    "Ya has pasado tus cartas; esperamos a que %(names)s pasen.",
+    "Hai passato le tue carte; aspettiamo che %(names)s passino.",
+    "Je hebt je kaarten doorgegeven; we wachten tot %(names)s doorgeven.")
+add("First pass %(num)d card to %(name)s, e.g. “pass 2C 3D AH”.",
+    ("Gib zuerst %(num)d Karte an %(name)s weiter, z. B. „pass 2C 3D AH“.",
+     "Gib zuerst %(num)d Karten an %(name)s weiter, z. B. „pass 2C 3D AH“."),
+    ("Passez d'abord %(num)d carte à %(name)s, par ex. « pass 2C 3D AH ».",
+     "Passez d'abord %(num)d cartes à %(name)s, par ex. « pass 2C 3D AH »."),
+    ("Primero pasa %(num)d carta a %(name)s, p. ej. «pass 2C 3D AH».",
+     "Primero pasa %(num)d cartas a %(name)s, p. ej. «pass 2C 3D AH»."),
+    ("Prima passa %(num)d carta a %(name)s, ad es. «pass 2C 3D AH».",
+     "Prima passa %(num)d carte a %(name)s, ad es. «pass 2C 3D AH»."),
+    ("Geef eerst %(num)d kaart door aan %(name)s, bijv. „pass 2C 3D AH”.",
+     "Geef eerst %(num)d kaarten door aan %(name)s, bijv. „pass 2C 3D AH”."),
+    plural="First pass %(num)d cards to %(name)s, e.g. “pass 2C 3D AH”.")
+add("We're waiting for %(names)s to pass.",
+    "Wir warten darauf, dass %(names)s weitergeben.",
+    "Nous attendons que %(names)s passent leurs cartes.",
+    "Esperamos a que %(names)s pasen.",
+    "Aspettiamo che %(names)s passino.",
+    "We wachten tot %(names)s doorgeven.")
+add("We're waiting for %(name)s to play.",
+    "Wir warten darauf, dass %(name)s spielt.",
+    "Nous attendons que %(name)s joue.",
+    "Esperamos a que juegue %(name)s.",
+    "Aspettiamo che giochi %(name)s.",
+    "We wachten tot %(name)s speelt.")
+add("This game is over.", "Diese Partie ist beendet.", "Cette partie est terminée.",
+    "Esta partida ha terminado.", "Questa partita è finita.", "Dit spel is afgelopen.")
+add("We're waiting for %(name)s to choose how to score the moon.",
+    "Wir warten darauf, dass %(name)s wählt, wie der Durchmarsch gewertet wird.",
+    "Nous attendons que %(name)s choisisse comment compter le grand chelem.",
+    "Esperamos a que %(name)s elija cómo puntuar la luna.",
+    "Aspettiamo che %(name)s scelga come contare il cappotto.",
+    "We wachten tot %(name)s kiest hoe de maan telt.")
+add("The next hand hasn't been dealt yet.",
+    "Die nächste Runde ist noch nicht gegeben.",
+    "La prochaine donne n'a pas encore été distribuée.",
+    "La próxima mano aún no se ha repartido.",
+    "La prossima mano non è ancora stata distribuita.",
+    "De volgende ronde is nog niet gedeeld.")
+add("We're bidding for the suit to avoid: it's %(name)s's turn to bid (a number of chips, or "
+    "pass).",
+    "Wir bieten um die zu meidende Farbe: %(name)s ist mit Bieten dran (eine Anzahl Chips, "
+    "oder passen).",
+    "Les enchères pour la couleur à éviter sont en cours : c'est à %(name)s d'enchérir (un "
+    "nombre de jetons, ou passer).",
+    "Estamos pujando por el palo a evitar: le toca pujar a %(name)s (un número de fichas, o "
+    "pasar).",
+    "Stiamo facendo offerte per il seme da evitare: tocca a %(name)s offrire (un numero di "
+    "gettoni, oppure passare).",
+    "We bieden voor de kleur die vermeden moet worden: %(name)s is aan de beurt om te bieden "
+    "(een aantal fiches, of passen).")
+add("We're waiting for %(name)s to name the suit to avoid.",
+    "Wir warten darauf, dass %(name)s die zu meidende Farbe nennt.",
+    "Nous attendons que %(name)s nomme la couleur à éviter.",
+    "Esperamos a que %(name)s nombre el palo a evitar.",
+    "Aspettiamo che %(name)s scelga il seme da evitare.",
+    "We wachten tot %(name)s de kleur noemt die vermeden moet worden.")
+add("%(name)s can't follow suit and is drawing from the stock; play goes on after the draw.",
+    "%(name)s kann nicht bedienen und zieht vom Stapel; danach geht das Spiel weiter.",
+    "%(name)s ne peut pas fournir et pioche dans le talon ; le jeu reprend après la pioche.",
+    "%(name)s no puede seguir el palo y roba del mazo; el juego sigue después del robo.",
+    "%(name)s non può rispondere al seme e pesca dal tallone; il gioco riprende dopo.",
+    "%(name)s kan geen kleur bekennen en trekt van de stapel; daarna gaat het spel verder.")
+add("The bidding is over: it's time to play.",
+    "Die Versteigerung ist vorbei: jetzt wird gespielt.",
+    "Les enchères sont terminées : place au jeu.",
+    "La subasta ha terminado: es hora de jugar.",
+    "L'asta è finita: è ora di giocare.",
+    "Het bieden is voorbij: tijd om te spelen.")
+add("Passing is over for this hand: it's time to play.",
+    "Das Weitergeben ist für diese Runde vorbei: jetzt wird gespielt.",
+    "Le passage des cartes est terminé pour cette donne : place au jeu.",
+    "El pase de cartas ha terminado en esta mano: es hora de jugar.",
+    "Il passaggio delle carte è finito per questa mano: è ora di giocare.",
+    "Het doorgeven is voorbij voor deze ronde: tijd om te spelen.")
+add("There's no pass this hand (a hold hand): play your cards.",
+    "In dieser Runde wird nicht weitergegeben (eine Halterunde): spiel deine Karten.",
+    "Pas de passage à cette donne (donne sans passe) : jouez vos cartes.",
+    "En esta mano no se pasan cartas (mano sin pase): juega tus cartas.",
+    "In questa mano non si passano carte (mano senza passaggio): gioca le tue carte.",
+    "Deze ronde wordt er niet doorgegeven (een houdronde): speel je kaarten.")
+add("You already passed %(cards)s to %(name)s.",
+    "Du hast %(cards)s schon an %(name)s weitergegeben.",
+    "Vous avez déjà passé %(cards)s à %(name)s.",
+    "Ya pasaste %(cards)s a %(name)s.",
+    "Hai già passato %(cards)s a %(name)s.",
+    "Je hebt %(cards)s al aan %(name)s doorgegeven.")
+add("You have already passed your cards for this hand.",
+    "Du hast deine Karten für diese Runde schon weitergegeben.",
+    "Vous avez déjà passé vos cartes pour cette donne.",
+    "Ya has pasado tus cartas en esta mano.",
+    "Hai già passato le tue carte per questa mano.",
+    "Je hebt je kaarten voor deze ronde al doorgegeven.")
+add("You named %(cards)s more than once.",
+    "Du hast %(cards)s mehr als einmal genannt.",
+    "Vous avez nommé %(cards)s plus d'une fois.",
+    "Has nombrado %(cards)s más de una vez.",
+    "Hai indicato %(cards)s più di una volta.",
+    "Je noemde %(cards)s meer dan eens.")
+add("Pass exactly %(num)d card from your own hand.",
+    ("Gib genau %(num)d Karte aus deinem eigenen Blatt weiter.",
+     "Gib genau %(num)d Karten aus deinem eigenen Blatt weiter."),
+    ("Passez exactement %(num)d carte de votre propre main.",
+     "Passez exactement %(num)d cartes de votre propre main."),
+    ("Pasa exactamente %(num)d carta de tu propia mano.",
+     "Pasa exactamente %(num)d cartas de tu propia mano."),
+    ("Passa esattamente %(num)d carta dalla tua mano.",
+     "Passa esattamente %(num)d carte dalla tua mano."),
+    ("Geef precies %(num)d kaart uit je eigen hand door.",
+     "Geef precies %(num)d kaarten uit je eigen hand door."),
+    plural="Pass exactly %(num)d cards from your own hand.")
+add("You don't hold %(cards)s. Your hand: %(hand)s.",
+    "Du hast %(cards)s nicht. Deine Karten: %(hand)s.",
+    "Vous n'avez pas %(cards)s. Votre main : %(hand)s.",
+    "No tienes %(cards)s. Tu mano: %(hand)s.",
+    "Non hai %(cards)s. La tua mano: %(hand)s.",
+    "Je hebt %(cards)s niet. Je hand: %(hand)s.")
+add("It isn't time to play a card.",
+    "Jetzt wird keine Karte gespielt.",
+    "Ce n'est pas le moment de jouer une carte.",
+    "No es momento de jugar una carta.",
+    "Non è il momento di giocare una carta.",
+    "Het is geen tijd om een kaart te spelen.")
+add("It isn't this seat's move.",
+    "Dieser Platz ist nicht am Zug.",
+    "Ce n'est pas au tour de cette place.",
+    "No es el turno de este asiento.",
+    "Non è il turno di questo posto.",
+    "Deze plaats is niet aan de beurt.")
+add("You can only claim the rest of the tricks during play.",
+    "Die restlichen Stiche kannst du nur während des Spiels ansagen.",
+    "Vous ne pouvez annoncer les plis restants que pendant le jeu.",
+    "Solo puedes reclamar el resto de las bazas durante el juego.",
+    "Puoi dichiarare le prese rimanenti solo durante il gioco.",
+    "Je kunt de overige slagen alleen tijdens het spel claimen.")
+add("Your claim can't be checked quickly this early in the hand; please play on and claim "
+    "again later.",
+    "Deine Ansage lässt sich so früh in der Runde nicht schnell prüfen; bitte spiel weiter "
+    "und sag später noch einmal an.",
+    "Votre annonce ne peut pas être vérifiée rapidement si tôt dans la donne ; continuez à "
+    "jouer et annoncez de nouveau plus tard.",
+    "Tu reclamación no se puede comprobar rápido tan pronto en la mano; sigue jugando y "
+    "reclama de nuevo más tarde.",
+    "La tua dichiarazione non si può verificare in fretta così presto nella mano; continua a "
+    "giocare e dichiara di nuovo più tardi.",
+    "Je claim kan zo vroeg in de ronde niet snel worden gecontroleerd; speel door en claim "
+    "later opnieuw.")
+add("Your claim was refused: another player could still win a trick against your cards, so "
+    "play goes on.",
+    "Deine Ansage wurde abgelehnt: ein anderer Spieler könnte noch einen Stich gegen deine "
+    "Karten gewinnen, also geht das Spiel weiter.",
+    "Votre annonce est refusée : un autre joueur pourrait encore remporter un pli contre vos "
+    "cartes, le jeu continue donc.",
+    "Tu reclamación fue rechazada: otro jugador aún podría ganar una baza contra tus cartas, "
+    "así que el juego sigue.",
+    "La tua dichiarazione è stata rifiutata: un altro giocatore potrebbe ancora vincere una "
+    "presa contro le tue carte, quindi il gioco continua.",
+    "Je claim is geweigerd: een andere speler kan nog een slag winnen tegen jouw kaarten, dus "
+    "het spel gaat door.")
+add("There is nothing left to claim.",
+    "Es gibt nichts mehr anzusagen.",
+    "Il n'y a plus rien à annoncer.",
+    "No queda nada que reclamar.",
+    "Non c'è più niente da dichiarare.",
+    "Er valt niets meer te claimen.")
+add("A false claim carries no penalty in this game's rules.",
+    "Eine falsche Ansage kostet nach den Regeln dieser Partie nichts.",
+    "Une annonce fausse n'est pas pénalisée dans les règles de cette partie.",
+    "Una reclamación falsa no tiene penalización en las reglas de esta partida.",
+    "Una dichiarazione falsa non ha penalità nelle regole di questa partita.",
+    "Een onjuiste claim kost niets volgens de regels van dit spel.")
+add("There's no moon shot to score right now.",
+    "Gerade ist kein Durchmarsch zu werten.",
+    "Il n'y a pas de grand chelem à compter en ce moment.",
+    "Ahora no hay ninguna luna que puntuar.",
+    "Adesso non c'è nessun cappotto da contare.",
+    "Er is nu geen maan om te tellen.")
+add("Only the player who shot the moon chooses how it scores.",
+    "Nur wer den Durchmarsch gemacht hat, wählt, wie er gewertet wird.",
+    "Seul le joueur qui a fait le grand chelem choisit comment il compte.",
+    "Solo quien tiró a la luna elige cómo puntúa.",
+    "Solo chi ha fatto cappotto sceglie come contarlo.",
+    "Alleen wie de maan schoot, kiest hoe die telt.")
+add("There is no seat %(number)s at this table.",
+    "An diesem Tisch gibt es keinen Platz %(number)s.",
+    "Il n'y a pas de place %(number)s à cette table.",
+    "No hay asiento %(number)s en esta mesa.",
+    "Non c'è il posto %(number)s a questo tavolo.",
+    "Er is geen plaats %(number)s aan deze tafel.")
+add("No vote to end the game is open: play goes on.",
+    "Es läuft keine Abstimmung über das Beenden der Partie: das Spiel geht weiter.",
+    "Aucun vote pour terminer la partie n'est ouvert : le jeu continue.",
+    "No hay ninguna votación abierta para terminar la partida: el juego sigue.",
+    "Non c'è nessuna votazione aperta per chiudere la partita: il gioco continua.",
+    "Er loopt geen stemming om het spel te beëindigen: het spel gaat door.")
+add("There's no bidding in this game.",
+    "In dieser Partie wird nicht geboten.",
+    "Il n'y a pas d'enchères dans cette partie.",
+    "En esta partida no hay subasta.",
+    "In questa partita non ci sono offerte.",
+    "In dit spel wordt niet geboden.")
+add("There's no bidding this deal: the pot carried over, so %(name)s names the suit again.",
+    "In dieser Runde wird nicht geboten: der Pott wurde übertragen, also nennt %(name)s die "
+    "Farbe erneut.",
+    "Pas d'enchères à cette donne : le pot est reporté, donc %(name)s nomme de nouveau la "
+    "couleur.",
+    "No hay subasta en esta mano: el bote pasó a la siguiente, así que %(name)s vuelve a "
+    "nombrar el palo.",
+    "Nessuna offerta in questa mano: il piatto è stato riportato, quindi %(name)s sceglie di "
+    "nuovo il seme.",
+    "Deze ronde wordt niet geboden: de pot is doorgeschoven, dus %(name)s noemt opnieuw de "
+    "kleur.")
+add("The bidding is over for this deal.",
+    "Die Versteigerung ist für diese Runde vorbei.",
+    "Les enchères sont terminées pour cette donne.",
+    "La subasta ha terminado en esta mano.",
+    "L'asta è finita per questa mano.",
+    "Het bieden is voorbij voor deze ronde.")
+add("You've already bid this deal: everyone bids once.",
+    "Du hast in dieser Runde schon geboten: jeder bietet einmal.",
+    "Vous avez déjà enchéri à cette donne : chacun enchérit une fois.",
+    "Ya has pujado en esta mano: cada uno puja una vez.",
+    "Hai già fatto un'offerta in questa mano: ognuno offre una volta.",
+    "Je hebt deze ronde al geboden: iedereen biedt één keer.")
+add("A bid is a whole number of chips, at least 1; or pass.",
+    "Ein Gebot ist eine ganze Zahl von Chips, mindestens 1; oder passe.",
+    "Une enchère est un nombre entier de jetons, au moins 1 ; ou passez.",
+    "Una puja es un número entero de fichas, al menos 1; o pasa.",
+    "Un'offerta è un numero intero di gettoni, almeno 1; oppure passa.",
+    "Een bod is een heel aantal fiches, minstens 1; of pas.")
+add("Nobody names a suit in this game: hearts are the suit to avoid.",
+    "In dieser Partie nennt niemand eine Farbe: Herz ist die zu meidende Farbe.",
+    "Personne ne nomme de couleur dans cette partie : les cœurs sont la couleur à éviter.",
+    "En esta partida nadie nombra un palo: los corazones son el palo a evitar.",
+    "In questa partita nessuno sceglie un seme: i cuori sono il seme da evitare.",
+    "In dit spel noemt niemand een kleur: harten is de kleur die je vermijdt.")
+add("There's no suit to name now.",
+    "Jetzt ist keine Farbe zu nennen.",
+    "Il n'y a pas de couleur à nommer maintenant.",
+    "Ahora no hay que nombrar ningún palo.",
+    "Adesso non c'è nessun seme da scegliere.",
+    "Er hoeft nu geen kleur genoemd te worden.")
+add("The suit to avoid is already named: %(suit)s.",
+    "Die zu meidende Farbe ist schon genannt: %(suit)s.",
+    "La couleur à éviter est déjà nommée : %(suit)s.",
+    "El palo a evitar ya está nombrado: %(suit)s.",
+    "Il seme da evitare è già stato scelto: %(suit)s.",
+    "De kleur die vermeden moet worden is al genoemd: %(suit)s.")
+add("Nobody needs to draw from the stock now.",
+    "Gerade muss niemand vom Stapel ziehen.",
+    "Personne n'a besoin de piocher dans le talon maintenant.",
+    "Ahora nadie tiene que robar del mazo.",
+    "Adesso nessuno deve pescare dal tallone.",
+    "Niemand hoeft nu van de stapel te trekken.")
+add("Drawing until you can follow suit takes %(num)d card, not %(count)d.",
+    ("Ziehen, bis du bedienen kannst, braucht %(num)d Karte, nicht %(count)d.",
+     "Ziehen, bis du bedienen kannst, braucht %(num)d Karten, nicht %(count)d."),
+    ("Piocher jusqu'à pouvoir fournir prend %(num)d carte, pas %(count)d.",
+     "Piocher jusqu'à pouvoir fournir prend %(num)d cartes, pas %(count)d."),
+    ("Robar hasta poder seguir el palo lleva %(num)d carta, no %(count)d.",
+     "Robar hasta poder seguir el palo lleva %(num)d cartas, no %(count)d."),
+    ("Pescare finché puoi rispondere al seme richiede %(num)d carta, non %(count)d.",
+     "Pescare finché puoi rispondere al seme richiede %(num)d carte, non %(count)d."),
+    ("Trekken tot je kleur kunt bekennen kost %(num)d kaart, niet %(count)d.",
+     "Trekken tot je kleur kunt bekennen kost %(num)d kaarten, niet %(count)d."),
+    plural="Drawing until you can follow suit takes %(num)d cards, not %(count)d.")
+add("This game has already been created.",
+    "Diese Partie wurde schon angelegt.",
+    "Cette partie a déjà été créée.",
+    "Esta partida ya se ha creado.",
+    "Questa partita è già stata creata.",
+    "Dit spel is al aangemaakt.")
+add("The hand has already been dealt.",
+    "Die Runde ist schon gegeben.",
+    "La donne a déjà été distribuée.",
+    "La mano ya se ha repartido.",
+    "La mano è già stata distribuita.",
+    "De ronde is al gedeeld.")
+add("A deal must hold every card of the deck exactly once.",
+    "Ein Geben muss jede Karte des Spiels genau einmal enthalten.",
+    "Une distribution doit contenir chaque carte du jeu exactement une fois.",
+    "Un reparto debe contener cada carta de la baraja exactamente una vez.",
+    "Una distribuzione deve contenere ogni carta del mazzo esattamente una volta.",
+    "Een deling moet elke kaart van het spel precies één keer bevatten.")
+add("A %(event)s event has no place in this game's rules.",
+    "Ein %(event)s-Ereignis passt nicht zu den Regeln dieser Partie.",
+    "Un événement %(event)s n'a pas sa place dans les règles de cette partie.",
+    "Un evento %(event)s no tiene cabida en las reglas de esta partida.",
+    "Un evento %(event)s non ha posto nelle regole di questa partita.",
+    "Een %(event)s-gebeurtenis past niet bij de regels van dit spel.")
+add("The draw for first dealer needs one card per seat.",
+    "Das Ziehen um den ersten Geber braucht eine Karte pro Platz.",
+    "Le tirage du premier donneur demande une carte par place.",
+    "El sorteo del primer repartidor necesita una carta por asiento.",
+    "L'estrazione del primo mazziere richiede una carta per posto.",
+    "Het trekken voor de eerste gever vraagt één kaart per plaats.")
+add("The first dealer must be the seat that drew the highest card.",
+    "Erster Geber muss der Platz sein, der die höchste Karte gezogen hat.",
+    "Le premier donneur doit être la place qui a tiré la plus haute carte.",
+    "El primer repartidor debe ser el asiento que sacó la carta más alta.",
+    "Il primo mazziere deve essere il posto che ha pescato la carta più alta.",
+    "De eerste gever moet de plaats zijn die de hoogste kaart trok.")
+add("A game's log must start with its creation.",
+    "Der Verlauf einer Partie muss mit ihrer Anlage beginnen.",
+    "Le journal d'une partie doit commencer par sa création.",
+    "El registro de una partida debe empezar con su creación.",
+    "Il registro di una partita deve iniziare con la sua creazione.",
+    "Het verloop van een spel moet beginnen met het aanmaken ervan.")
+add("no pass (hold)", "kein Weitergeben (halten)", "pas de passe (on garde)",
+    "sin pase (se guardan)", "nessun passaggio (si tengono)", "niet doorgeven (houden)")
+add("across", "gegenüber", "en face", "enfrente", "di fronte", "tegenover")
+add("left", "links", "à gauche", "a la izquierda", "a sinistra", "links")
+add("right", "rechts", "à droite", "a la derecha", "a destra", "rechts")
+add("%(num)s to the left", "%(num)s nach links", "%(num)s à gauche", "%(num)s a la izquierda",
+    "%(num)s a sinistra", "%(num)s naar links")
+add("%(num)s to the right", "%(num)s nach rechts", "%(num)s à droite", "%(num)s a la derecha",
+    "%(num)s a destra", "%(num)s naar rechts")
+
+
+def main() -> None:
+    for i, lang in enumerate(LANGS):
+        catalog = Catalog(locale=lang, project="pbem", fuzzy=False)
+        for ctx, msgid, plural, translations in E:
+            text = translations[i]
+            if plural is not None:
+                assert isinstance(text, tuple) and len(text) == 2, msgid
+                catalog.add((msgid, plural), tuple(text), context=ctx)
+            else:
+                assert isinstance(text, str), msgid
+                catalog.add(msgid, text, context=ctx)
+        buffer = io.BytesIO()
+        write_po(buffer, catalog, width=100, omit_header=False)
+        text = re.sub(r'"Plural-Forms: [^"]*"',
+                      '"Plural-Forms: nplurals=2; plural=%s;\\n"'
+                      % ("(n > 1)" if lang == "fr" else "(n != 1)"),
+                      buffer.getvalue().decode("utf-8"))
+        text = re.sub(r'^msgstr\[2\] ""\n', "", text, flags=re.M)  # babel's CLDR plural
+        text = re.sub(r"^# (FIRST AUTHOR|Copyright).*\n", "", text, flags=re.M)
+        (HERE / f"{lang}.po").write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
