@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from pbem.bots.review import SHOWN_FROM, Verdict
 from pbem.engine import Rules
+from pbem.present.i18n import _, ngettext
 from pbem.present.presenters import presenter
 
 PER_HAND = 2  # the largest mistakes shown per player and hand (summary page and email)
@@ -44,15 +45,16 @@ def decision_words(verdict: Verdict, unit: str) -> str:
 
 def _reason(code: str) -> str:
     """The words of a `Verdict.why` code (pbem.bots.explain)."""
-    name, _, card = code.partition(":")
+    name, _sep, card = code.partition(":")
     if name == "queen_into":
-        return f"into the {card} still out"
+        return _("into the %(card)s still out", card=card)
     if name == "spade_over_queen":
-        return f"with the {card} still out"
+        return _("with the %(card)s still out", card=card)
     if name == "kept_queen":
-        return "kept the Q♠ when it could go"
+        return _("kept the Q♠ when it could go")
     if name == "took_points":
-        return f"took a trick of {card} point{'' if card == '1' else 's'}"
+        return ngettext("took a trick of %(num)d point", "took a trick of %(num)d points",
+                        int(card))
     return ""
 
 

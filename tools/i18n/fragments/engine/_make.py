@@ -661,6 +661,24 @@ add("%(num)s to the left", "%(num)s nach links", "%(num)s à gauche", "%(num)s a
 add("%(num)s to the right", "%(num)s nach rechts", "%(num)s à droite", "%(num)s a la derecha",
     "%(num)s a destra", "%(num)s naar rechts")
 
+# pbem/present/review.py: why a card was costly (pbem.bots.explain's codes), after the card
+add("into the %(card)s still out", "in das noch offene %(card)s", "sous le %(card)s encore dehors",
+    "con el %(card)s aún fuera", "sotto il %(card)s ancora fuori",
+    "onder de %(card)s die nog buiten is")
+add("with the %(card)s still out", "mit der noch offenen %(card)s",
+    "avec la %(card)s encore dehors", "con la %(card)s aún fuera",
+    "con la %(card)s ancora fuori", "met de %(card)s nog buiten")
+add("kept the Q♠ when it could go", "behielt die Q♠, als sie wegkonnte",
+    "a gardé la Q♠ alors qu'elle pouvait partir", "se quedó la Q♠ cuando podía soltarla",
+    "ha tenuto la Q♠ quando poteva scartarla", "hield de Q♠ toen die weg kon")
+add("took a trick of %(num)d point",
+    ("nahm einen Stich mit %(num)d Punkt", "nahm einen Stich mit %(num)d Punkten"),
+    ("a pris un pli de %(num)d point", "a pris un pli de %(num)d points"),
+    ("se llevó una baza de %(num)d punto", "se llevó una baza de %(num)d puntos"),
+    ("ha preso una presa da %(num)d punto", "ha preso una presa da %(num)d punti"),
+    ("nam een slag van %(num)d punt", "nam een slag van %(num)d punten"),
+    plural="took a trick of %(num)d points")
+
 
 def main() -> None:
     for i, lang in enumerate(LANGS):
