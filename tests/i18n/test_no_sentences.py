@@ -24,13 +24,26 @@ _SQL = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|WITH|CREATE|ALTER|DROP)\b",
 # (path, the literal's start): sentences that stay, each with its reason.
 ALLOWED: dict[tuple[str, str], str] = {
     # Programming errors (a bug in the caller, never shown to a player): Python's own words.
-    ("pbem/engine/cards.py", "rank must be 2..14"): "ValueError for a bug: Card(rank) outside 2..14",
+    ("pbem/engine/cards.py", "rank must be 2..14"): "ValueError: Card(rank) outside 2..14",
     ("pbem/engine/cards.py", "Card is immutable"): "AttributeError for a bug",
     ("pbem/engine/values.py", " must be a dataclass with slots=True"): "TypeError for a bug",
     ("pbem/engine/values.py", ": a field outside __init__ needs a default"): "TypeError, a bug",
     ("pbem/engine/values.py", ": fields with a default_factory are not supported"):
         "TypeError for a bug",
+    ("pbem/engine/values.py", "def new_():"): "Python source the module compiles, not words",
+    ("pbem/engine/values.py", "if cls is not _cls:"): "Python source the module compiles",
     ("pbem/engine/table.py", "one number of points per seat"): "ValueError for a bug",
+    ("pbem/engine/presets.py", "unknown preset "): "KeyError for a bug (a name from code)",
+    # A stored record that doesn't decode: the detail of an EventDecodeError, for the logs.
+    ("pbem/engine/events.py", "cards must be a list of strings"): "decoder detail, logs only",
+    ("pbem/engine/events.py", " is not a canonical card"): "decoder detail, logs only",
+    ("pbem/engine/events.py", "seats does not match the rules' player count"):
+        "decoder detail, logs only",
+    ("pbem/engine/events.py", "down must be true or false"): "decoder detail, logs only",
+    ("pbem/engine/events.py", "agree must be true or false"): "decoder detail, logs only",
+    ("pbem/engine/events.py", "card must be a string"): "decoder detail, logs only",
+    ("pbem/engine/rules.py", " must be true or false"): "decoder detail, logs only",
+    ("pbem/engine/rules.py", " must be a whole number"): "decoder detail, logs only",
 }
 
 
