@@ -7,6 +7,7 @@ from collections.abc import Iterable
 import click
 
 from pbem.engine import ALL_PRESETS, PRESETS, VARIANT_PRESETS, Preset
+from pbem.present.rules_words import rules_sentences
 
 
 @click.command("presets", help="List the rule presets, or show one: pbem presets NAME.")
@@ -23,7 +24,7 @@ def presets(name: str | None) -> None:
                                  param_hint="NAME")
     preset = ALL_PRESETS[name]
     click.echo(f"{preset.title}\nSource: {preset.source}\nIn short: {preset.summary}\n")
-    for sentence in preset.rules.describe():
+    for sentence in rules_sentences(preset.rules):
         click.echo(f"- {sentence}")
     click.echo("\nOptions:")
     for key, value in preset.rules.to_dict().items():

@@ -267,11 +267,12 @@ class Rules:
     def replace(self, **changes: Any) -> Rules:
         return Rules.from_dict({**self.to_dict(), **_encode_changes(changes)})
 
-    def describe(self) -> list[str]:
-        """The rules in plain words, one sentence each, for emails and pages."""
-        from pbem.engine.describe import describe_rules
+    def facts(self) -> list[tuple[str, dict[str, Any]]]:
+        """The rules as facts, a code and data per option a player reads about
+        (pbem.present.rules_words.rules_sentences words them)."""
+        from pbem.engine.describe import rules_facts
 
-        return describe_rules(self)
+        return rules_facts(self)
 
 
 _ENUM_FIELDS: dict[str, type[Enum]] = {

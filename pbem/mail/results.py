@@ -21,7 +21,7 @@ from pbem.engine import (
 )
 from pbem.mail.gamemail import GameMail
 from pbem.mail.votes import vote_words
-from pbem.present import views
+from pbem.present import rules_words, views
 from pbem.present.presenters import presenter
 from pbem.store.models import OutboxEmail
 
@@ -141,4 +141,4 @@ def summary_mail(mail: GameMail, state: GameState, seat: int,
 
 def rules_sentences(rules: Rules) -> list[str]:
     """The rules in words, and what a whole variant asks of a player by email."""
-    return [*rules.describe(), *presenter(rules).email_rules]
+    return [*rules_words.rules_sentences(rules), *presenter(rules).email_rules]

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from pbem.engine import HOLD
-from pbem.present.i18n import _
+from collections.abc import Callable
+from typing import Any
+
+from pbem.engine import HOLD, Rules
+from pbem.present.i18n import _, ngettext
+from pbem.present.refusals import cards_list
 
 
 def offset_words(offset: int, players: int) -> str:
@@ -19,3 +23,198 @@ def offset_words(offset: int, players: int) -> str:
     if offset > 0:
         return _("%(num)s to the left", num=abs(offset))
     return _("%(num)s to the right", num=abs(offset))
+
+
+# --- the rules text: one sentence (or two) per fact of pbem.engine.describe.rules_facts ---
+
+def rules_sentences(rules: Rules) -> list[str]:
+    """The rules in plain words, one item per rule option, for invitations, emails and pages."""
+    return [_FACTS[code](data) for code, data in rules.facts()]
+
+
+def _variant(data: dict[str, Any]) -> str:
+    variant = data["variant"]
+    if variant == "cancellation" and data["same_rank"]:
+        return _("Cancellation Hearts: two decks shuffled together. Two cards of the same rank "
+                 "in one trick cancel and neither can win it; a trick nobody can win goes to "
+                 "the winner of the next trick (the last one to its leader).")
+    if variant == "cancellation":
+        return _("Cancellation Hearts: two decks shuffled together. Two identical cards in one "
+                 "trick cancel and neither can win it; a trick nobody can win goes to the "
+                 "winner of the next trick (the last one to its leader).")
+    if variant == "domino":
+        return _("Domino Hearts: six cards each, the rest is a stock. If you can't follow suit "
+                 "you draw from the stock until you can; once it is gone you may discard. You "
+                 "drop out when your hand is empty; the last player left takes the cards still "
+                 "in hand and the stock.")
+    return _("Auction Hearts: after the deal everyone bids once, in turn, chips for naming the "
+             "suit to avoid (more than the last bid, or pass; if all pass the dealer names it "
+             "for nothing). The winner pays, names the suit and leads; that suit counts one "
+             "point a card and must be broken before it is led.")
+
+
+def _deck(data: dict[str, Any]) -> str:
+    players, hand = data["players"], data["hand"]
+    if "widow" in data and data["widow"]:
+        return ngettext("%(players)s players, %(hand)s cards each; %(num)d card forms a widow "
+                        "added to the first trick.",
+                        "%(players)s players, %(hand)s cards each; %(num)d cards form a widow "
+                        "added to the first trick.", data["widow"], players=players, hand=hand)
+    if "stock" in data:
+        return _("%(players)s players, %(hand)s cards each; a stock of %(stock)s.",
+                 players=players, hand=hand, stock=data["stock"])
+    if "removed" in data:
+        return _("%(players)s players, %(hand)s cards each (%(cards)s taken out).",
+                 players=players, hand=hand, cards=cards_list(data["removed"]))
+    if "kitty" in data and data["kitty_trick"] == "first":
+        return ngettext("%(players)s players, %(hand)s cards each; %(num)d card forms a kitty "
+                        "for the first trick's winner.",
+                        "%(players)s players, %(hand)s cards each; %(num)d cards form a kitty "
+                        "for the first trick's winner.", data["kitty"], players=players,
+                        hand=hand)
+    if "kitty" in data:
+        return ngettext("%(players)s players, %(hand)s cards each; %(num)d card forms a kitty "
+                        "for the last trick's winner.",
+                        "%(players)s players, %(hand)s cards each; %(num)d cards form a kitty "
+                        "for the last trick's winner.", data["kitty"], players=players,
+                        hand=hand)
+    return _("%(players)s players, %(hand)s cards each.", players=players, hand=hand)
+
+
+def _pass(data: dict[str, Any]) -> str:
+    cycle = ", ".join(offset_words(o, data["players"]) for o in data["cycle"])
+    return ngettext("Pass %(num)d card before each hand: %(cycle)s, then again.",
+                    "Pass %(num)d cards before each hand: %(cycle)s, then again.",
+                    data["count"], cycle=cycle)
+
+
+def _opening(data: dict[str, Any]) -> str:
+    lead = data["lead"]
+    if lead == "bidder":
+        return _("The winning bidder leads any card to the first trick.")
+    if lead == "left_of_dealer":
+        return _("The player left of the dealer leads any card to the first trick.")
+    if lead == "any_club":
+        return _("The holder of the lowest club leads a club to the first trick.")
+    return _("The holder of the lowest club (2C, or 3C when it is taken out) leads it.")
+
+
+def _first_trick(data: dict[str, Any]) -> str:
+    points = data["points"]
+    if points == "allowed":
+        return _("Points may be played on the first trick.")
+    if points == "named_suit_waits":
+        return _("No cards of the named suit on the first trick, unless you hold nothing else.")
+    if points == "hearts_wait":
+        return _("No hearts (the queen of spades is free and may be played) on the first "
+                 "trick, unless you hold nothing else.")
+    return _("No hearts or queen of spades on the first trick, unless you hold nothing else.")
+
+
+def _hearts(data: dict[str, Any]) -> str:
+    if not data["broken"]:
+        return _("Hearts may be led at any time.")
+    queen, discard = data["queen_breaks"], data["on_discard"]
+    if queen and discard:
+        text = _("Hearts can't be led until a heart or the queen of spades has been discarded, "
+                 "that is played on another suit's lead (or you hold only hearts).")
+    elif discard:
+        text = _("Hearts can't be led until a heart has been discarded, that is played on "
+                 "another suit's lead (or you hold only hearts).")
+    elif queen:
+        text = _("Hearts can't be led until a heart or the queen of spades has been played (or "
+                 "you hold only hearts).")
+    else:
+        text = _("Hearts can't be led until a heart has been played (or you hold only hearts).")
+    if data["may_lead_heart"]:
+        text += " " + _("Holding only hearts and the queen of spades, you may lead a heart.")
+    return text
+
+
+def _forced_queen(data: dict[str, Any]) -> str:
+    if data["when"] == "safely":
+        return _("The queen of spades must be played as soon as it safely can: discarded when "
+                 "you can't follow suit, and played under a higher spade.")
+    return _("The queen of spades must be discarded at the first chance: when you can't follow "
+             "suit and hold it, you play it.")
+
+
+def _points(data: dict[str, Any]) -> str:
+    text = _("Each heart is 1 point, the queen of spades 13.") if data["queen"] \
+        else _("Each heart is 1 point; the queen of spades is free.")
+    if data["bonus"] == "jack_of_diamonds":
+        text += " " + _("The jack of diamonds counts -10.")
+    if data["bonus"] == "ten_of_diamonds":
+        text += " " + _("The ten of diamonds counts -10; taking all 15 counting cards is a "
+                        "slam: -%(points)s.", points=data["slam"])
+        if data["needs_bonus"]:
+            text += " " + _("Without the ten of diamonds, taking every heart and the queen is "
+                            "no moon.")
+    return text
+
+
+def _moon(data: dict[str, Any]) -> str:
+    rule, v = data["rule"], data["points"]
+    if rule == "none":
+        return _("There is no shooting the moon: every point counts as taken.")
+    if rule == "others_plus":
+        return _("Shooting the moon (all the points): you score 0 and everyone else %(v)s.", v=v)
+    if rule == "shooter_minus":
+        return _("Shooting the moon (all the points): you go down %(v)s.", v=v)
+    if rule == "shooter_choice":
+        return _("Shooting the moon: you choose to go down %(v)s or put everyone else up "
+                 "%(v)s.", v=v)
+    if rule == "choice_at_74":
+        return _("Shooting the moon: everyone else scores %(v)s; once a score is %(t)s or more "
+                 "the shooter may go down %(v)s instead.", v=v, t=data["from"])
+    if rule == "protection":
+        return _("Shooting the moon: everyone else scores %(v)s, unless that would make the "
+                 "shooter lose; then the shooter goes down %(v)s instead.", v=v)
+    return _("Shooting the moon: everyone else scores %(v)s, unless that would make the shooter "
+             "lose; then the shooter may choose to go down %(v)s instead.", v=v)
+
+
+def _claim_penalty(data: dict[str, Any]) -> str:
+    return _("A claim of the remaining tricks that could be beaten costs the claimer "
+             "%(points)s points (the others 0); with three or fewer tricks left the claimer "
+             "takes the remaining points instead.", points=data["points"])
+
+
+def _end(data: dict[str, Any]) -> str:
+    if data["shared"]:
+        return _("The game ends when someone reaches %(target)s; lowest wins, a tie for lowest "
+                 "shares the win.", target=data["target"])
+    return _("The game ends when someone reaches %(target)s; lowest wins, a tie for lowest "
+             "plays on.", target=data["target"])
+
+
+def _settlement(data: dict[str, Any]) -> str:
+    how = data["how"]
+    if how == "pairwise":
+        return _("At the end every pair settles the difference of their scores; a player below "
+                 "zero is paid double.")
+    if how == "chips":
+        return _("Chips: everyone pays their points into the pot and the deal's lowest score "
+                 "takes it (ties split, odd chips stay).")
+    if how == "sweepstakes":
+        return _("Sweepstakes: everyone pays their points into the pot; only a player with zero "
+                 "takes it, otherwise it carries over.")
+    if how == "howell":
+        return _("Howell settlement: for each heart you pay a chip to each other player, and "
+                 "collect 13 minus your hearts.")
+    return _("Chips: the winning bid and a chip per card of the named suit taken go into the "
+             "pot. A sole player with none of the suit takes the pot; two split it (an odd chip "
+             "stays); otherwise it carries over and the same bidder names the suit next deal "
+             "without bidding.")
+
+
+_FACTS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "variant": _variant, "deck": _deck, "pass": _pass,
+    "no_pass": lambda d: _("No cards are passed."),
+    "opening": _opening, "first_trick": _first_trick, "hearts": _hearts,
+    "forced_queen": _forced_queen, "points": _points, "moon": _moon,
+    "claim_penalty": _claim_penalty, "end": _end,
+    "sinkhole_99": lambda d: _("A score of exactly 99 drops to 0."),
+    "draw_first_dealer": lambda d: _("Cards are drawn to choose the first dealer."),
+    "settlement": _settlement,
+}

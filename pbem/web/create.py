@@ -37,6 +37,7 @@ from pbem.engine import (
     Ties,
 )
 from pbem.present.presenters import presenter
+from pbem.present.rules_words import rules_sentences
 from pbem.roster import load_roster
 from pbem.service import games as service_games
 from pbem.service import lobby, policy
@@ -375,7 +376,7 @@ def render_form(form: Form, code: int = 200) -> ResponseReturnValue:
                            on_timeout=ON_TIMEOUT, strengths=ROBOT_STRENGTHS,
                            open_waits=OPEN_WAITS, max_name=MAX_NAME,
                            max_game_name=MAX_GAME_NAME,
-                           describe=form.rules.describe(),
+                           describe=rules_sentences(form.rules),
                            fixed=presenter(form.rules).fixes_options), code
 
 

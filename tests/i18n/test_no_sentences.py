@@ -103,7 +103,7 @@ def sentences(package: str) -> list[str]:
         for line, text, node in _literals(tree):
             if id(node) in skipped or not looks_like_a_sentence(text):
                 continue
-            if any(relative == where and text.startswith(start)
+            if any(relative == where and text.strip().startswith(start.strip())
                    for where, start in ALLOWED):
                 continue
             problems.append(f"{relative}:{line}: {text.strip()[:80]!r}")

@@ -45,6 +45,7 @@ from pbem.present import codes, views
 from pbem.present import links as seat_links
 from pbem.present import pages as variants
 from pbem.present.refusals import mistake_words
+from pbem.present.rules_words import rules_sentences
 from pbem.present.tokens import hash_token
 from pbem.service.deadlines import held_since
 from pbem.service.games import awaits_confirmation, is_unanswered, organiser_seat
@@ -187,7 +188,7 @@ def invitation_context(table: Table, seat: int) -> dict[str, object]:
             "declined": mine.invite_status == "declined",
             "confirming": organiser is not None and organiser.seat_no == seat
             and awaits_confirmation(table.game, table.seats),
-            "rules": table.state.rules.describe(),
+            "rules": rules_sentences(table.state.rules),
             "organiser": table.names[organiser.seat_no] if organiser is not None else ""}
 
 
