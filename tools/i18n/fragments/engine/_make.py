@@ -679,6 +679,504 @@ add("took a trick of %(num)d point",
     ("nam een slag van %(num)d punt", "nam een slag van %(num)d punten"),
     plural="took a trick of %(num)d points")
 
+# pbem/present/rules_words.py: the rules text, one item per fact of describe.rules_facts
+add("Cancellation Hearts: two decks shuffled together. Two cards of the same rank in one trick "
+    "cancel and neither can win it; a trick nobody can win goes to the winner of the next trick "
+    "(the last one to its leader).",
+    "Cancellation-Hearts: zwei Kartenspiele werden zusammengemischt. Zwei Karten gleichen Werts "
+    "in einem Stich heben sich auf und keine kann ihn gewinnen; einen Stich, den niemand "
+    "gewinnen kann, bekommt der Gewinner des nächsten Stichs (den letzten sein Ausspieler).",
+    "Hearts Annulation : deux jeux mélangés ensemble. Deux cartes de même valeur dans un pli "
+    "s'annulent et aucune ne peut le remporter ; un pli que personne ne peut remporter va au "
+    "gagnant du pli suivant (le dernier à celui qui l'a entamé).",
+    "Corazones de Cancelación: dos barajas mezcladas. Dos cartas del mismo valor en una baza se "
+    "anulan y ninguna puede ganarla; una baza que nadie puede ganar se la lleva el ganador de "
+    "la siguiente (la última, quien salió en ella).",
+    "Peppa ad annullamento: due mazzi mescolati insieme. Due carte dello stesso valore nella "
+    "stessa presa si annullano e nessuna delle due può vincerla; una presa che nessuno può "
+    "vincere va a chi vince la presa successiva (l'ultima a chi l'ha aperta).",
+    "Cancellation-hartenjagen: twee spellen door elkaar geschud. Twee kaarten van dezelfde "
+    "waarde in één slag heffen elkaar op en geen van beide kan hem winnen; een slag die niemand "
+    "kan winnen gaat naar de winnaar van de volgende slag (de laatste naar wie uitkwam).")
+add("Cancellation Hearts: two decks shuffled together. Two identical cards in one trick cancel "
+    "and neither can win it; a trick nobody can win goes to the winner of the next trick (the "
+    "last one to its leader).",
+    "Cancellation-Hearts: zwei Kartenspiele werden zusammengemischt. Zwei gleiche Karten in "
+    "einem Stich heben sich auf und keine kann ihn gewinnen; einen Stich, den niemand gewinnen "
+    "kann, bekommt der Gewinner des nächsten Stichs (den letzten sein Ausspieler).",
+    "Hearts Annulation : deux jeux mélangés ensemble. Deux cartes identiques dans un pli "
+    "s'annulent et aucune ne peut le remporter ; un pli que personne ne peut remporter va au "
+    "gagnant du pli suivant (le dernier à celui qui l'a entamé).",
+    "Corazones de Cancelación: dos barajas mezcladas. Dos cartas idénticas en una baza se "
+    "anulan y ninguna puede ganarla; una baza que nadie puede ganar se la lleva el ganador de "
+    "la siguiente (la última, quien salió en ella).",
+    "Peppa ad annullamento: due mazzi mescolati insieme. Due carte identiche nella stessa presa "
+    "si annullano e nessuna delle due può vincerla; una presa che nessuno può vincere va a chi "
+    "vince la presa successiva (l'ultima a chi l'ha aperta).",
+    "Cancellation-hartenjagen: twee spellen door elkaar geschud. Twee identieke kaarten in één "
+    "slag heffen elkaar op en geen van beide kan hem winnen; een slag die niemand kan winnen "
+    "gaat naar de winnaar van de volgende slag (de laatste naar wie uitkwam).")
+add("Domino Hearts: six cards each, the rest is a stock. If you can't follow suit you draw from "
+    "the stock until you can; once it is gone you may discard. You drop out when your hand is "
+    "empty; the last player left takes the cards still in hand and the stock.",
+    "Domino-Hearts: sechs Karten für jeden, der Rest ist der Stapel. Wer nicht bedienen kann, "
+    "zieht vom Stapel, bis es geht; ist er leer, darf man abwerfen. Wer keine Karten mehr hat, "
+    "scheidet aus; der letzte Spieler bekommt die restlichen Handkarten und den Stapel.",
+    "Hearts Domino : six cartes chacun, le reste forme le talon. Si vous ne pouvez pas fournir, "
+    "vous piochez dans le talon jusqu'à pouvoir le faire ; une fois le talon épuisé, vous "
+    "pouvez défausser. Vous sortez quand votre main est vide ; le dernier joueur restant prend "
+    "les cartes encore en main et le talon.",
+    "Corazones Dominó: seis cartas para cada uno, el resto forma el mazo. Si no puedes seguir "
+    "el palo, robas del mazo hasta que puedas; cuando se acaba, puedes descartarte. Sales del "
+    "juego cuando tu mano queda vacía; el último jugador se lleva las cartas que quedan en mano "
+    "y el mazo.",
+    "Peppa Domino: sei carte a testa, il resto è il tallone. Se non puoi rispondere al seme "
+    "peschi dal tallone finché puoi; quando è finito puoi scartare. Esci quando la tua mano è "
+    "vuota; l'ultimo giocatore rimasto prende le carte ancora in mano e il tallone.",
+    "Domino-hartenjagen: zes kaarten per speler, de rest is de stapel. Kun je geen kleur "
+    "bekennen, dan trek je van de stapel tot het wel kan; is die op, dan mag je afgooien. Je "
+    "ligt eruit als je hand leeg is; de laatste speler krijgt de kaarten die nog in de hand "
+    "zijn en de stapel.")
+add("Auction Hearts: after the deal everyone bids once, in turn, chips for naming the suit to "
+    "avoid (more than the last bid, or pass; if all pass the dealer names it for nothing). The "
+    "winner pays, names the suit and leads; that suit counts one point a card and must be "
+    "broken before it is led.",
+    "Auktions-Hearts: nach dem Geben bietet jeder einmal reihum Chips dafür, die zu meidende "
+    "Farbe zu nennen (mehr als das letzte Gebot, oder passen; passen alle, nennt der Geber sie "
+    "umsonst). Der Gewinner zahlt, nennt die Farbe und spielt aus; jede Karte dieser Farbe "
+    "zählt einen Punkt, und sie muss gebrochen sein, bevor sie ausgespielt wird.",
+    "Hearts aux enchères : après la donne, chacun enchérit une fois, à son tour, des jetons "
+    "pour nommer la couleur à éviter (plus que la dernière enchère, ou passer ; si tous "
+    "passent, le donneur la nomme gratuitement). Le gagnant paie, nomme la couleur et entame ; "
+    "chaque carte de cette couleur compte un point et elle doit être ouverte avant d'être "
+    "entamée.",
+    "Corazones de Subasta: tras el reparto, cada uno puja una vez, por turno, fichas por "
+    "nombrar el palo a evitar (más que la última puja, o pasar; si todos pasan, el repartidor "
+    "lo nombra gratis). El ganador paga, nombra el palo y sale; cada carta de ese palo cuenta "
+    "un punto y debe estar roto antes de salir con él.",
+    "Peppa all'asta: dopo la distribuzione ognuno offre una volta, a turno, gettoni per "
+    "scegliere il seme da evitare (più dell'ultima offerta, oppure passa; se passano tutti, il "
+    "mazziere lo sceglie gratis). Il vincitore paga, sceglie il seme e apre; ogni carta di quel "
+    "seme vale un punto e il seme deve essere aperto prima di poterlo giocare in apertura.",
+    "Veiling-hartenjagen: na het delen biedt iedereen één keer, op zijn beurt, fiches om de "
+    "kleur te noemen die vermeden moet worden (meer dan het laatste bod, of passen; als "
+    "iedereen past, noemt de gever haar gratis). De winnaar betaalt, noemt de kleur en komt "
+    "uit; elke kaart van die kleur telt één punt en de kleur moet gebroken zijn voor je ermee "
+    "uitkomt.")
+add("%(players)s players, %(hand)s cards each; %(num)d card forms a widow added to the first "
+    "trick.",
+    ("%(players)s Spieler, je %(hand)s Karten; %(num)d Karte bildet einen Skat, der zum ersten "
+     "Stich kommt.",
+     "%(players)s Spieler, je %(hand)s Karten; %(num)d Karten bilden einen Skat, der zum "
+     "ersten Stich kommt."),
+    ("%(players)s joueurs, %(hand)s cartes chacun ; %(num)d carte forme une veuve ajoutée au "
+     "premier pli.",
+     "%(players)s joueurs, %(hand)s cartes chacun ; %(num)d cartes forment une veuve ajoutée "
+     "au premier pli."),
+    ("%(players)s jugadores, %(hand)s cartas cada uno; %(num)d carta forma una viuda que se "
+     "añade a la primera baza.",
+     "%(players)s jugadores, %(hand)s cartas cada uno; %(num)d cartas forman una viuda que se "
+     "añade a la primera baza."),
+    ("%(players)s giocatori, %(hand)s carte a testa; %(num)d carta forma un monte aggiunto "
+     "alla prima presa.",
+     "%(players)s giocatori, %(hand)s carte a testa; %(num)d carte formano un monte aggiunto "
+     "alla prima presa."),
+    ("%(players)s spelers, %(hand)s kaarten elk; %(num)d kaart vormt een weduwe die bij de "
+     "eerste slag komt.",
+     "%(players)s spelers, %(hand)s kaarten elk; %(num)d kaarten vormen een weduwe die bij de "
+     "eerste slag komt."),
+    plural="%(players)s players, %(hand)s cards each; %(num)d cards form a widow added to the "
+    "first trick.")
+add("%(players)s players, %(hand)s cards each; a stock of %(stock)s.",
+    "%(players)s Spieler, je %(hand)s Karten; ein Stapel von %(stock)s.",
+    "%(players)s joueurs, %(hand)s cartes chacun ; un talon de %(stock)s.",
+    "%(players)s jugadores, %(hand)s cartas cada uno; un mazo de %(stock)s.",
+    "%(players)s giocatori, %(hand)s carte a testa; un tallone di %(stock)s.",
+    "%(players)s spelers, %(hand)s kaarten elk; een stapel van %(stock)s.")
+add("%(players)s players, %(hand)s cards each (%(cards)s taken out).",
+    "%(players)s Spieler, je %(hand)s Karten (%(cards)s herausgenommen).",
+    "%(players)s joueurs, %(hand)s cartes chacun (%(cards)s retirées).",
+    "%(players)s jugadores, %(hand)s cartas cada uno (sin %(cards)s).",
+    "%(players)s giocatori, %(hand)s carte a testa (%(cards)s tolte).",
+    "%(players)s spelers, %(hand)s kaarten elk (%(cards)s eruit gehaald).")
+for trick, de, fr, es, it, nl in (("first", "ersten", "premier", "primera", "prima", "eerste"),
+                                  ("last", "letzten", "dernier", "última", "ultima", "laatste")):
+    add(f"%(players)s players, %(hand)s cards each; %(num)d card forms a kitty for the {trick} "
+        "trick's winner.",
+        (f"%(players)s Spieler, je %(hand)s Karten; %(num)d Karte bildet einen Skat für den "
+         f"Gewinner des {de} Stichs.",
+         f"%(players)s Spieler, je %(hand)s Karten; %(num)d Karten bilden einen Skat für den "
+         f"Gewinner des {de} Stichs."),
+        (f"%(players)s joueurs, %(hand)s cartes chacun ; %(num)d carte forme un talon pour le "
+         f"gagnant du {fr} pli.",
+         f"%(players)s joueurs, %(hand)s cartes chacun ; %(num)d cartes forment un talon pour "
+         f"le gagnant du {fr} pli."),
+        (f"%(players)s jugadores, %(hand)s cartas cada uno; %(num)d carta forma un bote para el "
+         f"ganador de la {es} baza.",
+         f"%(players)s jugadores, %(hand)s cartas cada uno; %(num)d cartas forman un bote para "
+         f"el ganador de la {es} baza."),
+        (f"%(players)s giocatori, %(hand)s carte a testa; %(num)d carta forma un monte per chi "
+         f"vince la {it} presa.",
+         f"%(players)s giocatori, %(hand)s carte a testa; %(num)d carte formano un monte per "
+         f"chi vince la {it} presa."),
+        (f"%(players)s spelers, %(hand)s kaarten elk; %(num)d kaart vormt een pot voor de "
+         f"winnaar van de {nl} slag.",
+         f"%(players)s spelers, %(hand)s kaarten elk; %(num)d kaarten vormen een pot voor de "
+         f"winnaar van de {nl} slag."),
+        plural=f"%(players)s players, %(hand)s cards each; %(num)d cards form a kitty for the "
+        f"{trick} trick's winner.")
+add("%(players)s players, %(hand)s cards each.",
+    "%(players)s Spieler, je %(hand)s Karten.",
+    "%(players)s joueurs, %(hand)s cartes chacun.",
+    "%(players)s jugadores, %(hand)s cartas cada uno.",
+    "%(players)s giocatori, %(hand)s carte a testa.",
+    "%(players)s spelers, %(hand)s kaarten elk.")
+add("Pass %(num)d card before each hand: %(cycle)s, then again.",
+    ("Gib vor jeder Runde %(num)d Karte weiter: %(cycle)s, dann von vorn.",
+     "Gib vor jeder Runde %(num)d Karten weiter: %(cycle)s, dann von vorn."),
+    ("Passez %(num)d carte avant chaque donne : %(cycle)s, puis on recommence.",
+     "Passez %(num)d cartes avant chaque donne : %(cycle)s, puis on recommence."),
+    ("Pasa %(num)d carta antes de cada mano: %(cycle)s, y vuelta a empezar.",
+     "Pasa %(num)d cartas antes de cada mano: %(cycle)s, y vuelta a empezar."),
+    ("Passa %(num)d carta prima di ogni mano: %(cycle)s, poi si ricomincia.",
+     "Passa %(num)d carte prima di ogni mano: %(cycle)s, poi si ricomincia."),
+    ("Geef voor elke ronde %(num)d kaart door: %(cycle)s, en dan opnieuw.",
+     "Geef voor elke ronde %(num)d kaarten door: %(cycle)s, en dan opnieuw."),
+    plural="Pass %(num)d cards before each hand: %(cycle)s, then again.")
+add("The winning bidder leads any card to the first trick.",
+    "Der Gewinner der Versteigerung spielt eine beliebige Karte zum ersten Stich aus.",
+    "Le gagnant des enchères entame le premier pli avec la carte de son choix.",
+    "El ganador de la subasta sale a la primera baza con cualquier carta.",
+    "Chi vince l'asta apre la prima presa con una carta qualsiasi.",
+    "De winnaar van het bieden komt in de eerste slag uit met een willekeurige kaart.")
+add("The player left of the dealer leads any card to the first trick.",
+    "Der Spieler links vom Geber spielt eine beliebige Karte zum ersten Stich aus.",
+    "Le joueur à gauche du donneur entame le premier pli avec la carte de son choix.",
+    "El jugador a la izquierda del repartidor sale a la primera baza con cualquier carta.",
+    "Il giocatore alla sinistra del mazziere apre la prima presa con una carta qualsiasi.",
+    "De speler links van de gever komt in de eerste slag uit met een willekeurige kaart.")
+add("The holder of the lowest club leads a club to the first trick.",
+    "Wer das niedrigste Kreuz hat, spielt zum ersten Stich ein Kreuz aus.",
+    "Le détenteur du plus petit trèfle entame le premier pli à trèfle.",
+    "Quien tiene el trébol más bajo sale a la primera baza con un trébol.",
+    "Chi ha la carta di fiori più bassa apre la prima presa con una carta di fiori.",
+    "Wie de laagste klaveren heeft, komt in de eerste slag uit met een klaveren.")
+add("The holder of the lowest club (2C, or 3C when it is taken out) leads it.",
+    "Wer das niedrigste Kreuz hat (2C, oder 3C, wenn es herausgenommen ist), spielt es aus.",
+    "Le détenteur du plus petit trèfle (2C, ou 3C s'il est retiré) l'entame.",
+    "Quien tiene el trébol más bajo (2C, o 3C si se ha quitado) sale con él.",
+    "Chi ha la carta di fiori più bassa (2C, o 3C se è stata tolta) apre con quella.",
+    "Wie de laagste klaveren heeft (2C, of 3C als die eruit is gehaald), komt ermee uit.")
+add("Points may be played on the first trick.",
+    "Im ersten Stich dürfen Punkte gespielt werden.",
+    "On peut jouer des points au premier pli.",
+    "Se pueden jugar puntos en la primera baza.",
+    "Nella prima presa si possono giocare punti.",
+    "In de eerste slag mogen punten gespeeld worden.")
+add("No cards of the named suit on the first trick, unless you hold nothing else.",
+    "Keine Karten der genannten Farbe im ersten Stich, außer du hast nichts anderes.",
+    "Pas de carte de la couleur nommée au premier pli, sauf si vous n'avez rien d'autre.",
+    "Ninguna carta del palo nombrado en la primera baza, salvo que no tengas otra cosa.",
+    "Niente carte del seme scelto nella prima presa, a meno che tu non abbia altro.",
+    "Geen kaarten van de genoemde kleur in de eerste slag, tenzij je niets anders hebt.")
+add("No hearts (the queen of spades is free and may be played) on the first trick, unless you "
+    "hold nothing else.",
+    "Kein Herz im ersten Stich (die Pik-Dame ist frei und darf gespielt werden), außer du hast "
+    "nichts anderes.",
+    "Pas de cœur au premier pli (la dame de pique ne compte pas et peut être jouée), sauf si "
+    "vous n'avez rien d'autre.",
+    "Ningún corazón en la primera baza (la reina de picas no cuenta y se puede jugar), salvo "
+    "que no tengas otra cosa.",
+    "Niente cuori nella prima presa (la donna di picche non conta e si può giocare), a meno che "
+    "tu non abbia altro.",
+    "Geen harten in de eerste slag (de schoppenvrouw telt niet en mag gespeeld worden), tenzij "
+    "je niets anders hebt.")
+add("No hearts or queen of spades on the first trick, unless you hold nothing else.",
+    "Kein Herz und keine Pik-Dame im ersten Stich, außer du hast nichts anderes.",
+    "Ni cœur ni dame de pique au premier pli, sauf si vous n'avez rien d'autre.",
+    "Ni corazones ni la reina de picas en la primera baza, salvo que no tengas otra cosa.",
+    "Né cuori né donna di picche nella prima presa, a meno che tu non abbia altro.",
+    "Geen harten of schoppenvrouw in de eerste slag, tenzij je niets anders hebt.")
+add("Hearts may be led at any time.",
+    "Herz darf jederzeit ausgespielt werden.",
+    "On peut entamer à cœur à tout moment.",
+    "Se puede salir con corazones en cualquier momento.",
+    "Si può aprire con i cuori in qualsiasi momento.",
+    "Met harten mag je altijd uitkomen.")
+for breaker, de, fr, es, it, nl in (
+        ("a heart or the queen of spades", "ein Herz oder die Pik-Dame",
+         "un cœur ou la dame de pique", "un corazón o la reina de picas",
+         "un cuori o la donna di picche", "een harten of de schoppenvrouw"),
+        ("a heart", "ein Herz", "un cœur", "un corazón", "un cuori", "een harten")):
+    add(f"Hearts can't be led until {breaker} has been discarded, that is played on another "
+        "suit's lead (or you hold only hearts).",
+        f"Herz darf erst ausgespielt werden, wenn {de} abgeworfen wurde, also auf eine andere "
+        "ausgespielte Farbe (oder du hast nur Herz).",
+        f"On ne peut pas entamer à cœur avant que {fr} ait été défaussé, c'est-à-dire joué sur "
+        "une autre couleur entamée (ou si vous n'avez que des cœurs).",
+        f"No se puede salir con corazones hasta que se haya descartado {es}, es decir, jugado "
+        "sobre otro palo (o si solo tienes corazones).",
+        f"Non si può aprire con i cuori finché non è stato scartato {it}, cioè giocato su "
+        "un altro seme (o se hai solo cuori).",
+        f"Je mag pas met harten uitkomen als {nl} is afgegooid, dat wil zeggen gespeeld op "
+        "een andere uitgekomen kleur (of als je alleen harten hebt).")
+    add(f"Hearts can't be led until {breaker} has been played (or you hold only hearts).",
+        f"Herz darf erst ausgespielt werden, wenn {de} gespielt wurde (oder du hast nur Herz).",
+        f"On ne peut pas entamer à cœur avant que {fr} ait été joué (ou si vous n'avez que "
+        "des cœurs).",
+        f"No se puede salir con corazones hasta que se haya jugado {es} (o si solo tienes "
+        "corazones).",
+        f"Non si può aprire con i cuori finché non è stato giocato {it} (o se hai solo cuori).",
+        f"Je mag pas met harten uitkomen als {nl} is gespeeld (of als je alleen harten hebt).")
+add("Holding only hearts and the queen of spades, you may lead a heart.",
+    "Hast du nur Herz und die Pik-Dame, darfst du ein Herz ausspielen.",
+    "Si vous n'avez que des cœurs et la dame de pique, vous pouvez entamer à cœur.",
+    "Si solo tienes corazones y la reina de picas, puedes salir con un corazón.",
+    "Se hai solo cuori e la donna di picche, puoi aprire con un cuori.",
+    "Heb je alleen harten en de schoppenvrouw, dan mag je met harten uitkomen.")
+add("The queen of spades must be played as soon as it safely can: discarded when you can't "
+    "follow suit, and played under a higher spade.",
+    "Die Pik-Dame muss gespielt werden, sobald es gefahrlos geht: abgeworfen, wenn du nicht "
+    "bedienen kannst, und unter einem höheren Pik gespielt.",
+    "La dame de pique doit être jouée dès que c'est sans risque : défaussée quand vous ne "
+    "pouvez pas fournir, et jouée sous un pique plus fort.",
+    "La reina de picas debe jugarse en cuanto sea seguro: descartada cuando no puedas seguir el "
+    "palo, y jugada bajo una pica más alta.",
+    "La donna di picche va giocata appena lo si può fare senza rischio: scartata quando non "
+    "puoi rispondere al seme, e giocata sotto una picche più alta.",
+    "De schoppenvrouw moet gespeeld worden zodra dat veilig kan: afgegooid als je geen kleur "
+    "kunt bekennen, en gespeeld onder een hogere schoppen.")
+add("The queen of spades must be discarded at the first chance: when you can't follow suit and "
+    "hold it, you play it.",
+    "Die Pik-Dame muss bei der ersten Gelegenheit abgeworfen werden: kannst du nicht bedienen "
+    "und hast sie, spielst du sie.",
+    "La dame de pique doit être défaussée à la première occasion : si vous ne pouvez pas "
+    "fournir et l'avez, vous la jouez.",
+    "La reina de picas debe descartarse a la primera ocasión: si no puedes seguir el palo y la "
+    "tienes, la juegas.",
+    "La donna di picche va scartata alla prima occasione: se non puoi rispondere al seme e ce "
+    "l'hai, la giochi.",
+    "De schoppenvrouw moet bij de eerste kans worden afgegooid: kun je geen kleur bekennen en "
+    "heb je haar, dan speel je haar.")
+add("Each heart is 1 point, the queen of spades 13.",
+    "Jedes Herz zählt 1 Punkt, die Pik-Dame 13.",
+    "Chaque cœur vaut 1 point, la dame de pique 13.",
+    "Cada corazón vale 1 punto, la reina de picas 13.",
+    "Ogni cuori vale 1 punto, la donna di picche 13.",
+    "Elke harten telt 1 punt, de schoppenvrouw 13.")
+add("Each heart is 1 point; the queen of spades is free.",
+    "Jedes Herz zählt 1 Punkt; die Pik-Dame zählt nichts.",
+    "Chaque cœur vaut 1 point ; la dame de pique ne compte pas.",
+    "Cada corazón vale 1 punto; la reina de picas no cuenta.",
+    "Ogni cuori vale 1 punto; la donna di picche non conta.",
+    "Elke harten telt 1 punt; de schoppenvrouw telt niet.")
+add("The jack of diamonds counts -10.",
+    "Der Karo-Bube zählt -10.",
+    "Le valet de carreau vaut -10.",
+    "La jota de diamantes vale -10.",
+    "Il fante di quadri vale -10.",
+    "De ruitenboer telt -10.")
+add("The ten of diamonds counts -10; taking all 15 counting cards is a slam: -%(points)s.",
+    "Die Karo-Zehn zählt -10; wer alle 15 zählenden Karten nimmt, macht einen Schlemm: "
+    "-%(points)s.",
+    "Le dix de carreau vaut -10 ; prendre les 15 cartes qui comptent est un chelem : "
+    "-%(points)s.",
+    "El diez de diamantes vale -10; llevarse las 15 cartas que cuentan es un slam: "
+    "-%(points)s.",
+    "Il dieci di quadri vale -10; prendere tutte le 15 carte che contano è uno slam: "
+    "-%(points)s.",
+    "De ruitentien telt -10; alle 15 tellende kaarten pakken is een slem: -%(points)s.")
+add("Without the ten of diamonds, taking every heart and the queen is no moon.",
+    "Ohne die Karo-Zehn ist es kein Durchmarsch, alle Herzen und die Dame zu nehmen.",
+    "Sans le dix de carreau, prendre tous les cœurs et la dame n'est pas un grand chelem.",
+    "Sin el diez de diamantes, llevarse todos los corazones y la reina no es tirar a la luna.",
+    "Senza il dieci di quadri, prendere tutti i cuori e la donna non è cappotto.",
+    "Zonder de ruitentien is alle harten en de vrouw pakken geen maan.")
+add("There is no shooting the moon: every point counts as taken.",
+    "Es gibt keinen Durchmarsch: jeder Punkt zählt, wie er genommen wurde.",
+    "Il n'y a pas de grand chelem : chaque point compte tel qu'il a été pris.",
+    "No se puede tirar a la luna: cada punto cuenta tal como se ha llevado.",
+    "Non esiste il cappotto: ogni punto conta come è stato preso.",
+    "Er is geen maan schieten: elk punt telt zoals het gepakt is.")
+add("Shooting the moon (all the points): you score 0 and everyone else %(v)s.",
+    "Durchmarsch (alle Punkte): du bekommst 0 und alle anderen %(v)s.",
+    "Grand chelem (tous les points) : vous marquez 0 et tous les autres %(v)s.",
+    "Tirar a la luna (todos los puntos): tú sumas 0 y todos los demás %(v)s.",
+    "Cappotto (tutti i punti): tu segni 0 e tutti gli altri %(v)s.",
+    "De maan schieten (alle punten): jij krijgt 0 en alle anderen %(v)s.")
+add("Shooting the moon (all the points): you go down %(v)s.",
+    "Durchmarsch (alle Punkte): dir werden %(v)s abgezogen.",
+    "Grand chelem (tous les points) : vous baissez de %(v)s.",
+    "Tirar a la luna (todos los puntos): bajas %(v)s.",
+    "Cappotto (tutti i punti): scendi di %(v)s.",
+    "De maan schieten (alle punten): jij gaat %(v)s omlaag.")
+add("Shooting the moon: you choose to go down %(v)s or put everyone else up %(v)s.",
+    "Durchmarsch: du wählst, ob dir %(v)s abgezogen werden oder alle anderen %(v)s bekommen.",
+    "Grand chelem : vous choisissez de baisser de %(v)s ou de faire monter tous les autres de "
+    "%(v)s.",
+    "Tirar a la luna: eliges bajar %(v)s o subir a todos los demás %(v)s.",
+    "Cappotto: scegli se scendere di %(v)s o far salire tutti gli altri di %(v)s.",
+    "De maan schieten: je kiest of jij %(v)s omlaag gaat of alle anderen %(v)s omhoog.")
+add("Shooting the moon: everyone else scores %(v)s; once a score is %(t)s or more the shooter "
+    "may go down %(v)s instead.",
+    "Durchmarsch: alle anderen bekommen %(v)s; sobald ein Punktestand %(t)s oder mehr "
+    "beträgt, darf der Schütze stattdessen %(v)s abziehen.",
+    "Grand chelem : tous les autres marquent %(v)s ; dès qu'un score atteint %(t)s ou plus, "
+    "le tireur peut plutôt baisser de %(v)s.",
+    "Tirar a la luna: todos los demás suman %(v)s; cuando una puntuación llega a %(t)s o más, "
+    "quien tiró puede bajar %(v)s en su lugar.",
+    "Cappotto: tutti gli altri segnano %(v)s; quando un punteggio arriva a %(t)s o più, chi ha "
+    "fatto cappotto può invece scendere di %(v)s.",
+    "De maan schieten: alle anderen krijgen %(v)s; zodra een stand %(t)s of meer is, mag de "
+    "schutter in plaats daarvan %(v)s omlaag gaan.")
+add("Shooting the moon: everyone else scores %(v)s, unless that would make the shooter lose; "
+    "then the shooter goes down %(v)s instead.",
+    "Durchmarsch: alle anderen bekommen %(v)s, außer der Schütze würde dadurch verlieren; dann "
+    "werden ihm stattdessen %(v)s abgezogen.",
+    "Grand chelem : tous les autres marquent %(v)s, sauf si cela fait perdre le tireur ; il "
+    "baisse alors de %(v)s à la place.",
+    "Tirar a la luna: todos los demás suman %(v)s, salvo que eso haga perder a quien tiró; "
+    "entonces baja %(v)s en su lugar.",
+    "Cappotto: tutti gli altri segnano %(v)s, a meno che così chi ha fatto cappotto perda; "
+    "allora scende invece di %(v)s.",
+    "De maan schieten: alle anderen krijgen %(v)s, tenzij de schutter daardoor verliest; dan "
+    "gaat de schutter in plaats daarvan %(v)s omlaag.")
+add("Shooting the moon: everyone else scores %(v)s, unless that would make the shooter lose; "
+    "then the shooter may choose to go down %(v)s instead.",
+    "Durchmarsch: alle anderen bekommen %(v)s, außer der Schütze würde dadurch verlieren; dann "
+    "darf er wählen, sich stattdessen %(v)s abziehen zu lassen.",
+    "Grand chelem : tous les autres marquent %(v)s, sauf si cela fait perdre le tireur ; il "
+    "peut alors choisir de baisser de %(v)s à la place.",
+    "Tirar a la luna: todos los demás suman %(v)s, salvo que eso haga perder a quien tiró; "
+    "entonces puede elegir bajar %(v)s en su lugar.",
+    "Cappotto: tutti gli altri segnano %(v)s, a meno che così chi ha fatto cappotto perda; "
+    "allora può scegliere di scendere invece di %(v)s.",
+    "De maan schieten: alle anderen krijgen %(v)s, tenzij de schutter daardoor verliest; dan "
+    "mag de schutter kiezen om in plaats daarvan %(v)s omlaag te gaan.")
+add("A claim of the remaining tricks that could be beaten costs the claimer %(points)s points "
+    "(the others 0); with three or fewer tricks left the claimer takes the remaining points "
+    "instead.",
+    "Eine Ansage der restlichen Stiche, die geschlagen werden könnte, kostet den Ansager "
+    "%(points)s Punkte (die anderen 0); bei drei oder weniger verbleibenden Stichen bekommt er "
+    "stattdessen die restlichen Punkte.",
+    "Une annonce des plis restants qui pourrait être battue coûte %(points)s points à son "
+    "auteur (0 aux autres) ; s'il reste trois plis ou moins, il prend plutôt les points "
+    "restants.",
+    "Reclamar las bazas restantes cuando se podría perder alguna le cuesta %(points)s puntos a "
+    "quien reclama (0 a los demás); con tres bazas o menos por jugar, se lleva en cambio los "
+    "puntos restantes.",
+    "Una dichiarazione delle prese rimanenti che potrebbe essere battuta costa %(points)s punti "
+    "a chi la fa (0 agli altri); con tre prese o meno rimaste, prende invece i punti rimanenti.",
+    "Een claim op de overige slagen die verslagen kan worden, kost de claimer %(points)s punten "
+    "(de anderen 0); met drie of minder slagen te gaan krijgt de claimer in plaats daarvan de "
+    "resterende punten.")
+add("The game ends when someone reaches %(target)s; lowest wins, a tie for lowest shares the "
+    "win.",
+    "Die Partie endet, wenn jemand %(target)s erreicht; der Niedrigste gewinnt, bei Gleichstand "
+    "teilen sich die Niedrigsten den Sieg.",
+    "La partie se termine quand quelqu'un atteint %(target)s ; le plus bas gagne, une égalité "
+    "au plus bas partage la victoire.",
+    "La partida termina cuando alguien llega a %(target)s; gana la puntuación más baja, y un "
+    "empate en la más baja comparte la victoria.",
+    "La partita finisce quando qualcuno arriva a %(target)s; vince il punteggio più basso, un "
+    "pareggio al più basso divide la vittoria.",
+    "Het spel eindigt als iemand %(target)s bereikt; de laagste wint, bij gelijkspel delen de "
+    "laagsten de winst.")
+add("The game ends when someone reaches %(target)s; lowest wins, a tie for lowest plays on.",
+    "Die Partie endet, wenn jemand %(target)s erreicht; der Niedrigste gewinnt, bei Gleichstand "
+    "wird weitergespielt.",
+    "La partie se termine quand quelqu'un atteint %(target)s ; le plus bas gagne, en cas "
+    "d'égalité au plus bas on continue.",
+    "La partida termina cuando alguien llega a %(target)s; gana la puntuación más baja, y con "
+    "un empate en la más baja se sigue jugando.",
+    "La partita finisce quando qualcuno arriva a %(target)s; vince il punteggio più basso, con "
+    "un pareggio al più basso si continua a giocare.",
+    "Het spel eindigt als iemand %(target)s bereikt; de laagste wint, bij gelijkspel wordt "
+    "doorgespeeld.")
+add("At the end every pair settles the difference of their scores; a player below zero is paid "
+    "double.",
+    "Am Ende rechnet jedes Paar die Differenz seiner Punkte ab; wer unter null ist, bekommt "
+    "doppelt.",
+    "À la fin, chaque paire règle la différence de ses scores ; un joueur sous zéro est payé "
+    "double.",
+    "Al final cada pareja liquida la diferencia de sus puntuaciones; a un jugador por debajo de "
+    "cero se le paga el doble.",
+    "Alla fine ogni coppia regola la differenza dei punteggi; un giocatore sotto zero viene "
+    "pagato il doppio.",
+    "Aan het eind verrekent elk paar het verschil in punten; een speler onder nul krijgt dubbel "
+    "uitbetaald.")
+add("Chips: everyone pays their points into the pot and the deal's lowest score takes it (ties "
+    "split, odd chips stay).",
+    "Chips: jeder zahlt seine Punkte in den Pott und die niedrigste Punktzahl der Runde nimmt "
+    "ihn (bei Gleichstand geteilt, übrige Chips bleiben).",
+    "Jetons : chacun verse ses points au pot et le plus bas score de la donne le remporte "
+    "(partagé en cas d'égalité, les jetons en trop restent).",
+    "Fichas: cada uno paga sus puntos al bote y la puntuación más baja de la mano se lo lleva "
+    "(los empates se reparten, las fichas sobrantes se quedan).",
+    "Gettoni: ognuno versa i suoi punti nel piatto e il punteggio più basso della mano lo "
+    "prende (diviso in caso di pareggio, i gettoni in più restano).",
+    "Fiches: iedereen betaalt zijn punten in de pot en de laagste score van de ronde krijgt "
+    "hem (bij gelijkspel gedeeld, overgebleven fiches blijven liggen).")
+add("Sweepstakes: everyone pays their points into the pot; only a player with zero takes it, "
+    "otherwise it carries over.",
+    "Sweepstakes: jeder zahlt seine Punkte in den Pott; nur ein Spieler mit null nimmt ihn, "
+    "sonst wird er übertragen.",
+    "Sweepstakes : chacun verse ses points au pot ; seul un joueur à zéro le remporte, sinon il "
+    "est reporté.",
+    "Sweepstakes: cada uno paga sus puntos al bote; solo un jugador con cero se lo lleva, si no "
+    "pasa a la siguiente mano.",
+    "Sweepstakes: ognuno versa i suoi punti nel piatto; solo un giocatore a zero lo prende, "
+    "altrimenti viene riportato.",
+    "Sweepstakes: iedereen betaalt zijn punten in de pot; alleen een speler met nul krijgt hem, "
+    "anders schuift hij door.")
+add("Howell settlement: for each heart you pay a chip to each other player, and collect 13 "
+    "minus your hearts.",
+    "Howell-Abrechnung: für jedes Herz zahlst du jedem anderen Spieler einen Chip und "
+    "kassierst 13 minus deine Herzen.",
+    "Règlement Howell : pour chaque cœur vous payez un jeton à chaque autre joueur, et "
+    "encaissez 13 moins vos cœurs.",
+    "Liquidación Howell: por cada corazón pagas una ficha a cada uno de los demás jugadores, y "
+    "cobras 13 menos tus corazones.",
+    "Regolamento Howell: per ogni cuori paghi un gettone a ciascun altro giocatore, e incassi "
+    "13 meno i tuoi cuori.",
+    "Howell-afrekening: voor elke harten betaal je elke andere speler een fiche, en je "
+    "ontvangt 13 min je harten.")
+add("Chips: the winning bid and a chip per card of the named suit taken go into the pot. A sole "
+    "player with none of the suit takes the pot; two split it (an odd chip stays); otherwise it "
+    "carries over and the same bidder names the suit next deal without bidding.",
+    "Chips: das Siegergebot und ein Chip pro genommener Karte der genannten Farbe kommen in den "
+    "Pott. Hat ein einziger Spieler keine Karte der Farbe, nimmt er den Pott; zwei teilen ihn "
+    "(ein übriger Chip bleibt); sonst wird er übertragen und derselbe Bieter nennt die Farbe "
+    "in der nächsten Runde ohne Versteigerung.",
+    "Jetons : l'enchère gagnante et un jeton par carte de la couleur nommée prise vont au pot. "
+    "Un joueur seul sans aucune carte de la couleur remporte le pot ; deux le partagent (un "
+    "jeton en trop reste) ; sinon il est reporté et le même enchérisseur nomme la couleur à la "
+    "donne suivante sans enchères.",
+    "Fichas: la puja ganadora y una ficha por cada carta del palo nombrado que se lleve van al "
+    "bote. Un único jugador sin ninguna carta del palo se lleva el bote; dos se lo reparten "
+    "(una ficha sobrante se queda); si no, pasa a la siguiente mano y el mismo pujador nombra "
+    "el palo sin subasta.",
+    "Gettoni: l'offerta vincente e un gettone per ogni carta presa del seme scelto vanno nel "
+    "piatto. Un solo giocatore senza carte di quel seme prende il piatto; due lo dividono (un "
+    "gettone dispari resta); altrimenti viene riportato e lo stesso offerente sceglie il seme "
+    "nella mano successiva senza asta.",
+    "Fiches: het winnende bod en een fiche per gepakte kaart van de genoemde kleur gaan in de "
+    "pot. Eén speler zonder kaarten van die kleur krijgt de pot; twee delen hem (een oneven "
+    "fiche blijft liggen); anders schuift hij door en noemt dezelfde bieder de kleur de "
+    "volgende ronde zonder bieden.")
+add("No cards are passed.", "Es werden keine Karten weitergegeben.",
+    "Aucune carte n'est passée.", "No se pasan cartas.", "Non si passano carte.",
+    "Er worden geen kaarten doorgegeven.")
+add("A score of exactly 99 drops to 0.", "Ein Punktestand von genau 99 fällt auf 0.",
+    "Un score d'exactement 99 retombe à 0.", "Una puntuación de exactamente 99 baja a 0.",
+    "Un punteggio di esattamente 99 torna a 0.", "Een stand van precies 99 zakt naar 0.")
+add("Cards are drawn to choose the first dealer.",
+    "Der erste Geber wird durch Ziehen von Karten bestimmt.",
+    "On tire des cartes pour désigner le premier donneur.",
+    "Se sacan cartas para elegir al primer repartidor.",
+    "Si pescano carte per scegliere il primo mazziere.",
+    "Er worden kaarten getrokken om de eerste gever te kiezen.")
+
 
 def main() -> None:
     for i, lang in enumerate(LANGS):
