@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pbem.engine import HOLD, Rules
+from pbem.engine import HOLD, Preset, Rules
 from pbem.present.i18n import _, ngettext
 from pbem.present.refusals import cards_list
 
@@ -218,3 +218,62 @@ _FACTS: dict[str, Callable[[dict[str, Any]], str]] = {
     "draw_first_dealer": lambda d: _("Cards are drawn to choose the first dealer."),
     "settlement": _settlement,
 }
+
+
+# --- preset titles: the engine names a preset by its key; its title is read here ----------
+
+def preset_title(preset: Preset) -> str:
+    """The title players read for `preset` (`Standard Hearts (Black Lady)`)."""
+    own = _own_title(preset.name)
+    if own is not None:
+        return own
+    players = preset.rules.players
+    if preset.family == "omnibus-jd":
+        return ngettext("Omnibus Hearts, jack of diamonds -10, %(num)d player (seed 002)",
+                        "Omnibus Hearts, jack of diamonds -10, %(num)d players (seed 002)",
+                        players)
+    if preset.family == "cancellation":
+        return ngettext("Cancellation Hearts, %(num)d player (seed 001)",
+                        "Cancellation Hearts, %(num)d players (seed 001)", players)
+    if preset.family == "domino":
+        return ngettext("Domino Hearts, %(num)d player (seed 001)",
+                        "Domino Hearts, %(num)d players (seed 001)", players)
+    if preset.family == "auction":
+        return ngettext("Auction Hearts, %(num)d player (seed 001)",
+                        "Auction Hearts, %(num)d players (seed 001)", players)
+    return preset.name
+
+
+def _own_title(name: str) -> str | None:  # noqa: C901 (one title per preset)
+    titles = {
+        "standard": _("Standard Hearts (Black Lady)"),
+        "bicycle": _("Bicycle rules (seed 000)"),
+        "hoyle": _("Hoyle rules (seed 001)"),
+        "hoyle-no-hold": _("Hoyle rules, pass left, right, across (seed 001)"),
+        "hoyle-forced-queen": _("Hoyle rules with the forced queen (seed 001)"),
+        "h2g2": _("Black Lady, optional rules off (seed 002)"),
+        "h2g2-protected": _("Black Lady with shooter protection and no blood (seed 002)"),
+        "club": _("Club rules (seed 003)"),
+        "club-five": _("Club rules, 5 players (seed 003)"),
+        "club-six": _("Club rules, 6 players (seed 003)"),
+        "simple": _("Simple rules (seed 004)"),
+        "omnibus-jd": _("Omnibus Hearts, jack of diamonds -10 (seed 002)"),
+        "omnibus-td": _("Omnibus Hearts, ten of diamonds -10 with the slam (seed 001)"),
+        "omnibus-td-five": _("Omnibus Hearts, 5 players (seed 001)"),
+        "omnibus-td-six": _("Omnibus Hearts, 6 players (seed 001)"),
+        "no-black-lady": _("Hearts Without Black Lady (seed 001)"),
+        "chips": _("Chip scoring (seed 001, variation 1)"),
+        "sweepstakes": _("Sweepstakes (seed 001, variation 2)"),
+        "three": _("Three players (2D removed)"),
+        "three-kitty": _("Three players with a kitty"),
+        "five": _("Five players (2D 2C removed)"),
+        "five-hoyle": _("Five players, pass left then right (seed 001)"),
+        "five-kitty": _("Five players with a kitty"),
+        "six": _("Six players (2D 2C 2S 3D removed)"),
+        "six-hoyle": _("Six players (2D 3D 3C 4C removed)"),
+        "six-kitty": _("Six players with a kitty"),
+        "seven": _("Seven players (2S 3D 3C removed)"),
+        "seven-kitty": _("Seven players with a kitty"),
+        "cancellation-rank": _("Cancellation Hearts, same rank cancels, 9 players (seed 001)"),
+    }
+    return titles.get(name)

@@ -37,7 +37,7 @@ from pbem.engine import (
     Ties,
 )
 from pbem.present.presenters import presenter
-from pbem.present.rules_words import rules_sentences
+from pbem.present.rules_words import preset_title, rules_sentences
 from pbem.roster import load_roster
 from pbem.service import games as service_games
 from pbem.service import lobby, policy
@@ -365,13 +365,15 @@ def _clean(value: Any) -> str:
 
 # --- pages ----------------------------------------------------------------------------------
 
-# The preset menu: its groups, each a list of (name, title, players).
-PRESET_GROUPS = [(group, [(p.name, p.title, p.rules.players) for p in presets.values()])
-                 for group, presets in (("Hearts", PRESETS), ("Whole variants", VARIANT_PRESETS))]
+def preset_groups() -> list[tuple[str, list[tuple[str, str, int]]]]:
+    """The preset menu: its groups, each a list of (name, title, players), titles in the
+    reader's language (pbem.present.rules_words)."""
+    return [(group, [(p.name, preset_title(p), p.rules.players) for p in presets.values()])
+            for group, presets in (("Hearts", PRESETS), ("Whole variants", VARIANT_PRESETS))]
 
 
 def render_form(form: Form, code: int = 200) -> ResponseReturnValue:
-    return render_template("web/new.html", form=form, preset_groups=PRESET_GROUPS,
+    return render_template("web/new.html", form=form, preset_groups=preset_groups(),
                            csrf=generate_csrf(), preset=ALL_PRESETS[form.preset],
                            on_timeout=ON_TIMEOUT, strengths=ROBOT_STRENGTHS,
                            open_waits=OPEN_WAITS, max_name=MAX_NAME,
@@ -434,7 +436,8 @@ def _with_rules_chosen(data: Mapping[str, Any]) -> Form:
     _read_players(form, data, [])
     form.errors.clear()
     if "use_rules" not in data:
-        form.general.append(f"You chose {ALL_PRESETS[preset].title}: its options are below. "
+        title = preset_title(ALL_PRESETS[preset])
+        form.general.append(f"You chose {title}: its options are below. "
                             "Check them, then press “Create the game”.")
     return form
 

@@ -14,6 +14,7 @@ from sqlmodel import select
 from pbem import service
 from pbem.app import db_engine
 from pbem.engine import ALL_PRESETS, PRESETS, VARIANT_PRESETS
+from pbem.present.rules_words import preset_title
 from pbem.service.policy import DeadlinePolicy
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
@@ -51,7 +52,7 @@ def test_the_form_lists_every_preset_with_its_title(client: FlaskClient) -> None
     html = client.get("/new").get_data(as_text=True)
     for preset in ALL_PRESETS.values():
         assert f'<option value="{preset.name}"' in html
-        assert preset.title.replace("'", "&#39;") in html
+        assert preset_title(preset).replace("'", "&#39;") in html
     assert html.count('class="player-row"') == 4
 
 
