@@ -27,7 +27,7 @@ from pbem.engine import (
 )
 from pbem.present import i18n
 from pbem.present.i18n import _, ngettext, pgettext
-from pbem.service.errors import CommandRejected
+from pbem.service.errors import BadRequest, CommandRejected
 
 Data = dict[str, Any]
 Names = Sequence[str]
@@ -85,6 +85,8 @@ def explain(error: EngineError, names: Names = ()) -> str:
     data = error.data
     if error.code == "worded":  # words made above the engine (the reply reader's own)
         return str(data.get("words", ""))
+    if error.code in ("bad_rules", "unknown_rule_options"):
+        return rules_refused(error)
     if isinstance(error, EventDecodeError):
         return _("A stored game record could not be read (%(code)s).", code=error.code)
     worder = _REASONS.get(error.code) if isinstance(error, IllegalMove) else None
@@ -369,10 +371,82 @@ _MESSAGES: dict[str, Worder] = {
 
 def mistake_words(error: Exception) -> str:
     """The sentence for a player's mistake the service refused: the engine's refusal worded
-    here (CommandRejected carries the engine's error and the seats' names); any other
-    mistake's own words."""
+    here (CommandRejected carries the engine's error and the seats' names, BadRequest may
+    carry one); any other mistake's own words."""
     if isinstance(error, CommandRejected):
         return explain(error.engine_error, error.names)
+    if isinstance(error, BadRequest) and error.engine_error is not None:
+        return explain(error.engine_error)
     if isinstance(error, EngineError):
         return explain(error)
     return str(error)
+
+
+# --- rules that can't be played (pbem.engine.rules.Rules.problems) ------------------------
+
+def rules_refused(error: EngineError) -> str:
+    """Why rule options were refused: the rules' problems, or the options nobody knows."""
+    data = error.data
+    if error.code == "unknown_rule_options":
+        detail = _("unknown rule options: %(options)s",
+                   options=", ".join(str(o) for o in data.get("options", ())))
+    elif "problems" in data:
+        detail = "; ".join(problem_words(code, facts) for code, facts in data["problems"])
+    else:
+        detail = str(data.get("detail", error.code))
+    return _("Those rule options don't work together: %(problems)s.",
+             problems=detail.rstrip("."))
+
+
+def _variant_title(variant: str) -> str:
+    if variant == "cancellation":
+        return _("Cancellation Hearts")
+    if variant == "domino":
+        return _("Domino Hearts")
+    if variant == "auction":
+        return _("Auction Hearts")
+    return _("Hearts")
+
+
+def problem_words(code: str, data: Data) -> str:  # noqa: C901 (one message per problem)
+    """One problem of rules that can't be played, as a phrase (they are joined by "; ")."""
+    name = _variant_title(data.get("variant", "standard"))
+    messages: dict[str, Callable[[], str]] = {
+        "players_range": lambda: _("%(variant)s needs %(low)s to %(high)s players",
+                                   variant=name, low=data["low"], high=data["high"]),
+        "removed_twice": lambda: _("a card is removed twice"),
+        "cancels_outside_cancellation": lambda: _(
+            "cancelling cards belong to Cancellation Hearts"),
+        "auction_pot_outside_auction": lambda: _("the auction pot belongs to Auction Hearts"),
+        "deck_does_not_divide": lambda: _("%(deck)s cards do not divide among %(players)s "
+                                          "players", deck=data["deck"],
+                                          players=data["players"]),
+        "kitty_keeps_all_cards": lambda: _("a kitty game keeps all 52 cards"),
+        "pass_offset_too_large": lambda: _("a pass offset is larger than the table"),
+        "too_many_passed": lambda: _("too many cards passed"),
+        "target_not_positive": lambda: _("the target score must be positive"),
+        "two_forced_queen_rules": lambda: _("choose one forced-queen rule"),
+        "moon_needs_ten_of_diamonds": lambda: _(
+            "only the ten of diamonds' slam can be required for the moon"),
+        "variant_has_no_pass": lambda: _("%(variant)s has no pass", variant=name),
+        "variant_has_no_bonus_card": lambda: _("%(variant)s has no bonus card", variant=name),
+        "variant_has_no_forced_queen": lambda: _("%(variant)s has no forced queen",
+                                                 variant=name),
+        "claim_penalty_outside_standard": lambda: _(
+            "claim penalties belong to the standard game"),
+        "auction_settles_pot": lambda: _(
+            "Auction Hearts settles with the auction pot (settlement auction)"),
+        "auction_scores_named_suit": lambda: _(
+            "Auction Hearts scores only the named suit: no queen, no moon"),
+        "variant_whole_decks": lambda: _(
+            "%(variant)s plays with whole decks: no cards removed, no kitty option",
+            variant=name),
+        "variant_left_of_dealer_leads": lambda: _(
+            "in %(variant)s the player left of the dealer leads", variant=name),
+        "auction_bidder_leads": lambda: _(
+            "in Auction Hearts the winning bidder leads any card (opening_lead left_of_dealer)"),
+        "cancellation_widow_first_trick": lambda: _(
+            "the Cancellation widow goes with the first trick"),
+    }
+    worder = messages.get(code)
+    return worder() if worder is not None else code

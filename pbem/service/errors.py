@@ -26,7 +26,13 @@ class CommandRejected(PlayerMistake):
 
 
 class BadRequest(PlayerMistake):
-    """The request itself doesn't make sense (unknown preset, wrong number of players...)."""
+    """The request itself doesn't make sense (unknown preset, wrong number of players...).
+    `engine_error`: the engine's refusal behind it (rules that can't be played), for
+    pbem.present.refusals to word."""
+
+    def __init__(self, message: str = "", engine_error: EngineError | None = None) -> None:
+        super().__init__(message)
+        self.engine_error = engine_error
 
 
 class NotFound(PlayerMistake):

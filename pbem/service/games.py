@@ -80,8 +80,7 @@ def make_rules(preset_name: str, options: Mapping[str, Any] | None = None) -> Ru
         try:
             rules = rules.replace(**options)
         except EventDecodeError as exc:  # the rules' own problems, or the unknown options
-            detail = exc.data.get("detail") or ", ".join(exc.data.get("options", ()))
-            raise BadRequest(f"Those rule options don't work together: {detail}") from exc
+            raise BadRequest(exc.code, engine_error=exc) from exc
         except (ValueError, TypeError) as exc:
             raise BadRequest(f"Those rule options don't work together: {exc}") from exc
     return rules

@@ -37,6 +37,7 @@ from pbem.engine import (
     Ties,
 )
 from pbem.present.presenters import presenter
+from pbem.present.refusals import mistake_words
 from pbem.present.rules_words import preset_title, rules_sentences
 from pbem.roster import load_roster
 from pbem.service import games as service_games
@@ -210,8 +211,8 @@ def read_form(data: Mapping[str, Any]) -> tuple[Form, dict[str, Any]]:
         return form, {}
     try:
         service.make_rules(preset, options)
-    except service.BadRequest as exc:  # the engine's own sentences, without the decoder's prefix
-        form.general.append(str(exc).replace("bad rules: ", "").rstrip(".") + ".")
+    except service.BadRequest as exc:  # the rules' problems, worded by the presentation
+        form.general.append(mistake_words(exc))
         return form, {}
     return form, {"name": form.name, "preset": preset, "options": options,
                   "players": invitees, "bot_seats": bots, "deadline_policy": deadline,
@@ -414,7 +415,7 @@ def create_game() -> ResponseReturnValue:
         out = service.create_game(service.Context(engine=db_engine()), **arguments,
                                   confirm_first=True)
     except service.BadRequest as exc:
-        form.general.append(str(exc))
+        form.general.append(mistake_words(exc))
         return render_form(form, 422)
     return redirect(url_for("create.created", game_id=out.game_id), code=303)
 

@@ -195,9 +195,9 @@ def test_standard_games_refuse_bids_and_named_suits() -> None:
 
 
 def test_the_auction_needs_its_own_settlement_and_no_queen() -> None:
-    with pytest.raises(ValueError, match="settles with the auction pot"):
+    with pytest.raises(ValueError, match="auction_settles_pot"):
         replace(RULES, settlement=Settlement.HOWELL)
-    with pytest.raises(ValueError, match="scores only the named suit"):
+    with pytest.raises(ValueError, match="auction_scores_named_suit"):
         replace(RULES, queen_scores=True)
 
 

@@ -55,7 +55,7 @@ def situation(rules: Rules, hands: dict[int, str], stock: str = "", **changes: o
 
 def test_domino_needs_2_to_7_players() -> None:
     for players in (1, 8):
-        with pytest.raises(ValueError, match="Domino Hearts needs 2 to 7 players"):
+        with pytest.raises(ValueError, match="players_range"):
             replace(RULES, players=players)
 
 
