@@ -25,7 +25,7 @@ from pbem.engine.decide import (
     VoteEnd,
     decide,
 )
-from pbem.engine.describe import awaited_words
+from pbem.engine.describe import awaited_code
 from pbem.engine.errors import EngineError
 from pbem.engine.events import EndVoted, Event, HandDealt
 from pbem.engine.fold import legal_cards
@@ -101,8 +101,9 @@ class Asked:
 
     @property
     def awaited(self) -> str:
-        """What the game waits for from this seat, e.g. "your card" (reminders, nudges)."""
-        return awaited_words(self.state.phase) if self.state is not None else "your card"
+        """What the game waits for from this seat, as a code (reminders, nudges): "card",
+        "pass", "bid", "suit_to_avoid", "moon_choice" (pbem.present.refusals.awaited_words)."""
+        return awaited_code(self.state.phase) if self.state is not None else "card"
 
     def why_not(self, command: Command) -> EngineError | None:
         """None when `command` is legal now; else the engine's error saying why not (a code

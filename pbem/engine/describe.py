@@ -118,13 +118,14 @@ def _points(rules: Rules) -> Fact:
                       "slam": rules.moon_points, "needs_bonus": rules.moon_needs_bonus_card}
 
 
-_AWAITED = {Phase.PASS: "your pass", Phase.MOON_CHOICE: "your moon choice",
-            Phase.BID: "your bid", Phase.NAME_SUIT: "your choice of the suit to avoid"}
+_AWAITED = {Phase.PASS: "pass", Phase.MOON_CHOICE: "moon_choice", Phase.BID: "bid",
+            Phase.NAME_SUIT: "suit_to_avoid"}
 
 
-def awaited_words(phase: Phase) -> str:
-    """What the game waits for from a player in `phase`, for reminders and nudges."""
-    return _AWAITED.get(phase, "your card")
+def awaited_code(phase: Phase) -> str:
+    """What the game waits for from a player in `phase`, for reminders and nudges, as a code
+    (pbem.present.refusals.awaited_words words it: "your pass")."""
+    return _AWAITED.get(phase, "card")
 
 
 # --- a preset's summary: what differs from the standard game, generated from its options ----

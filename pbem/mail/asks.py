@@ -24,6 +24,7 @@ from pbem.mail.gamemail import GameMail
 from pbem.mail.sending import deliverable
 from pbem.present import codes, views
 from pbem.present.presenters import presenter
+from pbem.present.refusals import awaited_words
 from pbem.store.models import Game, OutboxEmail
 from pbem.zones import deadline_text
 
@@ -169,10 +170,11 @@ def send_reminder(
     repeated = REPEATED.get(question.kind)
     if repeated is not None:
         return ask(mail, state, seat, deadline, partial(_as_reminder, repeated))
-    context = {"waiting_for": question.awaited, "asked_template": "",
+    waiting_for = awaited_words(question.awaited)
+    context = {"waiting_for": waiting_for, "asked_template": "",
                "deadline": deadline_text(deadline, player.time_zone)}
     return mail.send("reminder", seat, context, turn_seq=game.last_seq,
-                     preheader=f"Waiting for {question.awaited}.")
+                     preheader=f"Waiting for {waiting_for}.")
 
 
 AskWhat = Callable[[GameMail, GameState, SeatView, int, timedelta | None], Asked]

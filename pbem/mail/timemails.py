@@ -17,6 +17,7 @@ from pbem.mail.gamemail import GameMail
 from pbem.mail.render import default_renderer
 from pbem.mail.sending import deliverable
 from pbem.present import views
+from pbem.present.refusals import awaited_words
 from pbem.present.tokens import new_token
 from pbem.store.models import Game, OutboxEmail
 from pbem.zones import deadline_text
@@ -75,6 +76,7 @@ def send_nudge(
     player = mail.players.get(seat)
     if player is None or not deliverable(player):
         return None
+    waiting_for = awaited_words(waiting_for)  # the service passes the engine's code
     context = {"nudger": mail.names[from_seat], "waiting_for": waiting_for,
                "deadline": deadline_text(deadline, player.time_zone)}
     return mail.send("nudge", seat, context, turn_seq=game.last_seq,

@@ -450,3 +450,18 @@ def problem_words(code: str, data: Data) -> str:  # noqa: C901 (one message per 
     }
     worder = messages.get(code)
     return worder() if worder is not None else code
+
+
+def awaited_words(code: str) -> str:
+    """What the game waits for from a player (`Asked.awaited`'s code), e.g. "your pass"."""
+    if code == "pass":
+        return _("your pass")
+    if code == "moon_choice":
+        return _("your moon choice")
+    if code == "bid":
+        return _("your bid")
+    if code == "suit_to_avoid":
+        return _("your choice of the suit to avoid")
+    if code == "card":
+        return _("your card")
+    return code  # words already (a caller that still passes them)

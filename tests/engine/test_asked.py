@@ -42,7 +42,7 @@ from pbem.engine import (
     turn_before,
 )
 from pbem.playout import random_event
-from pbem.present.refusals import asked_words, explain, why_not
+from pbem.present.refusals import asked_words, awaited_words, explain, why_not
 
 STANDARD = PRESETS["standard"].rules
 
@@ -67,7 +67,7 @@ def test_every_seat_is_asked_to_pass_three_cards_to_the_left_at_once() -> None:
         assert question.pass_count == 3 and question.pass_to == (seat + 1) % 4
         assert question.cards == state.hand(seat)
         assert question.turn == 1  # the deal was its first turn
-        assert question.awaited == "your pass"
+        assert awaited_words(question.awaited) == "your pass"
     assert asked_words(asked(state, 0), ["Ann", "Bob", "Cy", "Di"]) == \
         "Pass 3 cards to Bob (left)."
 
@@ -88,7 +88,7 @@ def test_the_player_to_move_is_asked_to_play_one_of_the_legal_cards() -> None:
     seat = state.turn
     question = asked(state, seat)
     assert question.kind is Ask.PLAY and question.cards == legal_cards(state, seat)
-    assert question.can_claim and question.awaited == "your card"
+    assert question.can_claim and awaited_words(question.awaited) == "your card"
     assert asked_words(question).startswith("It's your turn to play: you can play ")
     other = asked(state, (seat + 1) % 4)
     assert other.kind is Ask.NOTHING and other.cards == ()
@@ -139,7 +139,7 @@ def test_moon_choice_is_asked_of_the_shooter_only() -> None:
     assert state.phase is Phase.MOON_CHOICE
     question = asked(state, shooter)
     assert question.kind is Ask.MOON and question.moon_options == (True, False)
-    assert question.awaited == "your moon choice"
+    assert awaited_words(question.awaited) == "your moon choice"
     assert asked(state, (shooter + 1) % 4).kind is Ask.NOTHING
     assert why_not(question, ChooseMoon((shooter + 1) % 4, True)) == \
         "Only the player who shot the moon chooses how it scores."
@@ -154,7 +154,7 @@ def test_auction_asks_each_seat_in_turn_to_bid_more_than_the_last_bid_or_pass() 
     state = apply(state, BidMade(0, 3))
     question = asked(state, 1)
     assert question.kind is Ask.BID and question.min_bid == 4 and question.turn == 1
-    assert question.awaited == "your bid"
+    assert awaited_words(question.awaited) == "your bid"
     assert why_not(question, Bid(1, 3)) == \
         "seat 1 already bid 3: bid more than 3 chips, or pass."
     assert question.why_not(Bid(1, None)) is None
@@ -169,7 +169,7 @@ def test_auction_asks_the_highest_bidder_to_name_the_suit() -> None:
         state = apply(state, BidMade(seat, chips))
     question = asked(state, 2)
     assert question.kind is Ask.NAME_SUIT and question.suits == tuple(Suit)
-    assert question.awaited == "your choice of the suit to avoid"
+    assert awaited_words(question.awaited) == "your choice of the suit to avoid"
     assert question.why_not(NameSuit(2, Suit.CLUBS)) is None
     assert asked(state, 0).kind is Ask.NOTHING
     assert why_not(asked(state, 0), NameSuit(0, Suit.CLUBS)) == \
