@@ -7,7 +7,7 @@ from collections.abc import Iterable
 import click
 
 from pbem.engine import ALL_PRESETS, PRESETS, VARIANT_PRESETS, Preset
-from pbem.present.rules_words import preset_title, rules_sentences
+from pbem.present.rules_words import preset_summary, preset_title, rules_sentences
 
 
 @click.command("presets", help="List the rule presets, or show one: pbem presets NAME.")
@@ -23,7 +23,7 @@ def presets(name: str | None) -> None:
         raise click.BadParameter(f"unknown preset; known: {', '.join(ALL_PRESETS)}",
                                  param_hint="NAME")
     preset = ALL_PRESETS[name]
-    click.echo(f"{preset_title(preset)}\nSource: {preset.source}\nIn short: {preset.summary}\n")
+    click.echo(f"{preset_title(preset)}\nSource: {preset.source}\nIn short: {preset_summary(preset)}\n")
     for sentence in rules_sentences(preset.rules):
         click.echo(f"- {sentence}")
     click.echo("\nOptions:")

@@ -40,6 +40,7 @@ from pbem.engine.decide import (
     forced_events,
     phase_facts,
 )
+from pbem.engine.describe import differences
 from pbem.engine.errors import (
     EngineError,
     EventDecodeError,
@@ -117,7 +118,7 @@ __all__ = [
     "SeatView", "Settlement",
     "SettlementResult", "Suit", "Ties", "Trick", "UnreadableInput", "WrongPhase", "apply",
     "apply_all", "apply_all_trusted", "claim_holds", "dealer_from_draw", "decide",
-    "decode_event", "describe_offset", "HOLD",
+    "decode_event", "describe_offset", "differences", "HOLD",
     "encode_event", "event_type", "forced_events", "format_cards", "legal_cards",
     "list_in_words", "parse_card", "parse_cards", "parse_suit", "phase_facts", "preset",
     "replay",

@@ -10,15 +10,12 @@ from pbem.engine.rules import (
     Cancels,
     FirstDealer,
     KittyTo,
-    MoonRule,
     OnlyHeartsAndQueenLead,
     OpeningLead,
     Rules,
     Settlement,
     Ties,
     Variant,
-    describe_offset,
-    removed_in_words,
 )
 from pbem.engine.state import Phase
 
@@ -130,105 +127,91 @@ def awaited_code(phase: Phase) -> str:
 
 # --- a preset's summary: what differs from the standard game, generated from its options ----
 
-_SHORT_MOON = {
-    MoonRule.NONE: "no moon", MoonRule.SHOOTER_MINUS: "moon: shooter -{v}",
-    MoonRule.SHOOTER_CHOICE: "moon: the shooter chooses", MoonRule.OTHERS_PLUS: "moon: others +{v}",
-    MoonRule.CHOICE_AT_74: "the 74 rule for the moon", MoonRule.PROTECTION: "shooter protection",
-    MoonRule.PROTECTION_CHOICE: "shooter protection, the shooter asked",
-}
-_SHORT_SETTLE = {
-    Settlement.SCORE_SHEET: "", Settlement.PAIRWISE: "pairwise settlement, below zero paid double",
-    Settlement.CHIPS: "chips: the deal's lowest score takes the pot",
-    Settlement.SWEEPSTAKES: "sweepstakes: only a zero score takes the pot",
-    Settlement.HOWELL: "Howell settlement",
-    Settlement.AUCTION: "bid chips to name the suit to avoid",
-}
-
-
-def differences(rules: Rules) -> list[str]:
-    """Short phrases for each option where `rules` differ from the standard game (the summary
-    `pbem presets` and the docs show beside each preset, so it can't drift from the options)."""
+def differences(rules: Rules) -> list[Fact]:
+    """A fact for each option where `rules` differ from the standard game (the summary
+    `pbem presets` and the docs show beside each preset, so it can't drift from the options):
+    codes and data, worded as short phrases by pbem.present.rules_words.summary_words."""
     base = Rules()
     found = [_table_phrase(rules), _pass_phrase(rules, base)]
     found += _play_phrases(rules, base)
     found += _points_phrases(rules, base)
     found += _game_phrases(rules, base)
-    return [f for f in found if f]
+    return [f for f in found if f is not None]
 
 
-def _table_phrase(rules: Rules) -> str:
+def _table_phrase(rules: Rules) -> Fact | None:
     if rules.variant is not Variant.STANDARD:
-        same_rank = ", same rank cancels" if rules.cancels is Cancels.SAME_RANK else ""
-        return f"{rules.variant.value} hearts, {rules.players} players{same_rank}"
+        return "variant_table", {"variant": rules.variant.value, "players": rules.players,
+                                 "same_rank": rules.cancels is Cancels.SAME_RANK}
     if rules.removed:
-        return f"{rules.players} players, {removed_in_words(rules)} removed"
+        return "players_removed", {"players": rules.players, "removed": rules.removed}
     if rules.kitty:
-        trick = "first" if rules.kitty_to is KittyTo.FIRST_TRICK else "last"
-        return f"{rules.players} players, a kitty of {rules.kitty_size} to the {trick} trick"
-    return "" if rules.players == 4 else f"{rules.players} players"
+        return "players_kitty", {
+            "players": rules.players, "kitty": rules.kitty_size,
+            "trick": "first" if rules.kitty_to is KittyTo.FIRST_TRICK else "last"}
+    return None if rules.players == 4 else ("players", {"players": rules.players})
 
 
-def _pass_phrase(rules: Rules, base: Rules) -> str:
+def _pass_phrase(rules: Rules, base: Rules) -> Fact | None:
     if not rules.pass_count:
-        return "no pass"
+        return "no_pass", {}
     if rules.pass_cycle == base.pass_cycle and rules.pass_count == base.pass_count:
-        return ""
-    cycle = ", ".join(describe_offset(o, rules.players) for o in rules.pass_cycle)
-    return f"pass {rules.pass_count}: {cycle}"
+        return None
+    return "pass", {"count": rules.pass_count, "cycle": rules.pass_cycle,
+                    "players": rules.players}
 
 
-def _play_phrases(rules: Rules, base: Rules) -> list[str]:
-    found = []
+def _play_phrases(rules: Rules, base: Rules) -> list[Fact]:
+    found: list[Fact] = []
     if rules.opening_lead is not base.opening_lead and rules.variant is Variant.STANDARD:
-        found.append("left of dealer leads any card"
-                     if rules.opening_lead is OpeningLead.LEFT_OF_DEALER else "any club leads")
+        found.append(("opening", {"lead": rules.opening_lead.value}))
     if rules.points_on_first_trick:
-        found.append("points allowed on the first trick")
+        found.append(("points_on_first_trick", {}))
     if not rules.hearts_must_be_broken:
-        found.append("no hearts-broken rule")
+        found.append(("no_hearts_broken_rule", {}))
     elif rules.variant is Variant.STANDARD:
-        breaker = "hearts or the QS" if rules.queen_breaks_hearts else "only hearts"
-        found.append(f"{breaker} break hearts"
-                     + (" when discarded" if rules.hearts_break_on_discard else ""))
+        found.append(("hearts_broken_by", {"queen": rules.queen_breaks_hearts,
+                                           "on_discard": rules.hearts_break_on_discard}))
     if rules.first_trick_fallback is not base.first_trick_fallback:
-        found.append("holding only points on trick one, a heart before the QS")
+        found.append(("first_trick_heart_before_queen", {}))
     if rules.only_hearts_and_queen_lead is not base.only_hearts_and_queen_lead:
-        found.append("holding only hearts and the QS, a heart may be led")
+        found.append(("may_lead_heart", {}))
     if rules.forced_queen:
-        found.append("forced queen")
+        found.append(("forced_queen", {}))
     if rules.forced_queen_discard:
-        found.append("the QS discarded at the first chance")
+        found.append(("forced_queen_discard", {}))
     return found
 
 
-def _points_phrases(rules: Rules, base: Rules) -> list[str]:
+def _points_phrases(rules: Rules, base: Rules) -> list[Fact]:
     """What a hand's cards score: the queen, the moon, the bonus card, a false claim."""
-    found = []
+    found: list[Fact] = []
     if not rules.queen_scores:
-        found.append("QS not scored")
+        found.append(("queen_not_scored", {}))
     if rules.moon is not base.moon and rules.variant is not Variant.AUCTION:
-        found.append(_SHORT_MOON[rules.moon].format(v=rules.moon_points))
+        found.append(("moon", {"rule": rules.moon.value, "points": rules.moon_points}))
     if rules.bonus_card is BonusCard.JACK_OF_DIAMONDS:
-        found.append("JD counts -10")
+        found.append(("jack_of_diamonds", {}))
     if rules.bonus_card is BonusCard.TEN_OF_DIAMONDS:
-        found.append(f"TD counts -10; all 15 counting cards: -{rules.moon_points}")
+        found.append(("ten_of_diamonds", {"points": rules.moon_points}))
     if rules.moon_needs_bonus_card:
-        found.append("no moon without the TD")
+        found.append(("moon_needs_ten_of_diamonds", {}))
     if rules.claim_penalty:
-        found.append(f"a false claim costs {rules.moon_points}")
+        found.append(("claim_penalty", {"points": rules.moon_points}))
     return found
 
 
-def _game_phrases(rules: Rules, base: Rules) -> list[str]:
+def _game_phrases(rules: Rules, base: Rules) -> list[Fact]:
     """How the game ends and is settled, and who deals first."""
-    found = []
+    found: list[Fact] = []
     if rules.target != base.target:
-        found.append(f"game to {rules.target}")
+        found.append(("target", {"target": rules.target}))
     if rules.ties is not base.ties:
-        found.append("a tie for lowest shares the win")
+        found.append(("ties_shared", {}))
     if rules.sinkhole_99:
-        found.append("99 drops to 0")
+        found.append(("sinkhole_99", {}))
     if rules.first_dealer is FirstDealer.DRAW:
-        found.append("draw for first dealer")
-    found.append(_SHORT_SETTLE[rules.settlement])
+        found.append(("draw_first_dealer", {}))
+    if rules.settlement is not Settlement.SCORE_SHEET:
+        found.append(("settlement", {"how": rules.settlement.value}))
     return found

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pbem.engine.cards import Card, parse_cards
 from pbem.engine.describe import differences
@@ -35,9 +36,10 @@ class Preset:
     family: str = ""
 
     @property
-    def summary(self) -> str:
-        """What differs from the standard game, generated from the options (never drifts)."""
-        return "; ".join(differences(self.rules)) or "the standard game"
+    def differences(self) -> list[tuple[str, dict[str, Any]]]:
+        """What differs from the standard game, as facts generated from the options (never
+        drifts); pbem.present.rules_words.summary_words words them."""
+        return differences(self.rules)
 
 
 def _cards(text: str) -> tuple[Card, ...]:

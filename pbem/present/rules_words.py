@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pbem.engine import HOLD, Preset, Rules
+from pbem.engine import HOLD, Preset, Rules, differences
 from pbem.present.i18n import _, ngettext
 from pbem.present.refusals import cards_list
 
@@ -277,3 +277,103 @@ def _own_title(name: str) -> str | None:  # noqa: C901 (one title per preset)
         "cancellation-rank": _("Cancellation Hearts, same rank cancels, 9 players (seed 001)"),
     }
     return titles.get(name)
+
+
+# --- a preset's summary: short phrases for what differs from the standard game -----------
+
+def summary_words(rules: Rules) -> str:
+    """`3 players, 2D removed; pass 3: left, right, no pass (hold)`; or the standard game."""
+    phrases = [_SHORT[code](data) for code, data in differences(rules)]
+    return "; ".join(phrases) or _("the standard game")
+
+
+def preset_summary(preset: Preset) -> str:
+    return summary_words(preset.rules)
+
+
+def _short_table(data: dict[str, Any]) -> str:
+    players, variant = data["players"], data["variant"]
+    if variant == "cancellation" and data["same_rank"]:
+        return _("cancellation hearts, %(players)s players, same rank cancels", players=players)
+    if variant == "cancellation":
+        return _("cancellation hearts, %(players)s players", players=players)
+    if variant == "domino":
+        return _("domino hearts, %(players)s players", players=players)
+    return _("auction hearts, %(players)s players", players=players)
+
+
+def _short_hearts(data: dict[str, Any]) -> str:
+    if data["queen"] and data["on_discard"]:
+        return _("hearts or the QS break hearts when discarded")
+    if data["queen"]:
+        return _("hearts or the QS break hearts")
+    if data["on_discard"]:
+        return _("only hearts break hearts when discarded")
+    return _("only hearts break hearts")
+
+
+def _short_moon(data: dict[str, Any]) -> str:
+    rule, v = data["rule"], data["points"]
+    if rule == "none":
+        return _("no moon")
+    if rule == "shooter_minus":
+        return _("moon: shooter -%(v)s", v=v)
+    if rule == "shooter_choice":
+        return _("moon: the shooter chooses")
+    if rule == "others_plus":
+        return _("moon: others +%(v)s", v=v)
+    if rule == "choice_at_74":
+        return _("the 74 rule for the moon")
+    if rule == "protection":
+        return _("shooter protection")
+    return _("shooter protection, the shooter asked")
+
+
+def _short_settlement(data: dict[str, Any]) -> str:
+    how = data["how"]
+    if how == "pairwise":
+        return _("pairwise settlement, below zero paid double")
+    if how == "chips":
+        return _("chips: the deal's lowest score takes the pot")
+    if how == "sweepstakes":
+        return _("sweepstakes: only a zero score takes the pot")
+    if how == "howell":
+        return _("Howell settlement")
+    return _("bid chips to name the suit to avoid")
+
+
+_SHORT: dict[str, Callable[[dict[str, Any]], str]] = {
+    "variant_table": _short_table,
+    "players_removed": lambda d: _("%(players)s players, %(cards)s removed",
+                                   players=d["players"], cards=cards_list(d["removed"])),
+    "players_kitty": lambda d: _("%(players)s players, a kitty of %(kitty)s to the first trick",
+                                 players=d["players"], kitty=d["kitty"])
+    if d["trick"] == "first" else _("%(players)s players, a kitty of %(kitty)s to the last "
+                                    "trick", players=d["players"], kitty=d["kitty"]),
+    "players": lambda d: _("%(players)s players", players=d["players"]),
+    "no_pass": lambda d: _("no pass"),
+    "pass": lambda d: _("pass %(count)s: %(cycle)s", count=d["count"], cycle=", ".join(
+        offset_words(o, d["players"]) for o in d["cycle"])),
+    "opening": lambda d: _("left of dealer leads any card") if d["lead"] == "left_of_dealer"
+    else _("any club leads"),
+    "points_on_first_trick": lambda d: _("points allowed on the first trick"),
+    "no_hearts_broken_rule": lambda d: _("no hearts-broken rule"),
+    "hearts_broken_by": _short_hearts,
+    "first_trick_heart_before_queen": lambda d: _(
+        "holding only points on trick one, a heart before the QS"),
+    "may_lead_heart": lambda d: _("holding only hearts and the QS, a heart may be led"),
+    "forced_queen": lambda d: _("forced queen"),
+    "forced_queen_discard": lambda d: _("the QS discarded at the first chance"),
+    "queen_not_scored": lambda d: _("QS not scored"),
+    "moon": _short_moon,
+    "jack_of_diamonds": lambda d: _("JD counts -10"),
+    "ten_of_diamonds": lambda d: _("TD counts -10; all 15 counting cards: -%(points)s",
+                                   points=d["points"]),
+    "moon_needs_ten_of_diamonds": lambda d: _("no moon without the TD"),
+    "claim_penalty": lambda d: _("a false claim costs %(points)s", points=d["points"]),
+    "target": lambda d: _("game to %(target)s", target=d["target"]),
+    "ties_shared": lambda d: _("a tie for lowest shares the win"),
+    "sinkhole_99": lambda d: _("99 drops to 0"),
+    "draw_first_dealer": lambda d: _("draw for first dealer"),
+    "settlement": _short_settlement,
+}

@@ -13,7 +13,7 @@ from flask_wtf.csrf import generate_csrf
 
 from pbem import service
 from pbem.engine import ALL_PRESETS, PRESETS, Rules
-from pbem.present.rules_words import preset_title, rules_sentences
+from pbem.present.rules_words import preset_summary, preset_title, rules_sentences
 from pbem.service import lobby, ratings
 from pbem.service.rematch import ask_rematch, may_ask, rematch_of
 from pbem.store.app_engine import db_engine
@@ -45,7 +45,7 @@ def _listed(table: lobby.OpenTable, me: int | None) -> Listed:
         rating = ratings.shown_rating(db_engine(), player_id, me)
         players.append((name, rating.rating if rating else None))
     return Listed(table, preset_title(preset) if preset else table.preset,
-                  preset.summary if preset else "", rules_sentences(rules), players,
+                  preset_summary(preset) if preset else "", rules_sentences(rules), players,
                   any(p == me for p, _ in table.players))
 
 

@@ -32,7 +32,7 @@ from pbem.engine import (
 from pbem.engine.cards import mask_of
 from pbem.engine.table import Table
 from pbem.engine.variants import thaw
-from pbem.present.rules_words import preset_title, rules_sentences
+from pbem.present.rules_words import preset_summary, preset_title, rules_sentences
 from pbem.rules_cli import presets
 from tests.engine.test_claims_and_forced import deal_for
 
@@ -184,7 +184,7 @@ def test_pbem_presets_name_reads_true(name: str) -> None:
     sizes = {len(state.hand(s)) for s in range(rules.players)}
     assert sizes == {rules.hand_size} or state.phase is Phase.BID
     assert f"{rules.players} players, {rules.hand_size} cards each" in words
-    assert ALL_PRESETS[name].summary in words
+    assert preset_summary(ALL_PRESETS[name]) in words
     if rules.variant is not Variant.AUCTION:
         queen_forbidden = "No hearts or queen of spades on the first trick" in words
         assert queen_forbidden == (not _first_trick_queen_legal(rules)), words
@@ -249,7 +249,7 @@ def test_pbem_presets_name_reads_true_on_passing_the_forced_queen_and_breaking_h
 def test_engine_guide_preset_table_matches_the_generated_summaries() -> None:
     guide = (Path(__file__).resolve().parents[2] / "docs" / "engine.md").read_text()
     for p in PRESETS.values():
-        row = f"| `{p.name}` | {p.rules.players} | {preset_title(p)} | {p.summary} | {p.source} |"
+        row = f"| `{p.name}` | {p.rules.players} | {preset_title(p)} | {preset_summary(p)} | {p.source} |"
         assert row in guide, row
 
 
