@@ -23,7 +23,8 @@ def presets(name: str | None) -> None:
         raise click.BadParameter(f"unknown preset; known: {', '.join(ALL_PRESETS)}",
                                  param_hint="NAME")
     preset = ALL_PRESETS[name]
-    click.echo(f"{preset_title(preset)}\nSource: {preset.source}\nIn short: {preset_summary(preset)}\n")
+    click.echo(f"{preset_title(preset)}\nSource: {preset.source}\n"
+               f"In short: {preset_summary(preset)}\n")
     for sentence in rules_sentences(preset.rules):
         click.echo(f"- {sentence}")
     click.echo("\nOptions:")

@@ -249,7 +249,8 @@ def test_pbem_presets_name_reads_true_on_passing_the_forced_queen_and_breaking_h
 def test_engine_guide_preset_table_matches_the_generated_summaries() -> None:
     guide = (Path(__file__).resolve().parents[2] / "docs" / "engine.md").read_text()
     for p in PRESETS.values():
-        row = f"| `{p.name}` | {p.rules.players} | {preset_title(p)} | {preset_summary(p)} | {p.source} |"
+        row = (f"| `{p.name}` | {p.rules.players} | {preset_title(p)} | {preset_summary(p)} "
+               f"| {p.source} |")
         assert row in guide, row
 
 
