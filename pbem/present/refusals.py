@@ -17,6 +17,7 @@ from pbem.engine import (
     Ask,
     Asked,
     Card,
+    Command,
     EngineError,
     EventDecodeError,
     GameState,
@@ -134,7 +135,7 @@ def asked_words(question: Asked, names: Names = ()) -> str:
     return phase_words(state, names)
 
 
-def why_not(question: Asked, command: Any, names: Names = ()) -> str | None:
+def why_not(question: Asked, command: Command, names: Names = ()) -> str | None:
     """None when `command` is legal now; else the sentence saying why not."""
     error = question.why_not(command)
     return None if error is None else explain(error, names)
