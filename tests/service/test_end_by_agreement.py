@@ -123,7 +123,7 @@ def test_a_vote_already_made_is_a_no_op_that_says_so(engine: Engine) -> None:
     vote(engine, game, 1)
     late = vote(engine, game, 1)  # the last vote, clicked twice
     assert late.duplicate and "ended by agreement" in late.message
-    with pytest.raises(service.PlayerMistake, match="game_over"):
+    with pytest.raises(service.PlayerMistake, match="over"):
         vote(engine, game, 0, agree=False)
 
 
