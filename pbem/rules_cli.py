@@ -7,6 +7,7 @@ from collections.abc import Iterable
 import click
 
 from pbem.engine import ALL_PRESETS, PRESETS, VARIANT_PRESETS, Preset
+from pbem.present.rules_words import preset_summary, preset_title, rules_sentences
 
 
 @click.command("presets", help="List the rule presets, or show one: pbem presets NAME.")
@@ -22,8 +23,9 @@ def presets(name: str | None) -> None:
         raise click.BadParameter(f"unknown preset; known: {', '.join(ALL_PRESETS)}",
                                  param_hint="NAME")
     preset = ALL_PRESETS[name]
-    click.echo(f"{preset.title}\nSource: {preset.source}\nIn short: {preset.summary}\n")
-    for sentence in preset.rules.describe():
+    click.echo(f"{preset_title(preset)}\nSource: {preset.source}\n"
+               f"In short: {preset_summary(preset)}\n")
+    for sentence in rules_sentences(preset.rules):
         click.echo(f"- {sentence}")
     click.echo("\nOptions:")
     for key, value in preset.rules.to_dict().items():
@@ -32,6 +34,6 @@ def presets(name: str | None) -> None:
 
 def _list(presets: Iterable[Preset], width: int) -> None:
     for preset in presets:
-        click.echo(f"{preset.name:<{width}}  {preset.title}")
+        click.echo(f"{preset.name:<{width}}  {preset_title(preset)}")
 
 commands = [presets]

@@ -75,13 +75,15 @@ def cards_table() -> str:
 
 def presets_text() -> str:
     from pbem.engine import PRESETS, VARIANT_PRESETS
+    from pbem.present.rules_words import preset_summary, preset_title, rules_sentences
 
     parts = []
     for title, presets in (("Presets", PRESETS), ("Whole variants", VARIANT_PRESETS)):
         parts.append(f"### {title}\n")
         for preset in presets.values():
-            parts.append(f"#### {preset.title} (`{preset.name}`)\n\n{preset.summary}\n")
-            parts.extend(f"- {sentence}" for sentence in preset.rules.describe())
+            parts.append(f"#### {preset_title(preset)} (`{preset.name}`)\n\n"
+                         f"{preset_summary(preset)}\n")
+            parts.extend(f"- {sentence}" for sentence in rules_sentences(preset.rules))
             parts.append(f"\nSource: {preset.source}\n")
     return "\n".join(parts)
 

@@ -83,7 +83,7 @@ def choose_event(state: GameState, seat: int) -> Event:
             return BidMade(seat, choose_bid(state, seat))
         if state.phase is Phase.NAME_SUIT:
             return SuitNamed(seat, choose_suit(state.hand(seat)))
-    raise WrongPhase("It isn't this seat's move.")
+    raise WrongPhase("not_this_seats_move")
 
 
 # --- Auction Hearts: the bid and the suit to avoid -------------------------------------------

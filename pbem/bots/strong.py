@@ -105,7 +105,7 @@ def choose(seen: Seen, seed: int, budget: Budget = DEFAULT_BUDGET) -> Event:
     if view.phase is Phase.PASS and not view.has_passed:
         return CardsPassed(me, _cards(_best(seen, seed, budget, pass_options(seen))))
     if me not in view.to_move:
-        raise WrongPhase("It isn't this seat's move.")
+        raise WrongPhase("not_this_seats_move")
     if view.phase is Phase.PLAY:
         return CardPlayed(me, Card.from_index(_best(seen, seed, budget, distinct_plays(seen))))
     if view.phase is Phase.MOON_CHOICE:
@@ -114,7 +114,7 @@ def choose(seen: Seen, seed: int, budget: Budget = DEFAULT_BUDGET) -> Event:
         return BidMade(me, _best(seen, seed, budget, bid_options(seen)))
     if view.phase is Phase.NAME_SUIT:
         return SuitNamed(me, _best(seen, seed, budget, suit_options()))
-    raise WrongPhase("It isn't this seat's move.")
+    raise WrongPhase("not_this_seats_move")
 
 
 def _cards(bits: int) -> tuple[Card, ...]:

@@ -38,8 +38,9 @@ from pbem.engine.decide import (
     decide,
     drawn_cards,
     forced_events,
-    pass_direction_words,
+    phase_facts,
 )
+from pbem.engine.describe import differences
 from pbem.engine.errors import (
     EngineError,
     EventDecodeError,
@@ -80,6 +81,7 @@ from pbem.engine.fold import (
 )
 from pbem.engine.presets import ALL_PRESETS, PRESETS, VARIANT_PRESETS, Preset, preset
 from pbem.engine.rules import (
+    HOLD,
     BonusCard,
     Cancels,
     FirstDealer,
@@ -89,6 +91,7 @@ from pbem.engine.rules import (
     OnlyHeartsAndQueenLead,
     OpeningLead,
     Rules,
+    RulesProblems,
     Settlement,
     Ties,
     Variant,
@@ -111,12 +114,13 @@ __all__ = [
     "ChooseMoon", "Claim", "ClaimAccepted", "Command", "EngineError", "Event", "EventDecodeError",
     "FirstDealer", "FirstTrickFallback", "GameCreated", "GameState", "HandDealt", "HandResult",
     "IllegalMove", "KittyTo", "MoonChosen", "MoonRule", "NotYourTurn", "OnlyHeartsAndQueenLead",
-    "OpeningLead", "PassCards", "Phase", "PlayCard", "Preset", "Rules", "SeatView", "Settlement",
+    "OpeningLead", "PassCards", "Phase", "PlayCard", "Preset", "Rules", "RulesProblems",
+    "SeatView", "Settlement",
     "SettlementResult", "Suit", "Ties", "Trick", "UnreadableInput", "WrongPhase", "apply",
     "apply_all", "apply_all_trusted", "claim_holds", "dealer_from_draw", "decide",
-    "decode_event", "describe_offset",
+    "decode_event", "describe_offset", "differences", "HOLD",
     "encode_event", "event_type", "forced_events", "format_cards", "legal_cards",
-    "list_in_words", "parse_card", "parse_cards", "parse_suit", "pass_direction_words", "preset",
+    "list_in_words", "parse_card", "parse_cards", "parse_suit", "phase_facts", "preset",
     "replay",
     "replay_json", "replay_trusted", "restore", "seat_view", "settlement", "snapshot",
     "sort_cards", "start",

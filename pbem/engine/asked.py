@@ -2,8 +2,8 @@
 robot takes its choices and words from.
 
 `asked(state, seat)` is a frozen value: the kind of decision, the legal choices, the seat's
-turn number, and the sentences (taken from the engine's own wording in decide.py and
-describe.py) that explain the question and why a given choice is refused.
+turn number, and why a given choice is refused (the engine's error: a code and data). The
+words live in pbem.present.refusals (`asked_words`, `explain`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from pbem.engine.cards import Card, Suit, list_in_words
+from pbem.engine.cards import Card, Suit
 from pbem.engine.claims import claims_allowed
 from pbem.engine.decide import (
     Bid,
@@ -24,10 +24,8 @@ from pbem.engine.decide import (
     PlayCard,
     VoteEnd,
     decide,
-    pass_direction_words,
-    phase_sentence,
 )
-from pbem.engine.describe import awaited_words
+from pbem.engine.describe import awaited_code
 from pbem.engine.errors import EngineError
 from pbem.engine.events import EndVoted, Event, HandDealt
 from pbem.engine.fold import legal_cards
@@ -103,34 +101,18 @@ class Asked:
 
     @property
     def awaited(self) -> str:
-        """What the game waits for from this seat, e.g. "your card" (reminders, nudges)."""
-        return awaited_words(self.state.phase) if self.state is not None else "your card"
+        """What the game waits for from this seat, as a code (reminders, nudges): "card",
+        "pass", "bid", "suit_to_avoid", "moon_choice" (pbem.present.refusals.awaited_words)."""
+        return awaited_code(self.state.phase) if self.state is not None else "card"
 
-    def words(self, names: Sequence[str] = ()) -> str:
-        """One sentence saying what the seat is asked, or what the game waits for."""
-        state = self.state
-        assert state is not None
-        if self.kind is Ask.PASS:
-            return (f"Pass {self.pass_count} cards to {_name(names, self.pass_to)} "
-                    f"({pass_direction_words(state)}).")
-        if self.kind is Ask.PLAY:
-            return f"It's your turn to play: you can play {_cards(self.cards)}."
-        if self.kind is Ask.BID:
-            return (f"It's your turn to bid for the suit to avoid: {self.min_bid} chips or "
-                    "more, or pass.")
-        if self.kind is Ask.NAME_SUIT:
-            return "You won the bidding: name the suit to avoid."
-        if self.kind is Ask.MOON:
-            return "You shot the moon: choose to go down or to put everyone else up."
-        return phase_sentence(state, names)
-
-    def why_not(self, command: Command, names: Sequence[str] = ()) -> str | None:
-        """None when `command` is legal now; else the engine's sentence saying why not."""
+    def why_not(self, command: Command) -> EngineError | None:
+        """None when `command` is legal now; else the engine's error saying why not (a code
+        and its data: pbem.present.refusals.explain words it)."""
         assert self.state is not None
         try:
-            decide(self.state, command, names)
+            decide(self.state, command)
         except EngineError as exc:
-            return str(exc)
+            return exc
         return None
 
     def allows(self, command: Command) -> bool:
@@ -173,11 +155,3 @@ def command_kind(command: Command) -> Ask:
         return Ask.NOTHING  # a vote answers no question: any seat may vote at any time
     assert isinstance(command, ChooseMoon)
     return Ask.MOON
-
-
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
-
-
-def _cards(cards: Sequence[Card]) -> str:
-    return list_in_words([str(c) for c in cards])

@@ -280,8 +280,7 @@ def parse_suit(text: str) -> Suit:
     cleaned = _VARIATION_SELECTORS.sub("", text).strip().lower()
     suit = _suit_from(cleaned) if cleaned else None
     if suit is None:
-        raise UnreadableInput(f"I couldn't read “{text.strip()}” as a suit: write clubs, "
-                              "diamonds, hearts or spades (or C, D, H, S).")
+        raise UnreadableInput("not_a_suit", text=text.strip())
     return suit
 
 
@@ -301,19 +300,18 @@ def parse_card(text: str) -> Card:
         rank, suit = _RANK_TOKENS.get(words.group(1)), _suit_from(words.group(2))
         if rank is not None and suit is not None:
             return Card(rank, suit)
-    raise UnreadableInput(_explain_unreadable(text.strip()))
+    raise _unreadable(text.strip())
 
 
-def _explain_unreadable(text: str) -> str:
+def _unreadable(text: str) -> UnreadableInput:
     bare = text.lower()
     if bare in _RANK_TOKENS:
         rank = _RANK_TOKENS[bare]
-        options = list_in_words([str(Card(rank, s)) for s in Suit], "or")
-        return f"“{text}” has no suit: did you mean {options}?"
+        return UnreadableInput("card_without_suit", text=text,
+                               options=tuple(Card(rank, s) for s in Suit))
     if _suit_from(bare) is not None:
-        return f"“{text}” has no rank: name the card with its rank and suit, like QS or 10H."
-    return (f"I couldn't read “{text}” as a card. Write the rank then the suit, "
-            "like QS, 10H, 2C or “queen of spades”.")
+        return UnreadableInput("card_without_rank", text=text)
+    return UnreadableInput("not_a_card", text=text)
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:

@@ -1,293 +1,217 @@
-"""The rules in plain words, one sentence per option, for invitations, emails and pages."""
+"""The rules as facts (a code and data per rule option) for invitations, emails and pages:
+pbem.present.rules_words words them. Also the short phrases of a preset's summary."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from pbem.engine.rules import (
     BonusCard,
     Cancels,
     FirstDealer,
     KittyTo,
-    MoonRule,
     OnlyHeartsAndQueenLead,
     OpeningLead,
     Rules,
     Settlement,
     Ties,
     Variant,
-    describe_offset,
-    removed_in_words,
 )
 from pbem.engine.state import Phase
 
-_MOON = {
-    MoonRule.NONE: "There is no shooting the moon: every point counts as taken.",
-    MoonRule.OTHERS_PLUS: "Shooting the moon (all the points): you score 0 and everyone else {v}.",
-    MoonRule.SHOOTER_MINUS: "Shooting the moon (all the points): you go down {v}.",
-    MoonRule.SHOOTER_CHOICE: "Shooting the moon: you choose to go down {v} or put everyone else "
-                             "up {v}.",
-    MoonRule.CHOICE_AT_74: "Shooting the moon: everyone else scores {v}; once a score is "
-                           "{t} or more the shooter may go down {v} instead.",
-    MoonRule.PROTECTION: "Shooting the moon: everyone else scores {v}, unless that would make "
-                         "the shooter lose; then the shooter goes down {v} instead.",
-    MoonRule.PROTECTION_CHOICE: "Shooting the moon: everyone else scores {v}, unless that would "
-                                "make the shooter lose; then the shooter may choose to go down "
-                                "{v} instead.",
-}
-_SETTLE = {
-    Settlement.SCORE_SHEET: "",  # the end's sentence says who wins (`_end`)
-    Settlement.PAIRWISE: "At the end every pair settles the difference of their scores; "
-                         "a player below zero is paid double.",
-    Settlement.CHIPS: "Chips: everyone pays their points into the pot and the deal's lowest "
-                      "score takes it (ties split, odd chips stay).",
-    Settlement.SWEEPSTAKES: "Sweepstakes: everyone pays their points into the pot; only a "
-                            "player with zero takes it, otherwise it carries over.",
-    Settlement.HOWELL: "Howell settlement: for each heart you pay a chip to each other "
-                       "player, and collect 13 minus your hearts.",
-    Settlement.AUCTION: "Chips: the winning bid and a chip per card of the named suit taken go "
-                        "into the pot. A sole player with none of the suit takes the pot; two "
-                        "split it (an odd chip stays); otherwise it carries over and the same "
-                        "bidder names the suit next deal without bidding.",
-}
-_VARIANT = {
-    Variant.CANCELLATION: "Cancellation Hearts: two decks shuffled together. Two {what} in one "
-                          "trick cancel and neither can win it; a trick nobody can win goes to "
-                          "the winner of the next trick (the last one to its leader).",
-    Variant.DOMINO: "Domino Hearts: six cards each, the rest is a stock. If you can't follow "
-                    "suit you draw from the stock until you can; once it is gone you may "
-                    "discard. You drop out when your hand is empty; the last player left takes "
-                    "the cards still in hand and the stock.",
-    Variant.AUCTION: "Auction Hearts: after the deal everyone bids once, in turn, chips for "
-                     "naming the suit to avoid (more than the last bid, or pass; if all pass "
-                     "the dealer names it for nothing). The winner pays, names the suit and "
-                     "leads; that suit counts one point a card and must be broken before it "
-                     "is led.",
-}
+Fact = tuple[str, dict[str, Any]]
 
 
-def describe_rules(rules: Rules) -> list[str]:
-    variant = _VARIANT.get(rules.variant, "").format(
-        what="identical cards" if rules.cancels is Cancels.IDENTICAL
-        else "cards of the same rank")
+def rules_facts(rules: Rules) -> list[Fact]:
+    """The rules as facts, one per rule option that a player reads about, in reading order:
+    a code and its data (pbem.present.rules_words words each as one sentence or two)."""
     auction = rules.variant is Variant.AUCTION
-    return [s for s in (
-        variant, _deck(rules), _passing(rules), _opening(rules), _first_trick(rules),
-        "" if auction else _hearts(rules),
-        _forced_queen(rules), "" if auction else _points(rules),
-        "" if auction else _MOON[rules.moon].format(v=rules.moon_points,
-                                                     t=rules.target - rules.moon_points),
-        _claims(rules), _end(rules),
-        "A score of exactly 99 drops to 0." if rules.sinkhole_99 else "",
-        "Cards are drawn to choose the first dealer." if rules.first_dealer is FirstDealer.DRAW
-        else "", _SETTLE[rules.settlement],
-    ) if s]
+    found: list[Fact | None] = [
+        _variant(rules), _deck(rules), _passing(rules), _opening(rules), _first_trick(rules),
+        None if auction else _hearts(rules),
+        _forced_queen(rules), None if auction else _points(rules),
+        None if auction else ("moon", {"rule": rules.moon.value, "points": rules.moon_points,
+                                       "from": rules.target - rules.moon_points}),
+        _claims(rules), ("end", {"target": rules.target, "shared": rules.ties is not Ties.PLAY_ON}),
+        ("sinkhole_99", {}) if rules.sinkhole_99 else None,
+        ("draw_first_dealer", {}) if rules.first_dealer is FirstDealer.DRAW else None,
+        None if rules.settlement is Settlement.SCORE_SHEET
+        else ("settlement", {"how": rules.settlement.value}),
+    ]
+    return [f for f in found if f is not None]
 
 
-def _forced_queen(rules: Rules) -> str:
+def _variant(rules: Rules) -> Fact | None:
+    if rules.variant is Variant.STANDARD:
+        return None
+    return "variant", {"variant": rules.variant.value,
+                       "same_rank": rules.cancels is Cancels.SAME_RANK}
+
+
+def _forced_queen(rules: Rules) -> Fact | None:
     if rules.forced_queen:
-        return ("The queen of spades must be played as soon as it safely can: discarded when "
-                "you can't follow suit, and played under a higher spade.")
+        return "forced_queen", {"when": "safely"}
     if rules.forced_queen_discard:
-        return ("The queen of spades must be discarded at the first chance: when you can't "
-                "follow suit and hold it, you play it.")
-    return ""
+        return "forced_queen", {"when": "discard"}
+    return None
 
 
-def _claims(rules: Rules) -> str:
+def _claims(rules: Rules) -> Fact | None:
     if not rules.claim_penalty or rules.variant in (Variant.CANCELLATION, Variant.DOMINO):
-        return ""
-    return ("A claim of the remaining tricks that could be beaten costs the claimer "
-            f"{rules.moon_points} points (the others 0); with three or fewer tricks left the "
-            "claimer takes the remaining points instead.")
+        return None
+    return "claim_penalty", {"points": rules.moon_points}
 
 
-def _deck(rules: Rules) -> str:
-    text = f"{rules.players} players, {rules.hand_size} cards each"
+def _deck(rules: Rules) -> Fact:
+    data: dict[str, Any] = {"players": rules.players, "hand": rules.hand_size}
     if rules.variant is Variant.CANCELLATION:
-        widow = f"; {rules.kitty_size} cards form a widow added to the first trick" \
-            if rules.kitty_size else ""
-        return f"{text}{widow}."
-    if rules.variant is Variant.DOMINO:
-        return f"{text}; a stock of {rules.kitty_size}."
-    if rules.removed:
-        return f"{text} ({removed_in_words(rules)} taken out)."
-    if rules.kitty_size:
-        trick = "first" if rules.kitty_to.value == "first_trick" else "last"
-        kitty = "1 card forms" if rules.kitty_size == 1 else f"{rules.kitty_size} cards form"
-        return f"{text}; {kitty} a kitty for the {trick} trick's winner."
-    return text + "."
+        data["widow"] = rules.kitty_size
+    elif rules.variant is Variant.DOMINO:
+        data["stock"] = rules.kitty_size
+    elif rules.removed:
+        data["removed"] = rules.removed
+    elif rules.kitty_size:
+        data["kitty"] = rules.kitty_size
+        data["kitty_trick"] = "first" if rules.kitty_to is KittyTo.FIRST_TRICK else "last"
+    return "deck", data
 
 
-def _passing(rules: Rules) -> str:
+def _passing(rules: Rules) -> Fact:
     if not rules.pass_count:
-        return "No cards are passed."
-    cycle = ", ".join(describe_offset(o, rules.players) for o in rules.pass_cycle)
-    return f"Pass {rules.pass_count} cards before each hand: {cycle}, then again."
+        return "no_pass", {}
+    return "pass", {"count": rules.pass_count, "cycle": rules.pass_cycle,
+                    "players": rules.players}
 
 
-def _opening(rules: Rules) -> str:
+def _opening(rules: Rules) -> Fact:
     if rules.variant is Variant.AUCTION:
-        return "The winning bidder leads any card to the first trick."
+        return "opening", {"lead": "bidder"}
     if rules.opening_lead is OpeningLead.LEFT_OF_DEALER:
-        return "The player left of the dealer leads any card to the first trick."
+        return "opening", {"lead": "left_of_dealer"}
     if rules.opening_lead is OpeningLead.ANY_CLUB:
-        return "The holder of the lowest club leads a club to the first trick."
-    return "The holder of the lowest club (2C, or 3C when it is taken out) leads it."
+        return "opening", {"lead": "any_club"}
+    return "opening", {"lead": "lowest_club"}
 
 
-def _first_trick(rules: Rules) -> str:
+def _first_trick(rules: Rules) -> Fact:
     if rules.points_on_first_trick:
-        return "Points may be played on the first trick."
+        return "first_trick", {"points": "allowed"}
     if rules.variant is Variant.AUCTION:
-        return "No cards of the named suit on the first trick, unless you hold nothing else."
+        return "first_trick", {"points": "named_suit_waits"}
     # The QS is a point card only when it scores (Hearts Without Black Lady, Domino: it's free).
-    cards = "hearts or queen of spades" if rules.queen_scores else "hearts (the queen of spades " \
-        "is free and may be played)"
-    return f"No {cards} on the first trick, unless you hold nothing else."
+    return "first_trick", {"points": "wait" if rules.queen_scores else "hearts_wait"}
 
 
-def _hearts(rules: Rules) -> str:
-    if not rules.hearts_must_be_broken:
-        return "Hearts may be led at any time."
-    breaker = "a heart or the queen of spades" if rules.queen_breaks_hearts else "a heart"
-    if rules.hearts_break_on_discard:
-        text = (f"Hearts can't be led until {breaker} has been discarded, that is played "
-                "on another suit's lead (or you hold only hearts).")
-    else:
-        text = f"Hearts can't be led until {breaker} has been played (or you hold only hearts)."
-    if rules.only_hearts_and_queen_lead is OnlyHeartsAndQueenLead.MAY_LEAD_HEART:
-        text += " Holding only hearts and the queen of spades, you may lead a heart."
-    return text
+def _hearts(rules: Rules) -> Fact:
+    return "hearts", {
+        "broken": rules.hearts_must_be_broken, "queen_breaks": rules.queen_breaks_hearts,
+        "on_discard": rules.hearts_break_on_discard,
+        "may_lead_heart":
+            rules.only_hearts_and_queen_lead is OnlyHeartsAndQueenLead.MAY_LEAD_HEART}
 
 
-def _points(rules: Rules) -> str:
-    text = "Each heart is 1 point"
-    text += ", the queen of spades 13." if rules.queen_scores else "; the queen of spades is free."
-    if rules.bonus_card is BonusCard.JACK_OF_DIAMONDS:
-        text += " The jack of diamonds counts -10."
-    if rules.bonus_card is BonusCard.TEN_OF_DIAMONDS:
-        text += (" The ten of diamonds counts -10; taking all 15 counting cards is a slam: "
-                 f"-{rules.moon_points}.")
-        if rules.moon_needs_bonus_card:
-            text += " Without the ten of diamonds, taking every heart and the queen is no moon."
-    return text
+def _points(rules: Rules) -> Fact:
+    return "points", {"queen": rules.queen_scores, "bonus": rules.bonus_card.value,
+                      "slam": rules.moon_points, "needs_bonus": rules.moon_needs_bonus_card}
 
 
-def _end(rules: Rules) -> str:
-    tie = ("a tie for lowest plays on" if rules.ties is Ties.PLAY_ON
-           else "a tie for lowest shares the win")
-    return f"The game ends when someone reaches {rules.target}; lowest wins, {tie}."
+_AWAITED = {Phase.PASS: "pass", Phase.MOON_CHOICE: "moon_choice", Phase.BID: "bid",
+            Phase.NAME_SUIT: "suit_to_avoid"}
 
 
-_AWAITED = {Phase.PASS: "your pass", Phase.MOON_CHOICE: "your moon choice",
-            Phase.BID: "your bid", Phase.NAME_SUIT: "your choice of the suit to avoid"}
-
-
-def awaited_words(phase: Phase) -> str:
-    """What the game waits for from a player in `phase`, for reminders and nudges."""
-    return _AWAITED.get(phase, "your card")
+def awaited_code(phase: Phase) -> str:
+    """What the game waits for from a player in `phase`, for reminders and nudges, as a code
+    (pbem.present.refusals.awaited_words words it: "your pass")."""
+    return _AWAITED.get(phase, "card")
 
 
 # --- a preset's summary: what differs from the standard game, generated from its options ----
 
-_SHORT_MOON = {
-    MoonRule.NONE: "no moon", MoonRule.SHOOTER_MINUS: "moon: shooter -{v}",
-    MoonRule.SHOOTER_CHOICE: "moon: the shooter chooses", MoonRule.OTHERS_PLUS: "moon: others +{v}",
-    MoonRule.CHOICE_AT_74: "the 74 rule for the moon", MoonRule.PROTECTION: "shooter protection",
-    MoonRule.PROTECTION_CHOICE: "shooter protection, the shooter asked",
-}
-_SHORT_SETTLE = {
-    Settlement.SCORE_SHEET: "", Settlement.PAIRWISE: "pairwise settlement, below zero paid double",
-    Settlement.CHIPS: "chips: the deal's lowest score takes the pot",
-    Settlement.SWEEPSTAKES: "sweepstakes: only a zero score takes the pot",
-    Settlement.HOWELL: "Howell settlement",
-    Settlement.AUCTION: "bid chips to name the suit to avoid",
-}
-
-
-def differences(rules: Rules) -> list[str]:
-    """Short phrases for each option where `rules` differ from the standard game (the summary
-    `pbem presets` and the docs show beside each preset, so it can't drift from the options)."""
+def differences(rules: Rules) -> list[Fact]:
+    """A fact for each option where `rules` differ from the standard game (the summary
+    `pbem presets` and the docs show beside each preset, so it can't drift from the options):
+    codes and data, worded as short phrases by pbem.present.rules_words.summary_words."""
     base = Rules()
     found = [_table_phrase(rules), _pass_phrase(rules, base)]
     found += _play_phrases(rules, base)
     found += _points_phrases(rules, base)
     found += _game_phrases(rules, base)
-    return [f for f in found if f]
+    return [f for f in found if f is not None]
 
 
-def _table_phrase(rules: Rules) -> str:
+def _table_phrase(rules: Rules) -> Fact | None:
     if rules.variant is not Variant.STANDARD:
-        same_rank = ", same rank cancels" if rules.cancels is Cancels.SAME_RANK else ""
-        return f"{rules.variant.value} hearts, {rules.players} players{same_rank}"
+        return "variant_table", {"variant": rules.variant.value, "players": rules.players,
+                                 "same_rank": rules.cancels is Cancels.SAME_RANK}
     if rules.removed:
-        return f"{rules.players} players, {removed_in_words(rules)} removed"
+        return "players_removed", {"players": rules.players, "removed": rules.removed}
     if rules.kitty:
-        trick = "first" if rules.kitty_to is KittyTo.FIRST_TRICK else "last"
-        return f"{rules.players} players, a kitty of {rules.kitty_size} to the {trick} trick"
-    return "" if rules.players == 4 else f"{rules.players} players"
+        return "players_kitty", {
+            "players": rules.players, "kitty": rules.kitty_size,
+            "trick": "first" if rules.kitty_to is KittyTo.FIRST_TRICK else "last"}
+    return None if rules.players == 4 else ("players", {"players": rules.players})
 
 
-def _pass_phrase(rules: Rules, base: Rules) -> str:
+def _pass_phrase(rules: Rules, base: Rules) -> Fact | None:
     if not rules.pass_count:
-        return "no pass"
+        return "no_pass", {}
     if rules.pass_cycle == base.pass_cycle and rules.pass_count == base.pass_count:
-        return ""
-    cycle = ", ".join(describe_offset(o, rules.players) for o in rules.pass_cycle)
-    return f"pass {rules.pass_count}: {cycle}"
+        return None
+    return "pass", {"count": rules.pass_count, "cycle": rules.pass_cycle,
+                    "players": rules.players}
 
 
-def _play_phrases(rules: Rules, base: Rules) -> list[str]:
-    found = []
+def _play_phrases(rules: Rules, base: Rules) -> list[Fact]:
+    found: list[Fact] = []
     if rules.opening_lead is not base.opening_lead and rules.variant is Variant.STANDARD:
-        found.append("left of dealer leads any card"
-                     if rules.opening_lead is OpeningLead.LEFT_OF_DEALER else "any club leads")
+        found.append(("opening", {"lead": rules.opening_lead.value}))
     if rules.points_on_first_trick:
-        found.append("points allowed on the first trick")
+        found.append(("points_on_first_trick", {}))
     if not rules.hearts_must_be_broken:
-        found.append("no hearts-broken rule")
+        found.append(("no_hearts_broken_rule", {}))
     elif rules.variant is Variant.STANDARD:
-        breaker = "hearts or the QS" if rules.queen_breaks_hearts else "only hearts"
-        found.append(f"{breaker} break hearts"
-                     + (" when discarded" if rules.hearts_break_on_discard else ""))
+        found.append(("hearts_broken_by", {"queen": rules.queen_breaks_hearts,
+                                           "on_discard": rules.hearts_break_on_discard}))
     if rules.first_trick_fallback is not base.first_trick_fallback:
-        found.append("holding only points on trick one, a heart before the QS")
+        found.append(("first_trick_heart_before_queen", {}))
     if rules.only_hearts_and_queen_lead is not base.only_hearts_and_queen_lead:
-        found.append("holding only hearts and the QS, a heart may be led")
+        found.append(("may_lead_heart", {}))
     if rules.forced_queen:
-        found.append("forced queen")
+        found.append(("forced_queen", {}))
     if rules.forced_queen_discard:
-        found.append("the QS discarded at the first chance")
+        found.append(("forced_queen_discard", {}))
     return found
 
 
-def _points_phrases(rules: Rules, base: Rules) -> list[str]:
+def _points_phrases(rules: Rules, base: Rules) -> list[Fact]:
     """What a hand's cards score: the queen, the moon, the bonus card, a false claim."""
-    found = []
+    found: list[Fact] = []
     if not rules.queen_scores:
-        found.append("QS not scored")
+        found.append(("queen_not_scored", {}))
     if rules.moon is not base.moon and rules.variant is not Variant.AUCTION:
-        found.append(_SHORT_MOON[rules.moon].format(v=rules.moon_points))
+        found.append(("moon", {"rule": rules.moon.value, "points": rules.moon_points}))
     if rules.bonus_card is BonusCard.JACK_OF_DIAMONDS:
-        found.append("JD counts -10")
+        found.append(("jack_of_diamonds", {}))
     if rules.bonus_card is BonusCard.TEN_OF_DIAMONDS:
-        found.append(f"TD counts -10; all 15 counting cards: -{rules.moon_points}")
+        found.append(("ten_of_diamonds", {"points": rules.moon_points}))
     if rules.moon_needs_bonus_card:
-        found.append("no moon without the TD")
+        found.append(("moon_needs_ten_of_diamonds", {}))
     if rules.claim_penalty:
-        found.append(f"a false claim costs {rules.moon_points}")
+        found.append(("claim_penalty", {"points": rules.moon_points}))
     return found
 
 
-def _game_phrases(rules: Rules, base: Rules) -> list[str]:
+def _game_phrases(rules: Rules, base: Rules) -> list[Fact]:
     """How the game ends and is settled, and who deals first."""
-    found = []
+    found: list[Fact] = []
     if rules.target != base.target:
-        found.append(f"game to {rules.target}")
+        found.append(("target", {"target": rules.target}))
     if rules.ties is not base.ties:
-        found.append("a tie for lowest shares the win")
+        found.append(("ties_shared", {}))
     if rules.sinkhole_99:
-        found.append("99 drops to 0")
+        found.append(("sinkhole_99", {}))
     if rules.first_dealer is FirstDealer.DRAW:
-        found.append("draw for first dealer")
-    found.append(_SHORT_SETTLE[rules.settlement])
+        found.append(("draw_first_dealer", {}))
+    if rules.settlement is not Settlement.SCORE_SHEET:
+        found.append(("settlement", {"how": rules.settlement.value}))
     return found

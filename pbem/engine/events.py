@@ -155,21 +155,21 @@ def decode_event(data: Any) -> Event:
     if played is not None:
         return played
     if not isinstance(data, dict):
-        raise EventDecodeError("an event must be a JSON object")
+        raise EventDecodeError("event_not_object")
     kind, version = data.get("type"), data.get("v")
     if kind not in _DECODERS:
-        raise EventDecodeError(f"unknown event type {kind!r}")
+        raise EventDecodeError("unknown_event_type", kind=kind)
     if version not in range(1, EVENT_VERSION + 1) or not _whole(version):
-        raise EventDecodeError(f"unsupported version {version!r} for event {kind}")
+        raise EventDecodeError("event_version", kind=kind, version=version)
     decoder, keys = _DECODERS[kind]
     present = set(data) - {"type", "v"}
     if present - keys or (keys - present) - _OPTIONAL:
-        raise EventDecodeError(f"event {kind} needs exactly the fields {sorted(keys)}, "
-                               f"got {sorted(present)}")
+        raise EventDecodeError("event_fields", kind=kind, expected=sorted(keys),
+                               got=sorted(present))
     try:
         return decoder(data)
     except (UnreadableInput, TypeError, ValueError, KeyError) as exc:
-        raise EventDecodeError(f"malformed {kind} event: {exc}") from exc
+        raise EventDecodeError("malformed_event", kind=kind, detail=str(exc)) from exc
 
 
 def _card_played(data: Any) -> CardPlayed | None:

@@ -40,9 +40,9 @@ def start(created: GameCreated) -> GameState:
 def _check_draw(created: GameCreated) -> None:
     if created.dealer_draw:
         if len(created.dealer_draw) != created.seats:
-            raise WrongPhase("The draw for first dealer needs one card per seat.")
+            raise WrongPhase("bad_dealer_draw")
         if dealer_from_draw(created.dealer_draw) != created.first_dealer:
-            raise WrongPhase("The first dealer must be the seat that drew the highest card.")
+            raise WrongPhase("wrong_first_dealer")
 
 
 def apply(state: GameState, event: Event) -> GameState:
@@ -98,7 +98,7 @@ def _created_table(log: Iterator[Event]) -> Table:
     """The working table of a log's first event, which must be the game's creation."""
     created = next(log, None)
     if not isinstance(created, GameCreated):
-        raise WrongPhase("A game's log must start with its creation.")
+        raise WrongPhase("log_without_creation")
     _check_draw(created)
     return new_table(created)
 
@@ -141,7 +141,7 @@ def snapshot(state: GameState) -> dict[str, Any]:
 
 def restore(data: dict[str, Any]) -> GameState:
     if data.get("v") != SNAPSHOT_VERSION:
-        raise EventDecodeError(f"unsupported snapshot version {data.get('v')!r}")
+        raise EventDecodeError("snapshot_version", version=data.get("v"))
     try:
         extra: dict[str, Any] = {
             name: tuple(data[name]) if isinstance(data[name], list) else data[name]
@@ -158,7 +158,7 @@ def restore(data: dict[str, Any]) -> GameState:
             tuple(data["winners"]), data["claimed_by"], turns=tuple(data["turns"]),
             end_votes=int(data.get("end_votes", 0)), **extra)  # snapshots before the vote
     except (KeyError, TypeError, ValueError) as exc:
-        raise EventDecodeError(f"malformed snapshot: {exc}") from exc
+        raise EventDecodeError("malformed_snapshot", detail=repr(exc)) from exc
 
 
 _KNOWN_RULES: dict[tuple[tuple[str, str, Any], ...], Rules] = {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pbem.engine.cards import Card, parse_cards
 from pbem.engine.describe import differences
@@ -25,15 +26,20 @@ from pbem.engine.rules import (
 
 @dataclass(frozen=True, slots=True)
 class Preset:
+    """A named `Rules`. `name` is its key (the title players read is the presentation's:
+    pbem.present.rules_words.preset_title); `family` the name of the presets it is one
+    table size of (`omnibus-jd` for `omnibus-jd-five`), empty for a preset of its own."""
+
     name: str
-    title: str
-    source: str  # which text(s) it follows, and where
+    source: str  # which text(s) it follows, and where (for the docs and `pbem presets`)
     rules: Rules
+    family: str = ""
 
     @property
-    def summary(self) -> str:
-        """What differs from the standard game, generated from the options (never drifts)."""
-        return "; ".join(differences(self.rules)) or "the standard game"
+    def differences(self) -> list[tuple[str, dict[str, Any]]]:
+        """What differs from the standard game, as facts generated from the options (never
+        drifts); pbem.present.rules_words.summary_words words them."""
+        return differences(self.rules)
 
 
 def _cards(text: str) -> tuple[Card, ...]:
@@ -60,79 +66,79 @@ def _at(rules: Rules, players: int, removed: str, cycle: tuple[int, ...]) -> Rul
 
 
 _PRESET_LIST = [
-    Preset("standard", "Standard Hearts (Black Lady)",
+    Preset("standard",
            "the rules all five texts share (seeds 000, 001, 002, 004)", _STANDARD),
-    Preset("bicycle", "Bicycle rules (seed 000)", "seed 000",
+    Preset("bicycle", "seed 000",
            _STANDARD.replace(queen_breaks_hearts=False, moon=MoonRule.CHOICE_AT_74)),
-    Preset("hoyle", "Hoyle rules (seed 001)",
+    Preset("hoyle",
            "seed 001, with its \"recent popular\" hold hand",
            _STANDARD.replace(first_dealer=FirstDealer.DRAW, hearts_break_on_discard=True)),
-    Preset("hoyle-no-hold", "Hoyle rules, pass left, right, across (seed 001)",
+    Preset("hoyle-no-hold",
            "seed 001: \"a passing rotation of left, right and across\"",
            _STANDARD.replace(first_dealer=FirstDealer.DRAW, hearts_break_on_discard=True,
                              pass_cycle=(LEFT, RIGHT, 2))),
-    Preset("hoyle-forced-queen", "Hoyle rules with the forced queen (seed 001)",
+    Preset("hoyle-forced-queen",
            "seed 001's variant: \"discard the \u2660Q at the first opportunity\"",
            _STANDARD.replace(first_dealer=FirstDealer.DRAW, hearts_break_on_discard=True,
                              forced_queen_discard=True)),
-    Preset("h2g2", "Black Lady, optional rules off (seed 002)", "seed 002",
+    Preset("h2g2", "seed 002",
            _STANDARD.replace(points_on_first_trick=True, queen_breaks_hearts=False)),
-    Preset("h2g2-protected", "Black Lady with shooter protection and no blood (seed 002)",
+    Preset("h2g2-protected",
            "seed 002 with its optional rules \"Shooter Protection\" and \"No Blood on First "
            "Trick\"", _STANDARD.replace(moon=MoonRule.PROTECTION)),
-    Preset("club", "Club rules (seed 003)", "seed 003", _CLUB),
-    Preset("club-five", "Club rules, 5 players (seed 003)",
+    Preset("club", "seed 003", _CLUB),
+    Preset("club-five",
            "seed 003 allows four to six players; 2D 2C removed as seeds 001 and 002 say, "
            "seed 002's pass cycle", _at(_CLUB, 5, _REMOVED_002[5], _CYCLE_002[5])),
-    Preset("club-six", "Club rules, 6 players (seed 003)",
+    Preset("club-six",
            "seed 003 allows four to six players; seed 002's removals and pass cycle",
            _at(_CLUB, 6, _REMOVED_002[6], _CYCLE_002[6])),
-    Preset("simple", "Simple rules (seed 004)", "seed 004",
+    Preset("simple", "seed 004",
            _STANDARD.replace(queen_breaks_hearts=False)),
-    Preset("omnibus-jd", "Omnibus Hearts, jack of diamonds -10 (seed 002)", "seed 002",
+    Preset("omnibus-jd", "seed 002",
            _OMNIBUS_JD),
-    *[Preset(f"omnibus-jd-{word}", f"Omnibus Hearts, jack of diamonds -10, {n} players "
-             "(seed 002)", f"seed 002: Omnibus is Black Lady plus the JD; its {n}-player "
-             "removals and pass", _at(_OMNIBUS_JD, n, _REMOVED_002[n], _CYCLE_002[n]))
+    *[Preset(f"omnibus-jd-{word}", f"seed 002: Omnibus is Black Lady plus the JD; its "
+             f"{n}-player removals and pass", _at(_OMNIBUS_JD, n, _REMOVED_002[n], _CYCLE_002[n]),
+             family="omnibus-jd")
       for n, word in ((3, "three"), (5, "five"), (6, "six"))],
-    Preset("omnibus-td", "Omnibus Hearts, ten of diamonds -10 with the slam (seed 001)",
+    Preset("omnibus-td",
            "seed 001", _OMNIBUS_TD),
-    Preset("omnibus-td-five", "Omnibus Hearts, 5 players (seed 001)",
+    Preset("omnibus-td-five",
            "seed 001: Omnibus for four to six; its five-player removals and pass",
            _at(_OMNIBUS_TD, 5, _REMOVED_001[5], _LEFT_RIGHT)),
-    Preset("omnibus-td-six", "Omnibus Hearts, 6 players (seed 001)",
+    Preset("omnibus-td-six",
            "seed 001: Omnibus for four to six; its six-player removals and pass",
            _at(_OMNIBUS_TD, 6, _REMOVED_001[6], _LEFT_RIGHT)),
-    Preset("no-black-lady", "Hearts Without Black Lady (seed 001)", "seed 001",
+    Preset("no-black-lady", "seed 001",
            _STANDARD.replace(queen_scores=False, pass_count=0, pass_cycle=(HOLD,),
                              queen_breaks_hearts=False, moon=MoonRule.NONE,
                              settlement=Settlement.HOWELL)),
-    Preset("chips", "Chip scoring (seed 001, variation 1)", "seed 001, variation 1",
+    Preset("chips", "seed 001, variation 1",
            _STANDARD.replace(settlement=Settlement.CHIPS)),
-    Preset("sweepstakes", "Sweepstakes (seed 001, variation 2)", "seed 001, variation 2",
+    Preset("sweepstakes", "seed 001, variation 2",
            _STANDARD.replace(settlement=Settlement.SWEEPSTAKES)),
-    Preset("three", "Three players (2D removed)",
+    Preset("three",
            "seeds 001 and 002 remove 2D; seed 002's pass cycle (seed 001 gives none for three)",
            _at(_STANDARD, 3, _REMOVED_002[3], _CYCLE_002[3])),
-    Preset("three-kitty", "Three players with a kitty", "seed 002: all 52, the kitty to trick one",
+    Preset("three-kitty", "seed 002: all 52, the kitty to trick one",
            _STANDARD.replace(players=3, kitty=True, pass_cycle=_CYCLE_002[3])),
-    Preset("five", "Five players (2D 2C removed)",
+    Preset("five",
            "seed 002 (seed 001 removes the same cards but passes left then right: five-hoyle)",
            _at(_STANDARD, 5, _REMOVED_002[5], _CYCLE_002[5])),
-    Preset("five-hoyle", "Five players, pass left then right (seed 001)",
+    Preset("five-hoyle",
            "seed 001: 2D 2C removed; \"with more than four players ... left and then right\"",
            _at(_STANDARD, 5, _REMOVED_001[5], _LEFT_RIGHT)),
-    Preset("five-kitty", "Five players with a kitty", "seed 002",
+    Preset("five-kitty", "seed 002",
            _STANDARD.replace(players=5, kitty=True, pass_cycle=_CYCLE_002[5])),
-    Preset("six", "Six players (2D 2C 2S 3D removed)", "seed 002",
+    Preset("six", "seed 002",
            _at(_STANDARD, 6, _REMOVED_002[6], _CYCLE_002[6])),
-    Preset("six-hoyle", "Six players (2D 3D 3C 4C removed)", "seed 001",
+    Preset("six-hoyle", "seed 001",
            _at(_STANDARD, 6, _REMOVED_001[6], _LEFT_RIGHT)),
-    Preset("six-kitty", "Six players with a kitty", "seed 002",
+    Preset("six-kitty", "seed 002",
            _STANDARD.replace(players=6, kitty=True, pass_cycle=_CYCLE_002[6])),
-    Preset("seven", "Seven players (2S 3D 3C removed)", "seed 001: left then right",
+    Preset("seven", "seed 001: left then right",
            _at(_STANDARD, 7, _REMOVED_001[7], _LEFT_RIGHT)),
-    Preset("seven-kitty", "Seven players with a kitty",
+    Preset("seven-kitty",
            "seed 002's kitty (its text covers three to six players) at seven, with seed 001's "
            "left-then-right pass for more than four", _STANDARD.replace(
                players=7, kitty=True, pass_cycle=_LEFT_RIGHT)),
@@ -150,7 +156,7 @@ _COUNT_WORDS = {2: "two", 3: "three", 5: "five", 6: "six", 7: "seven", 8: "eight
 _REMOVED_FOR = {3: "three", 5: "five", 6: "six-hoyle", 7: "seven"}  # 001 and 002 agree on 3, 5
 
 
-def _seated(name: str, title: str, source: str, rules: Rules, counts: range) -> list[Preset]:
+def _seated(name: str, source: str, rules: Rules, counts: range) -> list[Preset]:
     """One preset per number of players; `rules.players` is the one called plain `name`."""
     found = []
     for n in counts:
@@ -159,22 +165,22 @@ def _seated(name: str, title: str, source: str, rules: Rules, counts: range) -> 
         at = rules.replace(players=n, removed=removed)
         text = f"{source}; {removed_in_words(at)} removed" if removed else source
         suffix = "" if n == rules.players else f"-{_COUNT_WORDS[n]}"
-        found.append(Preset(name + suffix, f"{title}, {n} players (seed 001)", text, at))
+        found.append(Preset(name + suffix, text, at, family=name))
     return found
 
 
 _VARIANT_LIST = [
-    *_seated("cancellation", "Cancellation Hearts",
+    *_seated("cancellation",
              "two decks, identical cards cancel, a widow to the first trick, no pass",
              _NO_PASS.replace(variant=Variant.CANCELLATION, players=8), range(7, 11)),
-    Preset("cancellation-rank", "Cancellation Hearts, same rank cancels, 9 players (seed 001)",
+    Preset("cancellation-rank",
            "two decks, any two cards of the same rank cancel, a widow of 5",
            _NO_PASS.replace(variant=Variant.CANCELLATION, players=9, cancels=Cancels.SAME_RANK)),
-    *_seated("domino", "Domino Hearts",
+    *_seated("domino",
              "six cards each and a stock; draw until you can follow; QS not scored",
              _NO_PASS.replace(variant=Variant.DOMINO, queen_scores=False,
                               queen_breaks_hearts=False, target=50), range(2, 8)),
-    *_seated("auction", "Auction Hearts",
+    *_seated("auction",
              "bid chips to name the suit to avoid; the pot is won, split or carried over",
              _NO_PASS.replace(variant=Variant.AUCTION, queen_scores=False,
                               queen_breaks_hearts=False, moon=MoonRule.NONE,

@@ -93,6 +93,17 @@ class KittyTo(StrEnum):
 LEFT, RIGHT, HOLD = 1, -1, 0
 
 
+Problem = tuple[str, dict[str, Any]]
+
+
+class RulesProblems(ValueError):
+    """Rules that can't be played: `problems`, each a code and its data (never words)."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("; ".join(code for code, _data in problems))
+        self.problems = problems
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """Every rule option. Defaults are the standard four-player game."""
@@ -137,75 +148,74 @@ class Rules:
     def __post_init__(self) -> None:
         problems = self.problems()
         if problems:
-            raise ValueError("; ".join(problems))
+            raise RulesProblems(problems)
 
-    def problems(self) -> list[str]:
+    def problems(self) -> list[Problem]:
         """Every reason these rules can't be played, all at once (so the rules page and
         `rules check` show them together), in a fixed order: the table, then a variant's own
-        limits (where a variant other than Auction Hearts stops), then the options."""
+        limits (where a variant other than Auction Hearts stops), then the options. Each a
+        code and its data (pbem.present.refusals words them)."""
         found = self._table_problems()
         if self.variant is not Variant.STANDARD:
             found += self._variant_problems()
             if found or self.variant is not Variant.AUCTION:
                 return found
         elif self.cancels is not Cancels.IDENTICAL:
-            found.append("cancelling cards belong to Cancellation Hearts")
+            found.append(("cancels_outside_cancellation", {}))
         return found + self._option_problems()
 
-    def _table_problems(self) -> list[str]:
+    def _table_problems(self) -> list[Problem]:
         low, high = _PLAYERS[self.variant]
         return _broken((
             (not low <= self.players <= high,
-             f"{_VARIANT_TITLE[self.variant]} needs {low} to {high} players"),
-            (len(set(self.removed)) != len(self.removed), "a card is removed twice"),
+             ("players_range", {"variant": self.variant.value, "low": low, "high": high})),
+            (len(set(self.removed)) != len(self.removed), ("removed_twice", {})),
         ))
 
-    def _option_problems(self) -> list[str]:
+    def _option_problems(self) -> list[Problem]:
         """Options that don't go together in a one-deck game (standard or Auction Hearts)."""
         deck = 52 - len(self.removed)
         return _broken((
             (self.settlement is Settlement.AUCTION and self.variant is not Variant.AUCTION,
-             "the auction pot belongs to Auction Hearts"),
+             ("auction_pot_outside_auction", {})),
             (not self.kitty and deck % self.players,
-             f"{deck} cards do not divide among {self.players} players"),
-            (self.kitty and self.removed, "a kitty game keeps all 52 cards"),
+             ("deck_does_not_divide", {"deck": deck, "players": self.players})),
+            (self.kitty and self.removed, ("kitty_keeps_all_cards", {})),
             (self.pass_count and any(abs(o) >= self.players for o in self.pass_cycle),
-             "a pass offset is larger than the table"),
-            (self.pass_count * 2 > self.hand_size, "too many cards passed"),
-            (self.target < 1, "the target score must be positive"),
-            (self.forced_queen and self.forced_queen_discard, "choose one forced-queen rule"),
+             ("pass_offset_too_large", {})),
+            (self.pass_count * 2 > self.hand_size, ("too_many_passed", {})),
+            (self.target < 1, ("target_not_positive", {})),
+            (self.forced_queen and self.forced_queen_discard, ("two_forced_queen_rules", {})),
             (self.moon_needs_bonus_card and self.bonus_card is not BonusCard.TEN_OF_DIAMONDS,
-             "only the ten of diamonds' slam can be required for the moon"),
+             ("moon_needs_ten_of_diamonds", {})),
         ))
 
-    def _variant_problems(self) -> list[str]:
+    def _variant_problems(self) -> list[Problem]:
         """What a variant's game doesn't have (a pass, a bonus card, a forced queen...) or
         has its own way (the lead, the settlement, Cancellation's widow)."""
-        name = _VARIANT_TITLE[self.variant]
+        name = {"variant": self.variant.value}
         auction = self.variant is Variant.AUCTION
         return _broken((
-            (self.pass_count, f"{name} has no pass"),
-            (self.bonus_card is not BonusCard.NONE, f"{name} has no bonus card"),
-            (self.forced_queen or self.forced_queen_discard, f"{name} has no forced queen"),
-            (self.claim_penalty, "claim penalties belong to the standard game"),
+            (self.pass_count, ("variant_has_no_pass", name)),
+            (self.bonus_card is not BonusCard.NONE, ("variant_has_no_bonus_card", name)),
+            (self.forced_queen or self.forced_queen_discard,
+             ("variant_has_no_forced_queen", name)),
+            (self.claim_penalty, ("claim_penalty_outside_standard", {})),
             (self.variant is not Variant.CANCELLATION and self.cancels is not Cancels.IDENTICAL,
-             "cancelling cards belong to Cancellation Hearts"),
+             ("cancels_outside_cancellation", {})),
             (not auction and self.settlement is Settlement.AUCTION,
-             "the auction pot belongs to Auction Hearts"),
-            (auction and self.settlement is not Settlement.AUCTION,
-             "Auction Hearts settles with the auction pot (settlement auction)"),
+             ("auction_pot_outside_auction", {})),
+            (auction and self.settlement is not Settlement.AUCTION, ("auction_settles_pot", {})),
             (auction and (self.queen_scores or self.moon is not MoonRule.NONE),
-             "Auction Hearts scores only the named suit: no queen, no moon"),
-            (not auction and (self.removed or self.kitty),
-             f"{name} plays with whole decks: no cards removed, no kitty option"),
+             ("auction_scores_named_suit", {})),
+            (not auction and (self.removed or self.kitty), ("variant_whole_decks", name)),
             (not auction and self.opening_lead is not OpeningLead.LEFT_OF_DEALER,
-             f"in {name} the player left of the dealer leads"),
+             ("variant_left_of_dealer_leads", name)),
             (auction and self.opening_lead is not OpeningLead.LEFT_OF_DEALER,
-             "in Auction Hearts the winning bidder leads any card "
-             "(opening_lead left_of_dealer)"),
+             ("auction_bidder_leads", {})),
             (self.variant is Variant.CANCELLATION and self.kitty_to is not KittyTo.FIRST_TRICK,
-             "the Cancellation widow goes with the first trick"),
-            (self.target < 1, "the target score must be positive"),
+             ("cancellation_widow_first_trick", {})),
+            (self.target < 1, ("target_not_positive", {})),
         ))
 
     @property
@@ -255,23 +265,26 @@ class Rules:
         known = {f.name: f for f in fields(Rules)}
         unknown = set(data) - set(known)
         if unknown:
-            raise EventDecodeError(f"unknown rule options: {', '.join(sorted(unknown))}")
+            raise EventDecodeError("unknown_rule_options", options=sorted(unknown))
         kwargs: dict[str, Any] = {}
         try:
             for key, value in data.items():
                 kwargs[key] = _decode_option(key, value)
             return Rules(**kwargs)
+        except RulesProblems as exc:
+            raise EventDecodeError("bad_rules", problems=exc.problems) from exc
         except (ValueError, TypeError, UnreadableInput) as exc:
-            raise EventDecodeError(f"bad rules: {exc}") from exc
+            raise EventDecodeError("bad_rules", detail=str(exc)) from exc
 
     def replace(self, **changes: Any) -> Rules:
         return Rules.from_dict({**self.to_dict(), **_encode_changes(changes)})
 
-    def describe(self) -> list[str]:
-        """The rules in plain words, one sentence each, for emails and pages."""
-        from pbem.engine.describe import describe_rules
+    def facts(self) -> list[tuple[str, dict[str, Any]]]:
+        """The rules as facts, a code and data per option a player reads about
+        (pbem.present.rules_words.rules_sentences words them)."""
+        from pbem.engine.describe import rules_facts
 
-        return describe_rules(self)
+        return rules_facts(self)
 
 
 _ENUM_FIELDS: dict[str, type[Enum]] = {
@@ -284,8 +297,6 @@ DOMINO_HAND = 6
 _PLAYERS = {Variant.STANDARD: (3, 7), Variant.CANCELLATION: (7, 10), Variant.DOMINO: (2, 7),
             Variant.AUCTION: (3, 7)}
 MAX_PLAYERS = max(high for _, high in _PLAYERS.values())
-_VARIANT_TITLE = {Variant.STANDARD: "Hearts", Variant.CANCELLATION: "Cancellation Hearts",
-                  Variant.DOMINO: "Domino Hearts", Variant.AUCTION: "Auction Hearts"}
 _BOOL_FIELDS = {"kitty", "points_on_first_trick", "hearts_must_be_broken", "queen_breaks_hearts",
                 "forced_queen", "queen_scores", "sinkhole_99", "hearts_break_on_discard",
                 "forced_queen_discard", "moon_needs_bonus_card", "claim_penalty"}
@@ -296,10 +307,10 @@ _OMITTED_AT_DEFAULT: dict[str, Any] = {
 _INT_FIELDS = {"players", "pass_count", "target"}
 
 
-def _broken(checks: tuple[tuple[object, str], ...]) -> list[str]:
-    """The messages of the rule checks whose condition is true, in order: a table of checks
+def _broken(checks: tuple[tuple[object, Problem], ...]) -> list[Problem]:
+    """The problems of the rule checks whose condition is true, in order: a table of checks
     reads more easily than a run of `if`s (all conditions are evaluated; they only read)."""
-    return [message for broken, message in checks if broken]
+    return [problem for broken, problem in checks if broken]
 
 
 def _decode_option(key: str, value: Any) -> Any:

@@ -195,10 +195,10 @@ class Table:
             self.turns = [t + 1 for t in self.turns]  # a new hand: every seat's turn moves on
             return
         if kind is GameCreated:
-            raise WrongPhase("This game has already been created.")
+            raise WrongPhase("already_created")
         seat = getattr(event, "seat", 0)
         if not 0 <= seat < self.seats:
-            raise NotYourTurn(f"There is no seat {seat + 1} at this table.")
+            raise NotYourTurn("no_such_seat", seat=seat)
         if kind is CardPlayed:  # most events: first, on its own
             self.play(seat, event.card.index)  # type: ignore[union-attr]
             self.turns[seat] += 1
@@ -268,10 +268,10 @@ class Table:
 
     def apply_variant(self, event: Event) -> None:
         """The events only a whole variant knows (draws, bids, the named suit)."""
-        raise WrongPhase(f"A {type(event).__name__} event has no place in this game's rules.")
+        raise WrongPhase("event_out_of_place", event=type(event).__name__)
 
     def deal(self, cards: tuple[Card, ...]) -> None:
-        self._require(DEAL, "The hand has already been dealt.")
+        self._require(DEAL, "already_dealt")
         deck, n, per = deck_mask(self.rules), self.seats, self.rules.hand_size
         dealt, first = per * n, self.dealer + 1
         # Card k goes to seat (dealer + 1 + k) % n: each seat's cards are a slice. With every
@@ -281,7 +281,7 @@ class Table:
             hands[(first + k) % n] = sum(bits[k:dealt:n])
         kitty = sum(bits[dealt:])
         if not _every_card_once(cards, hands, kitty, deck):
-            raise IllegalMove("A deal must hold every card of the deck exactly once.")
+            raise IllegalMove("bad_deal")
         self.hands, self.kitty = hands, kitty
         self.in_play = deck
         self.passed = (-1,) * n
@@ -293,11 +293,11 @@ class Table:
             self._start_play()
 
     def pass_cards(self, seat: int, mask: int) -> None:
-        self._require(PASS, "Passing is over for this hand.")
+        self._require(PASS, "passing_over")
         if self.passed[seat] >= 0:
-            raise IllegalMove("You have already passed your cards for this hand.")
+            raise IllegalMove("already_passed_hand")
         if mask.bit_count() != self.rules.pass_count or mask & ~self.hands[seat]:
-            raise IllegalMove(f"Pass exactly {self.rules.pass_count} cards from your own hand.")
+            raise IllegalMove("pass_own_cards", count=self.rules.pass_count)
         self.hands[seat] &= ~mask
         self.passed = (*self.passed[:seat], mask, *self.passed[seat + 1:])
         if min(self.passed) >= 0:
@@ -330,12 +330,12 @@ class Table:
     def _lay(self, seat: int, index: int) -> None:
         """Check and put one card on the trick (every variant's play starts here)."""
         if self.phase is not _PLAY:
-            raise WrongPhase("It isn't time to play a card.")
+            raise WrongPhase("not_play_time")
         if seat != self.turn:
-            raise NotYourTurn("It's not your turn to play.")
+            raise NotYourTurn("not_your_turn_play", waiting=self.turn)
         bit, hand = BIT_AT[index], self.hands[seat]
         if not self._legal(hand) & bit:
-            raise IllegalMove(f"{Card.from_index(index)} can't be played now.")
+            raise IllegalMove("cannot_play_now", card=Card.from_index(index))
         self.hands[seat] = hand ^ bit
         self.trick.append(_PAIRS[seat][index])
         if not self.hearts_broken and self._breaks_hearts(bit):
@@ -390,7 +390,7 @@ class Table:
             self._end_hand()
 
     def claim(self, seat: int) -> None:
-        self._require(PLAY, "There is nothing left to claim.")
+        self._require(PLAY, "nothing_to_claim")
         rest = self.kitty
         for s in range(self.seats):
             rest |= self.hands[s]
@@ -406,13 +406,13 @@ class Table:
         renege" (the others 0); "for any of the last three tricks ... this player will get the
         remaining points"; and "a false claim ... cannot stop" a run already made."""
         if not self.rules.claim_penalty:
-            raise IllegalMove("A false claim carries no penalty in this game's rules.")
+            raise IllegalMove("no_claim_penalty")
         needed = self.penalty & self.in_play
         run = any(s != seat and won & needed == needed for s, won in enumerate(self.won))
         if self.rules.hand_size - len(self.tricks) <= 3 or run:
             self.claim(seat)
             return
-        self._require(PLAY, "There is nothing left to claim.")
+        self._require(PLAY, "nothing_to_claim")
         self.hands = [0] * self.seats
         self.kitty, self.trick, self.claimed_by = 0, [], seat
         points = [self.rules.moon_points if s == seat else 0 for s in range(self.seats)]
@@ -427,14 +427,14 @@ class Table:
         when every seat agrees, the game ends with the totals of the hands completed (a hand
         in progress is not scored) and the lowest total wins."""
         if self.phase is GAME_OVER:
-            raise WrongPhase("This game is over.")
+            raise WrongPhase("game_over")
         if not agree:
             if not self.end_votes:
-                raise IllegalMove("No vote to end the game is open: play goes on.")
+                raise IllegalMove("no_vote_open")
             self.end_votes = 0
             return
         if self.end_votes >> seat & 1:
-            raise IllegalMove("You have already agreed to end the game.")
+            raise IllegalMove("already_voted_end")
         self.end_votes |= 1 << seat
         if self.end_votes == (1 << self.seats) - 1:
             low = min(self.totals)
@@ -464,9 +464,9 @@ class Table:
             self.rules, shooter, self.totals, bonus_points(self.rules, self.won))
 
     def choose_moon(self, seat: int, down: bool) -> None:
-        self._require(MOON_CHOICE, "There is no moon shot to decide.")
+        self._require(MOON_CHOICE, "no_moon_shot")
         if seat != self.moon_shooter:
-            raise NotYourTurn("Only the player who shot the moon chooses.")
+            raise NotYourTurn("not_moon_shooter")
         bonus = bonus_points(self.rules, self.won)
         self._record(moon_points(self.rules, seat, self.seats, bonus, down=down), seat, down, False)
 
@@ -501,9 +501,9 @@ class Table:
             return False
         return True
 
-    def _require(self, phase: Phase, message: str) -> None:
+    def _require(self, phase: Phase, code: str) -> None:
         if self.phase is not phase:
-            raise WrongPhase(message)
+            raise WrongPhase(code)
 
     # --- the one legality check ----------------------------------------------------------
     def legal_mask(self, seat: int) -> int:

@@ -24,6 +24,7 @@ from pbem.mail.sending import deliverable
 from pbem.present import codes, views
 from pbem.present.i18n import _
 from pbem.present.presenters import presenter
+from pbem.present.refusals import awaited_words
 from pbem.present.words import deadline_words, list_words
 from pbem.store.models import Game, OutboxEmail
 
@@ -175,10 +176,11 @@ def send_reminder(
     if repeated is not None:
         return ask(mail, state, seat, deadline, partial(_as_reminder, repeated))
     with mail.speaking(seat):
-        context = {"waiting_for": question.awaited, "asked_template": "",
+        waiting_for = awaited_words(question.awaited)
+        context = {"waiting_for": waiting_for, "asked_template": "",
                    "deadline": deadline_words(deadline, player.time_zone)}
         return mail.send("reminder", seat, context, turn_seq=game.last_seq,
-                         preheader=_("Waiting for %(what)s.", what=question.awaited))
+                         preheader=_("Waiting for %(what)s.", what=waiting_for))
 
 
 AskWhat = Callable[[GameMail, GameState, SeatView, int, timedelta | None], Asked]

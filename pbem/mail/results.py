@@ -20,7 +20,7 @@ from pbem.engine import (
 )
 from pbem.mail.gamemail import GameMail
 from pbem.mail.votes import vote_words
-from pbem.present import views
+from pbem.present import rules_words, views
 from pbem.present.i18n import DEFAULT, _, current, lazy, ngettext
 from pbem.present.presenters import presenter
 from pbem.present.words import list_words
@@ -175,4 +175,5 @@ def _summary_mail(mail: GameMail, state: GameState, seat: int,
 
 def rules_sentences(rules: Rules) -> list[str]:
     """The rules in words, and what a whole variant asks of a player by email."""
-    return [*rules.describe(), *(str(line) for line in presenter(rules).email_rules)]
+    return [*rules_words.rules_sentences(rules),
+            *(str(line) for line in presenter(rules).email_rules)]

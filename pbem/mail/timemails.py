@@ -18,6 +18,7 @@ from pbem.mail.render import default_renderer
 from pbem.mail.sending import deliverable
 from pbem.present import views
 from pbem.present.i18n import _
+from pbem.present.refusals import awaited_words
 from pbem.present.tokens import new_token
 from pbem.present.words import deadline_words
 from pbem.store.models import Game, OutboxEmail
@@ -79,6 +80,7 @@ def send_nudge(
     if player is None or not deliverable(player):
         return None
     with mail.speaking(seat):
+        waiting_for = awaited_words(waiting_for)  # the service passes the engine's code
         context = {"nudger": mail.names[from_seat], "waiting_for": waiting_for,
                    "deadline": deadline_words(deadline, player.time_zone)}
         return mail.send("nudge", seat, context, turn_seq=game.last_seq,

@@ -55,6 +55,7 @@ from pbem.engine import (
 )
 from pbem.mailin.language import cards_in, cards_in_prose, in_english
 from pbem.present.i18n import _
+from pbem.present.refusals import explain
 from pbem.present.words import list_words
 
 MOVES = frozenset({"play", "pass", "claim", "moon", "bid", "avoid", "end"})
@@ -203,7 +204,7 @@ def read_commands(text: str, now: Asked | None = None) -> Reading:
         try:
             command = _read(raw, line, now)
         except UnreadableInput as exc:
-            problems.append(str(exc))
+            problems.append(explain(exc))
             continue
         if command is not None:
             found.append(command)
@@ -227,7 +228,7 @@ def _question(raw: str, line: str, now: Asked | None) -> Command | None:
         return None  # a question in words, read with the rest of the reply
     if command is None or not command.is_move:
         return command
-    raise UnreadableInput(_("“%(raw)s” reads as a question, so we didn't act on it. To "
+    raise _worded(_("“%(raw)s” reads as a question, so we didn't act on it. To "
                             "%(what)s, reply with just “%(reply)s” on a line of its own.",
                             raw=raw, what=command.describe(), reply=command.reply))
 
@@ -360,7 +361,7 @@ def _nothing_found(text: str, phase: Phase | None = None) -> str:
         try:  # a near-miss like "Q" or "queen": the engine says what's missing
             parse_card(first)
         except UnreadableInput as exc:
-            return str(exc)
+            return explain(exc)
     if len(first.split()) <= 2:
         return _("We found no card or command in “%(text)s”. Reply with the card you play, "
                  "like QS, on a line of its own; “help” lists every command.", text=first)
@@ -423,14 +424,14 @@ def _moon(rest: str, line: str) -> Command:
         return Command("moon", down=True, line=line)
     if rest in {"up", "others up", "put others up"}:
         return Command("moon", down=False, line=line)
-    raise UnreadableInput(_("Choose “moon down” (you go down) or “moon up” (everyone "
+    raise _worded(_("Choose “moon down” (you go down) or “moon up” (everyone "
                             "else goes up)."))
 
 
 def _address(line: str) -> Command:
     address = line.removeprefix("add address ").removeprefix("address").strip(" :")
     if not address:
-        raise UnreadableInput(_("Write the address to add, e.g. “address you@example.org”."))
+        raise _worded(_("Write the address to add, e.g. “address you@example.org”."))
     return Command("address", text=address, line=line)
 
 
@@ -454,13 +455,20 @@ def _bare_pass(line: str, now: Asked | None) -> Command:
     if now is None or now.kind is Ask.PASS or state is None or state.rules.pass_count:
         held = now.cards if now is not None and now.kind is Ask.PASS else ()
         count = now.pass_count if now is not None and now.kind is Ask.PASS else 3
-        raise UnreadableInput(_("Name the cards to pass, e.g. “%(example)s”.",
-                                example=pass_example(held, count)))
-    why = now.why_not(PassCards(now.seat, ())) or _("No cards are passed now.")
+        raise _worded(_("Name the cards to pass, e.g. “%(example)s”.",
+                        example=pass_example(held, count)))
+    refused = now.why_not(PassCards(now.seat, ()))
+    why = explain(refused) if refused is not None else _("No cards are passed now.")
     if now.kind is Ask.PLAY:
-        raise UnreadableInput(_("%(why)s: reply with the card you play, e.g. “QS”.",
-                                why=why.rstrip(".")))
-    raise UnreadableInput(why)
+        raise _worded(_("%(why)s: reply with the card you play, e.g. “QS”.",
+                        why=why.rstrip(".")))
+    raise _worded(why)
+
+
+def _worded(words: str) -> UnreadableInput:
+    """The reply reader's own refusal, worded here: the engine's code for words made above it
+    (pbem.present.refusals.explain gives them back as they are)."""
+    return UnreadableInput("worded", words=words)
 
 
 def pass_example(hand: Sequence[Card], count: int) -> str:
@@ -475,7 +483,7 @@ def _chips(text: str) -> int:
     """The chips of `bid N`: a whole number, at least 1 (the engine checks it beats the
     highest bid)."""
     if not text:
-        raise UnreadableInput(_("Say how many chips you bid, e.g. “bid 5”; or reply “pass”."))
+        raise _worded(_("Say how many chips you bid, e.g. “bid 5”; or reply “pass”."))
     found = _BID.match(text)
     number = found.group(1) if found else ""
     if number.lstrip("-").isdigit() and len(number) <= 7:
@@ -483,10 +491,10 @@ def _chips(text: str) -> int:
     elif number in _NUMBER_WORDS:
         chips = _NUMBER_WORDS[number]
     else:
-        raise UnreadableInput(_("We couldn't read “bid %(text)s” as a bid: write a whole number "
+        raise _worded(_("We couldn't read “bid %(text)s” as a bid: write a whole number "
                                 "of chips, e.g. “bid 5”; or reply “pass”.", text=text))
     if chips < 1:
-        raise UnreadableInput(_("“bid %(text)s” isn't a bid: a bid is a whole number of chips, "
+        raise _worded(_("“bid %(text)s” isn't a bid: a bid is a whole number of chips, "
                                 "at least 1, e.g. “bid 5”; or reply “pass”.", text=text))
     return chips
 
@@ -496,13 +504,13 @@ def _suit(verb: str, text: str) -> Suit | None:
     line like "Name: Ann Smith" is no command."""
     text = re.sub(r"^(?:the\s+)?(?:suit\s+)?(?:to\s+avoid\s+)?:?\s*", "", text)
     if not text and verb == "avoid":
-        raise UnreadableInput(_("Name the suit to avoid, e.g. “avoid spades”."))
+        raise _worded(_("Name the suit to avoid, e.g. “avoid spades”."))
     try:
         return parse_suit(text) if text else None
     except UnreadableInput:
         if verb != "avoid":
             return None
-        raise UnreadableInput(_("“%(verb)s %(text)s”: “%(text)s” isn't a suit. Name the suit "
+        raise _worded(_("“%(verb)s %(text)s”: “%(text)s” isn't a suit. Name the suit "
                                 "to avoid as clubs, diamonds, hearts or spades, e.g. “avoid "
                                 "spades”.", verb=verb, text=text)) from None
 
@@ -528,16 +536,16 @@ def _bare_cards(line: str, passing: bool) -> Command | None:
         return Command("play", cards, line=line)
     if passing:
         return Command("pass", cards, line=line)
-    raise UnreadableInput(_("You named %(count)s cards (%(cards)s); play one card at a time.",
+    raise _worded(_("You named %(count)s cards (%(cards)s); play one card at a time.",
                             count=len(cards), cards=list_words([str(c) for c in cards])))
 
 
 def _one_card(text: str) -> Card:
     if not text:
-        raise UnreadableInput(_("Name the card to play, e.g. “play QS”."))
+        raise _worded(_("Name the card to play, e.g. “play QS”."))
     cards = _cards(text)
     if len(cards) != 1:
-        raise UnreadableInput(_("“play %(text)s” names %(count)s cards: play one at a time.",
+        raise _worded(_("“play %(text)s” names %(count)s cards: play one at a time.",
                                 text=text, count=len(cards)))
     return cards[0]
 
@@ -550,7 +558,7 @@ def _cards(text: str) -> tuple[Card, ...]:
     except UnreadableInput as exc:
         cards = tuple(dict.fromkeys(cards_in(text, any_case=True)))
         if not cards and " " in text:  # the whole phrase, not its first word ("the")
-            raise UnreadableInput(_("We couldn't find a card in “%(text)s”. Write the rank then "
+            raise _worded(_("We couldn't find a card in “%(text)s”. Write the rank then "
                                     "the suit, like QS, 10H or “queen of spades”.",
                                     text=text)) from exc
         if not cards:

@@ -78,6 +78,7 @@ from pbem.mailin.unroutable import unroutable
 from pbem.present import views
 from pbem.present.i18n import DEFAULT, _, current, format_date, lazy, using
 from pbem.present.presenters import presenter
+from pbem.present.refusals import mistake_words
 from pbem.present.words import list_words
 from pbem.roster import load_roster
 from pbem.store.db import transaction
@@ -523,7 +524,7 @@ def _move(inbox: Inbox, route: Route, command: Command, read: str,
     except service.Stale as exc:
         return _error(inbox, route, read, stale_words(exc), "stale")
     except service.PlayerMistake as exc:
-        return _error(inbox, route, read, str(exc), "refused", command)
+        return _error(inbox, route, read, mistake_words(exc), "refused", command)
     if outcome.duplicate:
         note = _note(inbox, route, outcome.message)
         return Decision("processed", f"duplicate: {outcome.message}", [note])
@@ -767,7 +768,7 @@ def _away(inbox: Inbox, route: Route, text: str) -> str:
                      "2026-08-14” or “away 1-14 August”; “away off” clears them.", text=text)
         set_away(ctx, route.player_id, *dates)
     except service.PlayerMistake as exc:
-        return str(exc)
+        return mistake_words(exc)
     start, end = dates
     since, until = _day(start), _day(end)
     return _("Noted: you're away from %(since)s to %(until)s. Your games wait for you as "
@@ -788,7 +789,7 @@ def _nudge(inbox: Inbox, route: Route) -> str:
         nudged = service.nudge(inbox.context(), route.game_id, route.seat_no,
                                player_id=route.player_id)
     except service.PlayerMistake as exc:
-        return str(exc)
+        return mistake_words(exc)
     with transaction(inbox.engine, read_only=True) as session:
         seats = list(session.exec(select(Seat).where(Seat.game_id == route.game_id)
                                   .order_by(col(Seat.seat_no))))

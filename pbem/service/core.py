@@ -464,9 +464,9 @@ def _status_sentence(status: str) -> str:
 
 def decide_or_reject(g: Loaded, command: Command) -> tuple[Event, ...]:
     try:
-        return decide(g.state, command, g.names())
+        return decide(g.state, command)
     except EngineError as exc:
-        raise CommandRejected(exc) from exc
+        raise CommandRejected(exc, g.names()) from exc
 
 
 def commit(

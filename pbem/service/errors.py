@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pbem.engine import EngineError
 
 
@@ -14,15 +16,23 @@ class PlayerMistake(ServiceError):
 
 
 class CommandRejected(PlayerMistake):
-    """The engine refused the move (unreadable, illegal, not your turn, wrong phase)."""
+    """The engine refused the move (unreadable, illegal, not your turn, wrong phase): its
+    error (a code and data) and the seats' names, for pbem.present.refusals to word."""
 
-    def __init__(self, error: EngineError) -> None:
+    def __init__(self, error: EngineError, names: Sequence[str] = ()) -> None:
         super().__init__(str(error))
         self.engine_error = error
+        self.names = tuple(names)
 
 
 class BadRequest(PlayerMistake):
-    """The request itself doesn't make sense (unknown preset, wrong number of players...)."""
+    """The request itself doesn't make sense (unknown preset, wrong number of players...).
+    `engine_error`: the engine's refusal behind it (rules that can't be played), for
+    pbem.present.refusals to word."""
+
+    def __init__(self, message: str = "", engine_error: EngineError | None = None) -> None:
+        super().__init__(message)
+        self.engine_error = engine_error
 
 
 class NotFound(PlayerMistake):

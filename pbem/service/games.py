@@ -79,7 +79,9 @@ def make_rules(preset_name: str, options: Mapping[str, Any] | None = None) -> Ru
     if options:
         try:
             rules = rules.replace(**options)
-        except (EventDecodeError, ValueError, TypeError) as exc:
+        except EventDecodeError as exc:  # the rules' own problems, or the unknown options
+            raise BadRequest(exc.code, engine_error=exc) from exc
+        except (ValueError, TypeError) as exc:
             raise BadRequest(f"Those rule options don't work together: {exc}") from exc
     return rules
 

@@ -39,6 +39,8 @@ from pbem.engine import (
 from pbem.present import i18n
 from pbem.present.i18n import _, lazy
 from pbem.present.presenters import presenter
+from pbem.present.refusals import mistake_words
+from pbem.present.rules_words import preset_title, rules_sentences
 from pbem.roster import load_roster
 from pbem.service import games as service_games
 from pbem.service import lobby, policy
@@ -220,8 +222,8 @@ def read_form(data: Mapping[str, Any]) -> tuple[Form, dict[str, Any]]:
         return form, {}
     try:
         service.make_rules(preset, options)
-    except service.BadRequest as exc:  # the engine's own sentences, without the decoder's prefix
-        form.general.append(str(exc).replace("bad rules: ", "").rstrip(".") + ".")
+    except service.BadRequest as exc:  # the rules' problems, worded by the presentation
+        form.general.append(mistake_words(exc))
         return form, {}
     return form, {"name": form.name, "preset": preset, "options": options,
                   "players": invitees, "bot_seats": bots, "deadline_policy": deadline,
@@ -388,20 +390,21 @@ def _clean(value: Any) -> str:
 
 # --- pages ----------------------------------------------------------------------------------
 
-# The preset menu: its groups, each a list of (name, title, players).
-PRESET_GROUPS = [(group, [(p.name, p.title, p.rules.players) for p in presets.values()])
-                 for group, presets in ((lazy("Hearts"), PRESETS),
-                                        (lazy("Whole variants"), VARIANT_PRESETS))]
+def preset_groups() -> list[tuple[str, list[tuple[str, str, int]]]]:
+    """The preset menu: its groups, each a list of (name, title, players), titles in the
+    reader's language (pbem.present.rules_words)."""
+    return [(group, [(p.name, preset_title(p), p.rules.players) for p in presets.values()])
+            for group, presets in ((_("Hearts"), PRESETS), (_("Whole variants"), VARIANT_PRESETS))]
 
 
 def render_form(form: Form, code: int = 200) -> ResponseReturnValue:
-    return render_template("web/new.html", form=form, preset_groups=PRESET_GROUPS,
+    return render_template("web/new.html", form=form, preset_groups=preset_groups(),
                            languages=i18n.language_names(),
                            csrf=generate_csrf(), preset=ALL_PRESETS[form.preset],
                            on_timeout=ON_TIMEOUT, strengths=ROBOT_STRENGTHS,
                            open_waits=OPEN_WAITS, max_name=MAX_NAME,
                            max_game_name=MAX_GAME_NAME,
-                           describe=form.rules.describe(),
+                           describe=rules_sentences(form.rules),
                            fixed=presenter(form.rules).fixes_options), code
 
 
@@ -438,7 +441,7 @@ def create_game() -> ResponseReturnValue:
         out = service.create_game(service.Context(engine=db_engine()), **arguments,
                                   confirm_first=True)
     except service.BadRequest as exc:
-        form.general.append(str(exc))
+        form.general.append(mistake_words(exc))
         return render_form(form, 422)
     _invited_languages(out.game_id, form)
     return redirect(url_for("create.created", game_id=out.game_id), code=303)
@@ -478,7 +481,7 @@ def _with_rules_chosen(data: Mapping[str, Any]) -> Form:
     form.errors.clear()
     if "use_rules" not in data:
         form.general.append(_("You chose %(title)s: its options are below. Check them, then "
-                              "press “Create the game”.", title=ALL_PRESETS[preset].title))
+                              "press “Create the game”.", title=preset_title(ALL_PRESETS[preset])))
     return form
 
 

@@ -13,6 +13,7 @@ from flask.typing import ResponseReturnValue
 
 from pbem.engine import Card
 from pbem.present import history
+from pbem.present.rules_words import rules_sentences
 from pbem.service import Context
 from pbem.service.export import GameData, player_data
 from pbem.store.app_engine import db_engine
@@ -43,7 +44,7 @@ def record(game: GameData) -> str:
     finished game every hand trick by trick (as its public summary shows them)."""
     return render_template(
         "web/record.txt", game=game.data, names=game.names, seat=game.seat_no,
-        rules=game.state.rules.describe(), moves=[_move(m) for m in game.data["moves"]],
+        rules=rules_sentences(game.state.rules), moves=[_move(m) for m in game.data["moves"]],
         hands=history.replay_hands(game.log, game.names) if game.log else [],
         totals=list(game.state.totals)).strip() + "\n"
 

@@ -14,6 +14,7 @@ from flask_wtf.csrf import generate_csrf
 from pbem import service
 from pbem.engine import ALL_PRESETS, PRESETS, Rules
 from pbem.present.i18n import _, ngettext
+from pbem.present.rules_words import preset_summary, preset_title, rules_sentences
 from pbem.service import lobby, ratings
 from pbem.service.rematch import ask_rematch, may_ask, rematch_of
 from pbem.store.app_engine import db_engine
@@ -45,8 +46,8 @@ def _listed(table: lobby.OpenTable, me: int | None) -> Listed:
     for player_id, name in table.players:
         rating = ratings.shown_rating(db_engine(), player_id, me)
         players.append((name, rating.rating if rating else None))
-    return Listed(table, preset.title if preset else table.preset,
-                  preset.summary if preset else "", rules.describe(), players,
+    return Listed(table, preset_title(preset) if preset else table.preset,
+                  preset_summary(preset) if preset else "", rules_sentences(rules), players,
                   any(p == me for p, _rating in table.players))
 
 
@@ -72,7 +73,7 @@ def lobby_page() -> ResponseReturnValue:
               if t.players]  # a table is listed once someone sits at it
     return render_template(
         "web/lobby.html", tables=tables, player=player, csrf=generate_csrf(),
-        presets=[(p.name, p.title) for p in PRESETS.values() if p.rules.players == 4],
+        presets=[(p.name, preset_title(p)) for p in PRESETS.values() if p.rules.players == 4],
         paces=[(h, pace_words(h)) for h in lobby.PACES],
         waits=[(m, wait_words(m)) for m in lobby.WAITS], pace_words=pace_words,
         default_pace=DEFAULT_PACE, default_wait=DEFAULT_WAIT)

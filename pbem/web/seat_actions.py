@@ -14,6 +14,7 @@ from flask_wtf.csrf import generate_csrf
 
 from pbem import service
 from pbem.present.i18n import _
+from pbem.present.refusals import mistake_words
 from pbem.store.app_engine import db_engine
 from pbem.web.i18n import format_day, names_in_words
 from pbem.web.play import check_csrf, load_seat
@@ -37,7 +38,7 @@ def nudge(token: str) -> ResponseReturnValue:
         nudged = service.nudge(service.Context(engine=db_engine()), t.game_id or 0,
                                t.seat_no or 0, player_id=t.player_id)
     except service.PlayerMistake as exc:
-        return back(token, str(exc))
+        return back(token, mistake_words(exc))
     names = names_in_words([page.table.names[s] for s in nudged])
     return back(token, _("We sent %(names)s a friendly nudge.", names=names) if nudged
                  else _("Nobody needed a nudge just now."))
@@ -56,7 +57,7 @@ def away(token: str) -> ResponseReturnValue:
         service.set_away(service.Context(engine=db_engine()), page.token.player_id or 0,
                          start, end)
     except service.PlayerMistake as exc:
-        return back(token, str(exc))
+        return back(token, mistake_words(exc))
     return back(token, _("Noted: you are away from %(start)s to %(end)s. Your deadlines in "
                          "every game follow each game's holiday rule.",
                          start=format_day(start), end=format_day(end)))
@@ -90,7 +91,7 @@ def resume(token: str) -> ResponseReturnValue:
         outcome = service.resume_game(service.Context(engine=db_engine()),
                                       page.token.game_id or 0)
     except service.PlayerMistake as exc:
-        return back(token, str(exc))
+        return back(token, mistake_words(exc))
     if outcome.duplicate:
         return back(token, outcome.message)
     return back(token, _("The game goes on: everyone waited for has a fresh deadline."))
@@ -137,5 +138,5 @@ def leave(token: str) -> ResponseReturnValue:
         service.resign(service.Context(engine=db_engine()), t.game_id or 0, t.seat_no or 0,
                        player_id=t.player_id)
     except service.PlayerMistake as exc:
-        return back(token, str(exc))
+        return back(token, mistake_words(exc))
     return redirect(url_for("play.seat_page", token=token), code=303)

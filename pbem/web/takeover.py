@@ -28,6 +28,7 @@ from pbem.mail.sending import queue_mail
 from pbem.mail.strangers import known_address, may_send
 from pbem.present.i18n import _
 from pbem.present.links import seat_link
+from pbem.present.refusals import mistake_words
 from pbem.present.tokens import consume_token, find_token, new_token
 from pbem.service.addresses import address_problem, checked_address
 from pbem.service.games import player_for
@@ -259,7 +260,7 @@ def _take(found: Confirmation, name: str, raw: str) -> ResponseReturnValue:
                              service.Invitee(email=found.player.email, name=name, accepted=True))
     except service.PlayerMistake as exc:
         _release(found.open_seat, found.join)
-        return _page(seat, state="confirm", confirm=raw, name=name, problem=str(exc),
+        return _page(seat, state="confirm", confirm=raw, name=name, problem=mistake_words(exc),
                      max_name=MAX_NAME, code=400)
     with transaction(db_engine()) as session:
         private = seat_link(session, seat.game_id, seat.seat_no, player.id)

@@ -20,6 +20,7 @@ from pbem.engine import (
     ChooseMoon,
     Claim,
     ClaimAccepted,
+    EngineError,
     GameCreated,
     GameState,
     HandDealt,
@@ -41,6 +42,7 @@ from pbem.engine import (
     turn_before,
 )
 from pbem.playout import random_event
+from pbem.present.refusals import asked_words, awaited_words, explain, why_not
 
 STANDARD = PRESETS["standard"].rules
 
@@ -65,8 +67,9 @@ def test_every_seat_is_asked_to_pass_three_cards_to_the_left_at_once() -> None:
         assert question.pass_count == 3 and question.pass_to == (seat + 1) % 4
         assert question.cards == state.hand(seat)
         assert question.turn == 1  # the deal was its first turn
-        assert question.awaited == "your pass"
-    assert asked(state, 0).words(["Ann", "Bob", "Cy", "Di"]) == "Pass 3 cards to Bob (left)."
+        assert awaited_words(question.awaited) == "your pass"
+    assert asked_words(asked(state, 0), ["Ann", "Bob", "Cy", "Di"]) == \
+        "Pass 3 cards to Bob (left)."
 
 
 def test_a_seat_that_has_passed_is_asked_nothing_and_its_turn_moves_on() -> None:
@@ -75,7 +78,7 @@ def test_a_seat_that_has_passed_is_asked_nothing_and_its_turn_moves_on() -> None
     assert question.kind is Ask.NOTHING and not question.must_act
     assert question.turn == 2 and asked(state, 1).turn == 1
     assert question.waiting_for == (1, 2, 3)
-    assert question.words(["Ann", "Bob", "Cy", "Di"]) == \
+    assert asked_words(question, ["Ann", "Bob", "Cy", "Di"]) == \
         "We're waiting for Bob, Cy and Di to pass."
 
 
@@ -85,8 +88,8 @@ def test_the_player_to_move_is_asked_to_play_one_of_the_legal_cards() -> None:
     seat = state.turn
     question = asked(state, seat)
     assert question.kind is Ask.PLAY and question.cards == legal_cards(state, seat)
-    assert question.can_claim and question.awaited == "your card"
-    assert question.words().startswith("It's your turn to play: you can play ")
+    assert question.can_claim and awaited_words(question.awaited) == "your card"
+    assert asked_words(question).startswith("It's your turn to play: you can play ")
     other = asked(state, (seat + 1) % 4)
     assert other.kind is Ask.NOTHING and other.cards == ()
 
@@ -98,7 +101,10 @@ def test_why_not_gives_the_engines_own_sentence_for_an_illegal_card() -> None:
     illegal = next(c for c in state.hand(seat) if c not in question.cards)
     with pytest.raises(Exception) as refused:
         decide(state, PlayCard(seat, illegal))
-    assert question.why_not(PlayCard(seat, illegal)) == str(refused.value)
+    error = question.why_not(PlayCard(seat, illegal))
+    assert isinstance(refused.value, EngineError) and error is not None
+    assert (error.code, error.data) == (refused.value.code, refused.value.data)
+    assert why_not(question, PlayCard(seat, illegal)) == explain(refused.value)
     assert question.why_not(PlayCard(seat, question.cards[0])) is None
     assert question.allows(PlayCard(seat, question.cards[0]))
 
@@ -133,9 +139,9 @@ def test_moon_choice_is_asked_of_the_shooter_only() -> None:
     assert state.phase is Phase.MOON_CHOICE
     question = asked(state, shooter)
     assert question.kind is Ask.MOON and question.moon_options == (True, False)
-    assert question.awaited == "your moon choice"
+    assert awaited_words(question.awaited) == "your moon choice"
     assert asked(state, (shooter + 1) % 4).kind is Ask.NOTHING
-    assert question.why_not(ChooseMoon((shooter + 1) % 4, True)) == \
+    assert why_not(question, ChooseMoon((shooter + 1) % 4, True)) == \
         "Only the player who shot the moon chooses how it scores."
 
 
@@ -148,8 +154,8 @@ def test_auction_asks_each_seat_in_turn_to_bid_more_than_the_last_bid_or_pass() 
     state = apply(state, BidMade(0, 3))
     question = asked(state, 1)
     assert question.kind is Ask.BID and question.min_bid == 4 and question.turn == 1
-    assert question.awaited == "your bid"
-    assert question.why_not(Bid(1, 3)) == \
+    assert awaited_words(question.awaited) == "your bid"
+    assert why_not(question, Bid(1, 3)) == \
         "seat 1 already bid 3: bid more than 3 chips, or pass."
     assert question.why_not(Bid(1, None)) is None
     assert asked(state, 0).turn == 2
@@ -163,10 +169,10 @@ def test_auction_asks_the_highest_bidder_to_name_the_suit() -> None:
         state = apply(state, BidMade(seat, chips))
     question = asked(state, 2)
     assert question.kind is Ask.NAME_SUIT and question.suits == tuple(Suit)
-    assert question.awaited == "your choice of the suit to avoid"
+    assert awaited_words(question.awaited) == "your choice of the suit to avoid"
     assert question.why_not(NameSuit(2, Suit.CLUBS)) is None
     assert asked(state, 0).kind is Ask.NOTHING
-    assert asked(state, 0).why_not(NameSuit(0, Suit.CLUBS)) == \
+    assert why_not(asked(state, 0), NameSuit(0, Suit.CLUBS)) == \
         "Only seat 3, who won the bidding, names the suit."
 
 
@@ -197,7 +203,7 @@ def test_no_claims_in_domino_or_cancellation(name: str) -> None:
         state = apply(state, random_event(state, random.Random(1)))
     question = asked(state, state.turn)
     assert question.kind is Ask.PLAY and not question.can_claim
-    assert question.why_not(Claim(state.turn)) == \
+    assert why_not(question, Claim(state.turn)) == \
         f"Claims aren't part of {name.capitalize()} Hearts here: please play on."
 
 
@@ -206,8 +212,8 @@ def test_nothing_is_asked_before_the_deal_or_after_the_game() -> None:
     assert state.phase is Phase.DEAL
     question = asked(state, 0)
     assert question.kind is Ask.NOTHING and question.waiting_for == ()
-    assert question.words() == "The next hand hasn't been dealt yet."
-    assert question.why_not(PassCards(0, ())) == "The next hand hasn't been dealt yet."
+    assert asked_words(question) == "The next hand hasn't been dealt yet."
+    assert why_not(question, PassCards(0, ())) == "The next hand hasn't been dealt yet."
 
 
 @pytest.mark.parametrize("name", sorted(VARIANT_PRESETS) + ["standard", "three", "five"])

@@ -196,7 +196,7 @@ def test_claim_refused_when_an_opponent_holds_a_higher_card() -> None:
     state = position(8 * 4)  # seat 3 on lead with only 3S-7S; seat 0 holds AS-TS
     assert state.turn == 3
     assert claim_holds(state, 3) is False
-    with pytest.raises(IllegalMove, match="refused"):
+    with pytest.raises(IllegalMove, match="claim_refused"):
         decide(state, Claim(3))
 
 

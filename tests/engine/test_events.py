@@ -272,13 +272,13 @@ def test_a_partial_rules_dict_takes_the_defaults() -> None:
 @pytest.mark.parametrize(("changes", "fragment"), [
     ({"jokers": True}, "jokers"),
     ({"Target": 100}, "Target"),
-    ({"moon": "sideways"}, "bad rules"),
+    ({"moon": "sideways"}, "bad_rules"),
     ({"kitty": "yes"}, "kitty"),
     ({"target": "100"}, "target"),
     ({"target": True}, "target"),
-    ({"players": 9}, "3 to 7"),
-    ({"players": 5}, "divide"),
-    ({"target": 0}, "positive"),
+    ({"players": 9}, "players_range.*'low': 3, 'high': 7"),
+    ({"players": 5}, "deck_does_not_divide"),
+    ({"target": 0}, "target_not_positive"),
 ])
 def test_rules_from_dict_rejects(changes: dict[str, Any], fragment: str) -> None:
     with pytest.raises(EventDecodeError, match=fragment):

@@ -92,7 +92,7 @@ def test_holder_of_two_of_clubs_must_lead_it() -> None:
     state = game(STANDARD, {2: "2C 3C AH KS"})
     assert state.turn == 2
     assert legal(state) == "2C"
-    with pytest.raises(IllegalMove, match="The first trick opens with 2C"):
+    with pytest.raises(IllegalMove, match=r"^opening_lead_card .*opening=Card\('2C'\)"):
         decide(state, PlayCard(2, Card.parse("3C")))
 
 
@@ -123,7 +123,7 @@ def test_no_points_on_first_trick() -> None:
     state = game(STANDARD, {0: "2C", 1: "QS AH 5D 6D 7D 8D 9D TD JD QD KD AD 2H"})
     state = play(state, "2C")
     assert legal(state) == "5D 6D 7D 8D 9D TD JD QD KD AD"
-    with pytest.raises(IllegalMove, match="No points on the first trick"):
+    with pytest.raises(IllegalMove, match="^no_points_first_trick"):
         decide(state, PlayCard(1, Card.parse("QS")))
 
 
@@ -159,7 +159,7 @@ def test_hearts_cannot_be_led_until_broken() -> None:
     state = _first_trick(game(STANDARD, {0: "AC 2H 3H 5S", 1: "2C", 2: "3C", 3: "4C"}))
     assert state.turn == 0
     assert "2H" not in legal(state)
-    with pytest.raises(IllegalMove, match="Hearts haven't been broken yet"):
+    with pytest.raises(IllegalMove, match="^hearts_not_broken "):
         decide(state, PlayCard(0, Card.parse("2H")))
 
 
@@ -179,7 +179,7 @@ def test_leading_with_only_hearts_and_the_queen_unbroken_must_lead_the_queen() -
     hand = "QS 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH"
     state = _first_trick(game(STANDARD, {0: "AC " + hand, 1: "2C", 2: "3C", 3: "4C"}))
     assert legal(state) == "QS"
-    with pytest.raises(IllegalMove, match="must lead the queen"):
+    with pytest.raises(IllegalMove, match="^hearts_not_broken_lead_queen"):
         decide(state, PlayCard(0, Card.parse("2H")))
 
 
@@ -216,8 +216,9 @@ def test_queen_of_spades_does_not_break_hearts_when_the_option_is_off() -> None:
 def test_must_follow_suit() -> None:
     state = game(STANDARD, {0: "2C", 1: "9C KC 5D"})
     state = play(state, "2C")
-    with pytest.raises(IllegalMove, match=r"You must follow suit: clubs were led and you hold "
-                                          r"9C and KC\. You can play 9C and KC\."):
+    with pytest.raises(IllegalMove, match=r"^must_follow_suit \(card=Card\('5D'\), "
+                       r"legal=\(Card\('9C'\), Card\('KC'\)\), led=<Suit.CLUBS: 0>, "
+                       r"held=\(Card\('9C'\), Card\('KC'\)\)\)"):
         decide(state, PlayCard(1, Card.parse("5D")))
 
 
@@ -228,7 +229,7 @@ def test_forced_queen_on_a_spade_trick_already_won_by_a_higher_spade() -> None:
     state = game(rules, {0: "KS 2C", 1: "QS 3S 4S"}, dealer=3)
     state = play(state, "KS")
     assert legal(state, 1) == "QS"
-    with pytest.raises(IllegalMove, match="forced-queen rule"):
+    with pytest.raises(IllegalMove, match="^forced_queen "):
         decide(state, PlayCard(1, Card.parse("3S")))
 
 
@@ -249,20 +250,20 @@ def test_forced_queen_must_be_discarded_when_void_in_the_suit_led() -> None:
 
 def test_playing_out_of_turn_is_refused() -> None:
     state = game(STANDARD, {0: "2C"})
-    with pytest.raises(NotYourTurn, match="we're waiting for Bob to play"):
+    with pytest.raises(NotYourTurn, match=r"^not_your_turn_play \(waiting=0\)"):
         decide(state, PlayCard(2, state.hand(2)[0]), names=["Bob", "Ann", "Cy", "Di"])
 
 
 def test_card_not_in_hand_is_refused() -> None:
     state = game(STANDARD, {0: "2C", 1: "AS"})
-    with pytest.raises(IllegalMove, match="You don't hold AS"):
+    with pytest.raises(IllegalMove, match=r"^not_held \(cards=\(Card\('AS'\),\)"):
         decide(state, PlayCard(0, Card.parse("AS")))
 
 
 def test_playing_during_the_pass_is_the_wrong_phase() -> None:
     state = game(preset("standard"), {0: "2C"})
     assert state.phase is Phase.PASS
-    with pytest.raises(WrongPhase, match="First pass 3 cards"):
+    with pytest.raises(WrongPhase, match=r"^pass_first \(count=3, "):
         decide(state, PlayCard(0, Card.parse("2C")))
 
 
@@ -284,7 +285,8 @@ def test_passing_is_simultaneous_and_cards_received_stay_hidden_until_all_have_p
 
 def test_passing_the_wrong_number_of_cards_is_refused() -> None:
     state = game(preset("standard"), {0: "2C 3C 4C AS"})
-    with pytest.raises(IllegalMove, match="Pass exactly three cards; you named 2: 2C and 3C"):
+    with pytest.raises(IllegalMove,
+                       match=r"^pass_count \(count=3, cards=\(Card\('2C'\), Card\('3C'\)\)\)"):
         decide(state, PassCards(0, cards("2C 3C")))
 
 
@@ -539,7 +541,7 @@ def test_replay_of_the_log_equals_the_live_state() -> None:
 def test_a_rank_without_a_suit_asks_which_card_was_meant() -> None:
     from pbem.engine import UnreadableInput
 
-    with pytest.raises(UnreadableInput, match="did you mean QC, QD, QH or QS"):
+    with pytest.raises(UnreadableInput, match="^card_without_suit"):
         Card.parse("Q")
 
 

@@ -26,6 +26,7 @@ from pbem.engine import (
 )
 from pbem.engine.cards import ALL_CARDS, mask_of
 from pbem.engine.scoring import penalty_mask
+from pbem.present.rules_words import rules_sentences
 from tests.engine.test_claims_and_forced import NO_PASS, deal_for, new_hand, scripted_plays
 from tests.engine.test_claims_and_forced import play_as as play
 from tests.engine.test_rules_texts import _table_at
@@ -79,14 +80,14 @@ def test_without_the_option_a_false_claim_is_refused() -> None:
     from pbem.engine import IllegalMove
 
     state = new_hand(NO_PASS)
-    with pytest.raises(IllegalMove, match="refused"):
+    with pytest.raises(IllegalMove, match="claim_refused"):
         decide(state, Claim(3))
 
 
 def test_club_presets_charge_false_claims_seed_003() -> None:
     for name in ("club", "club-five", "club-six"):
         assert ALL_PRESETS[name].rules.claim_penalty
-        assert "costs the claimer 26 points" in " ".join(ALL_PRESETS[name].rules.describe())
+        assert "costs the claimer 26 points" in " ".join(rules_sentences(ALL_PRESETS[name].rules))
 
 
 QUEEN_HANDS = {
@@ -131,7 +132,7 @@ def test_the_forced_queen_message_says_why_seed_001() -> None:
     from pbem.engine import IllegalMove
 
     state = play(play(_after_trick_one(FORCED["seed 001"]), 1, "2D"), 2, "8S")
-    with pytest.raises(IllegalMove, match="discard the queen of spades now"):
+    with pytest.raises(IllegalMove, match="^forced_queen_discard"):
         decide(state, PlayCard(3, parse_cards("3H")[0]))
 
 
@@ -140,7 +141,7 @@ def test_seed_001_pass_rotation_left_right_across_without_a_hold_hand() -> None:
     "a recent popular passing variation"."""
     rules = preset("hoyle-no-hold")
     assert [rules.pass_offset(h) for h in range(1, 7)] == [1, -1, 2, 1, -1, 2]
-    assert "left, right, across, then again" in " ".join(rules.describe())
+    assert "left, right, across, then again" in " ".join(rules_sentences(rules))
 
 
 def test_presets_for_the_player_counts_the_texts_allow_seeds_001_002_003() -> None:
@@ -192,7 +193,7 @@ def test_omnibus_moon_without_the_ten_of_diamonds_seed_001() -> None:
     ordinary = _moon_table(preset("omnibus-td"), [0, 0, 0, 0])
     ordinary._end_hand()
     assert ordinary.sheet[-1].points == (0, 16, 26, 26) and ordinary.sheet[-1].moon == 0
-    assert "no moon" in " ".join(literal.describe())
+    assert "no moon" in " ".join(rules_sentences(literal))
 
 
 def test_play_is_unchanged_by_the_new_options_when_off() -> None:

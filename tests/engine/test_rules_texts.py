@@ -32,6 +32,7 @@ from pbem.engine import (
 from pbem.engine.cards import mask_of
 from pbem.engine.table import Table
 from pbem.engine.variants import thaw
+from pbem.present.rules_words import preset_summary, preset_title, rules_sentences
 from pbem.rules_cli import presets
 from tests.engine.test_claims_and_forced import deal_for
 
@@ -93,7 +94,7 @@ def test_club_game_ends_at_100_even_with_a_tie_for_lowest_seed_003() -> None:
     assert club.ties is Ties.SHARED
     table = _table_at(club, [99, 40, 40, 60])
     assert table._game_ends() and table.winners == (1, 2)
-    assert "a tie for lowest shares the win" in " ".join(club.describe())
+    assert "a tie for lowest shares the win" in " ".join(rules_sentences(club))
     h2g2 = _table_at(preset("h2g2"), [99, 40, 40, 60])  # seed 002: "further hands are played"
     assert not h2g2._game_ends()
 
@@ -107,7 +108,7 @@ def _table_at(rules: Rules, totals: list[int]) -> Table:
 
 def test_three_kitty_says_one_card_seed_002() -> None:
     """Seed 002: three players keep all 52; the extra card is a kitty."""
-    words = " ".join(preset("three-kitty").describe())
+    words = " ".join(rules_sentences(preset("three-kitty")))
     assert "1 card forms a kitty" in words and "1 cards" not in words
 
 
@@ -183,7 +184,7 @@ def test_pbem_presets_name_reads_true(name: str) -> None:
     sizes = {len(state.hand(s)) for s in range(rules.players)}
     assert sizes == {rules.hand_size} or state.phase is Phase.BID
     assert f"{rules.players} players, {rules.hand_size} cards each" in words
-    assert ALL_PRESETS[name].summary in words
+    assert preset_summary(ALL_PRESETS[name]) in words
     if rules.variant is not Variant.AUCTION:
         queen_forbidden = "No hearts or queen of spades on the first trick" in words
         assert queen_forbidden == (not _first_trick_queen_legal(rules)), words
@@ -248,13 +249,14 @@ def test_pbem_presets_name_reads_true_on_passing_the_forced_queen_and_breaking_h
 def test_engine_guide_preset_table_matches_the_generated_summaries() -> None:
     guide = (Path(__file__).resolve().parents[2] / "docs" / "engine.md").read_text()
     for p in PRESETS.values():
-        row = f"| `{p.name}` | {p.rules.players} | {p.title} | {p.summary} | {p.source} |"
+        row = (f"| `{p.name}` | {p.rules.players} | {preset_title(p)} | {preset_summary(p)} "
+               f"| {p.source} |")
         assert row in guide, row
 
 
 def test_the_standard_rules_say_once_that_the_lowest_score_wins() -> None:
     """The start email's rules list ended "lowest wins, a tie for lowest plays on. The lowest
     score wins.": the score sheet's settlement adds nothing to the end's sentence."""
-    words = " ".join(preset("standard").describe()).lower()
+    words = " ".join(rules_sentences(preset("standard"))).lower()
     assert words.count("lowest wins") == 1 and "lowest wins, a tie for lowest" in words
     assert "the lowest score wins" not in words

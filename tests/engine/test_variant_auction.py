@@ -73,17 +73,17 @@ def test_bidding_starts_left_of_the_dealer_and_everyone_bids_once() -> None:
     assert state.phase is Phase.BID and state.to_move == (0,)
     state = bid(state, 2, None, 5)
     assert state.bids == (2, 0, 5, -1) and state.turn == 3
-    with pytest.raises(NotYourTurn, match="You've already bid this deal"):
+    with pytest.raises(NotYourTurn, match="^already_bid"):
         decide(state, Bid(0, 9))
 
 
 def test_a_bid_must_be_higher_than_the_last_bid_or_a_pass() -> None:
     state = bid(dealt(), 4)
-    with pytest.raises(IllegalMove, match="seat 1 already bid 4: bid more than 4 chips, or pass"):
+    with pytest.raises(IllegalMove, match=r"^bid_too_low \(leader=0, high=4\)"):
         decide(state, Bid(1, 4))
-    with pytest.raises(IllegalMove, match="seat 1 already bid 1: bid more than 1 chip, or pass"):
+    with pytest.raises(IllegalMove, match=r"^bid_too_low \(leader=0, high=1\)"):
         decide(bid(dealt(), 1), Bid(1, 1))  # one chip, not "1 chips"
-    with pytest.raises(IllegalMove, match="at least 1"):
+    with pytest.raises(IllegalMove, match="^bid_not_positive"):
         decide(state, Bid(1, 0))
     assert decide(state, Bid(1, None)) == (BidMade(1, None),)
 
@@ -92,9 +92,9 @@ def test_the_winner_pays_into_the_pot_names_the_suit_and_leads() -> None:
     state = bid(dealt(), 1, 3, None, None)
     assert state.phase is Phase.NAME_SUIT and state.bidder == 1 and state.to_move == (1,)
     assert state.pot == 3 and state.chips == (0, -3, 0, 0)
-    with pytest.raises(NotYourTurn, match="Only seat 2, who won the bidding, names the suit"):
+    with pytest.raises(NotYourTurn, match=r"^not_bidder \(bidder=1\)"):
         decide(state, NameSuit(0, Suit.CLUBS))
-    with pytest.raises(WrongPhase, match="waiting for seat 2 to name the suit"):
+    with pytest.raises(WrongPhase, match=r"^waiting_name_suit \(waiting=1\)"):
         decide(state, PlayCard(1, state.hand(1)[0]))
     state = apply(state, decide(state, NameSuit(1, Suit.CLUBS))[0])
     assert state.phase is Phase.PLAY and state.turn == 1 and state.named_suit is Suit.CLUBS
@@ -111,7 +111,7 @@ def test_the_named_suit_must_be_broken_before_it_is_led() -> None:
     state = replace(state, hands=(mask_of(parse_cards("2D 3C")),) + state.hands[1:],
                     tricks=(state.current_trick,))
     assert legal_cards(state, 0) == parse_cards("3C")
-    with pytest.raises(IllegalMove, match="Diamonds, the suit to avoid, haven't been broken"):
+    with pytest.raises(IllegalMove, match=r"^avoid_not_broken .*suit=<Suit.DIAMONDS"):
         decide(state, PlayCard(0, Card.parse("2D")))
 
 
@@ -144,7 +144,7 @@ def test_more_than_two_clean_players_carry_the_pot_and_the_bidder_names_again() 
     assert state.pot == 2 + 12 and state.bidder == 1
     state = apply(state, HandDealt(ALL_CARDS))
     assert state.phase is Phase.NAME_SUIT and state.to_move == (1,) and state.pot == 14
-    with pytest.raises(WrongPhase, match="no bidding this deal: the pot carried over"):
+    with pytest.raises(WrongPhase, match="^pot_carried_over"):
         decide(state, Bid(0, 5))
     state = apply(state, SuitNamed(1, Suit.HEARTS))
     assert state.turn == 1 and state.chips == (0, -2, 0, -12)  # no second payment
@@ -188,16 +188,16 @@ def test_bids_and_suits_have_strict_json() -> None:
 
 def test_standard_games_refuse_bids_and_named_suits() -> None:
     state = replay([GameCreated(preset("standard"), 4, 3), HandDealt(ALL_CARDS)])
-    with pytest.raises(WrongPhase, match="no bidding in this game"):
+    with pytest.raises(WrongPhase, match="^no_bidding"):
         decide(state, Bid(0, 3))
-    with pytest.raises(WrongPhase, match="has no place in this game's rules"):
+    with pytest.raises(WrongPhase, match="^event_out_of_place"):
         apply(state, BidMade(0, 3))
 
 
 def test_the_auction_needs_its_own_settlement_and_no_queen() -> None:
-    with pytest.raises(ValueError, match="settles with the auction pot"):
+    with pytest.raises(ValueError, match="auction_settles_pot"):
         replace(RULES, settlement=Settlement.HOWELL)
-    with pytest.raises(ValueError, match="scores only the named suit"):
+    with pytest.raises(ValueError, match="auction_scores_named_suit"):
         replace(RULES, queen_scores=True)
 
 
@@ -250,5 +250,5 @@ def test_presets_command_lists_the_variants_under_their_own_heading() -> None:
 def test_there_is_no_pass_in_auction_hearts_and_a_pass_says_so() -> None:
     state = bid(dealt(), 2, None, None, None)
     state = apply(state, SuitNamed(0, Suit.SPADES))
-    with pytest.raises(WrongPhase, match="Nobody passes cards in Auction Hearts"):
+    with pytest.raises(WrongPhase, match="^no_passing .*auction"):
         decide(state, PassCards(0, state.hand(0)[:3]))

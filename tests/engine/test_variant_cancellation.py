@@ -57,7 +57,7 @@ def situation(rules: Rules, hands: dict[int, str], kitty: str = "", **changes: o
 
 def test_cancellation_needs_7_to_10_players() -> None:
     for players in (6, 11):
-        with pytest.raises(ValueError, match="Cancellation Hearts needs 7 to 10 players"):
+        with pytest.raises(ValueError, match="players_range"):
             replace(RULES, players=players)
     for players in range(7, 11):
         assert RULES.replace(players=players).players == players
@@ -74,7 +74,7 @@ def test_two_decks_are_dealt_out_evenly_and_the_rest_is_a_widow() -> None:
 
 def test_a_deal_must_hold_both_decks() -> None:
     state = replay([GameCreated(RULES, 8, 0)])
-    with pytest.raises(IllegalMove, match="every card of the deck exactly once"):
+    with pytest.raises(IllegalMove, match="^bad_deal"):
         apply(state, HandDealt(DOUBLE_DECK[:52] * 2))
 
 
@@ -95,7 +95,7 @@ def test_the_second_copy_prints_the_same_and_has_its_own_code() -> None:
 def test_a_card_named_plainly_means_the_copy_you_hold() -> None:
     state = situation(FREE, {0: "QS' 3D", 1: "4S 5D"})
     assert decide(state, PlayCard(0, Card.parse("QS"))) == (CardPlayed(0, Card.from_code("QS'")),)
-    with pytest.raises(IllegalMove, match="You don't hold KS"):
+    with pytest.raises(IllegalMove, match=r"^not_held \(cards=\(Card\('KS'\),\)"):
         decide(state, PlayCard(0, Card.parse("KS")))
 
 
@@ -176,13 +176,14 @@ def test_both_queens_score_and_the_moon_needs_every_point_card() -> None:
 
 def test_must_follow_suit_error_names_the_suit_in_two_deck_terms() -> None:
     state = play(situation(RULES, {0: "5C' 2D", 1: "9C' 3D"}), "5C")
-    with pytest.raises(IllegalMove, match="You must follow suit: clubs were led and you hold 9C"):
+    with pytest.raises(IllegalMove,
+                       match=r"^must_follow_suit .*led=<Suit.CLUBS: 0>, held=\(Card\('9C'\),\)"):
         decide(state, PlayCard(1, Card.parse("3D")))
 
 
 def test_claims_are_refused_in_cancellation() -> None:
     state = situation(RULES, {0: "AS", 1: "2S"})
-    with pytest.raises(IllegalMove, match="Claims aren't part of Cancellation Hearts"):
+    with pytest.raises(IllegalMove, match="^no_claims .*cancellation"):
         decide(state, Claim(0))
 
 
@@ -192,7 +193,7 @@ def test_variant_rules_round_trip_and_old_rules_decode_as_standard() -> None:
     assert Rules.from_dict(data) == RULES.replace(cancels=Cancels.SAME_RANK)
     assert "variant" not in Rules().to_dict()
     assert Rules.from_dict(Rules().to_dict()).variant is Variant.STANDARD
-    with pytest.raises(ValueError, match="cancelling cards belong to Cancellation Hearts"):
+    with pytest.raises(ValueError, match="cancels_outside_cancellation"):
         Rules(cancels=Cancels.SAME_RANK)
 
 

@@ -55,7 +55,7 @@ def situation(rules: Rules, hands: dict[int, str], stock: str = "", **changes: o
 
 def test_domino_needs_2_to_7_players() -> None:
     for players in (1, 8):
-        with pytest.raises(ValueError, match="Domino Hearts needs 2 to 7 players"):
+        with pytest.raises(ValueError, match="players_range"):
             replace(RULES, players=players)
 
 
@@ -86,14 +86,14 @@ def test_a_player_who_cannot_follow_draws_until_able() -> None:
 def test_a_draw_must_take_exactly_the_cards_needed() -> None:
     state = play(situation(RULES, {0: "5C 9D", 1: "2D 3D", 2: "4C", 3: "6C"},
                            stock="7H KC"), "5C")
-    with pytest.raises(IllegalMove, match="takes 2 cards, not 1"):
+    with pytest.raises(IllegalMove, match=r"^wrong_draw_count \(needed=2, count=1\)"):
         apply(state, CardsDrawn(1, 1))
 
 
 def test_no_card_is_played_while_a_player_must_draw() -> None:
     state = play(situation(RULES, {0: "5C 9D", 1: "2D 3D", 2: "4C", 3: "6C"},
                            stock="7H KC"), "5C")
-    with pytest.raises(WrongPhase, match="b can.t follow suit and is drawing from the stock"):
+    with pytest.raises(WrongPhase, match=r"^waiting_draw \(waiting=1\)"):
         decide(state, PlayCard(1, Card.parse("2D")), names=["a", "b"])
 
 
@@ -147,7 +147,7 @@ def test_the_queen_of_spades_usually_does_not_count() -> None:
 
 
 def test_claims_are_refused_in_domino() -> None:
-    with pytest.raises(IllegalMove, match="Claims aren't part of Domino Hearts"):
+    with pytest.raises(IllegalMove, match="^no_claims .*domino"):
         decide(situation(RULES, {0: "AS"}), Claim(0))
 
 
@@ -156,7 +156,7 @@ def test_cards_drawn_round_trips_through_json_strictly() -> None:
     assert body == {"type": "cards_drawn", "v": 1, "seat": 2, "count": 3}
     assert decode_event(body) == CardsDrawn(2, 3)
     for bad in ({**body, "count": 0}, {**body, "count": "3"}, {**body, "count": True}):
-        with pytest.raises(Exception, match="malformed cards_drawn"):
+        with pytest.raises(Exception, match="malformed_event .*cards_drawn"):
             decode_event(bad)
 
 

@@ -21,6 +21,7 @@ from sqlmodel import col, select
 
 from pbem.app import db_engine
 from pbem.engine import GameState, Phase, legal_cards, replay
+from pbem.present.refusals import mistake_words
 from pbem.scheduler.worker import RobotPasses, carry_on_robot_games, play_robot_games
 from pbem.service import (
     ROBOT,
@@ -132,8 +133,9 @@ def test_a_move_out_of_turn_names_the_robot_waited_for_as_the_pages_do(engine: E
         play_card(ctx, game_id, 0, legal_cards(state, 0)[0])
         state = table(engine, game_id)[0]
     (waited,) = state.to_move
-    with pytest.raises(PlayerMistake, match=f"we're waiting for Robot {waited + 1} to play"):
+    with pytest.raises(PlayerMistake) as refused:
         play_card(ctx, game_id, 0, state.hand(0)[0])
+    assert f"we're waiting for Robot {waited + 1} to play" in mistake_words(refused.value)
 
 
 def test_easy_robots_still_answer_in_the_request(engine: Engine) -> None:

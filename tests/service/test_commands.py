@@ -21,6 +21,7 @@ from pbem.engine import (
     replay,
     snapshot,
 )
+from pbem.present.refusals import mistake_words
 from pbem.service import (
     ROBOT,
     CommandRejected,
@@ -134,7 +135,7 @@ def test_a_wrong_pass_is_rejected_with_a_sentence_and_changes_nothing(ctx: Conte
     out = started_game(ctx)
     with pytest.raises(CommandRejected) as err:
         pass_cards(ctx, out.game_id, 0, out.state.hand(0)[:2])  # type: ignore[union-attr]
-    assert str(err.value).endswith(".")
+    assert mistake_words(err.value).endswith(".")  # worded by the presentation
     assert state_of(ctx, out.game_id).has_passed(0) is False
 
 

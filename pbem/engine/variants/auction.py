@@ -78,11 +78,11 @@ class AuctionTable(Table):
         return max(0, *self.bids)
 
     def bid(self, seat: int, chips: int | None) -> None:
-        self._require(BID, "Bidding is over for this hand.")
+        self._require(BID, "bidding_over")
         if seat != self.turn:
-            raise NotYourTurn("It's not your turn to bid.")
+            raise NotYourTurn("not_your_turn_bid", waiting=self.turn)
         if chips is not None and chips <= self.high_bid:
-            raise IllegalMove(f"A bid must be more than {self.high_bid} chips.")
+            raise IllegalMove("bid_too_low", high=self.high_bid)
         self.bids[seat] = chips or 0
         nxt = (seat + 1) % self.seats
         if nxt != (self.dealer + 1) % self.seats:
@@ -96,9 +96,9 @@ class AuctionTable(Table):
         self.phase, self.turn = NAME_SUIT, winner
 
     def name_suit(self, seat: int, suit: Suit) -> None:
-        self._require(NAME_SUIT, "There's no suit to name now.")
+        self._require(NAME_SUIT, "no_suit_to_name_now")
         if seat != self.bidder:
-            raise NotYourTurn("Only the winning bidder names the suit.")
+            raise NotYourTurn("not_bidder")
         self.avoid = int(suit)
         self.penalty = SUIT_MASKS[suit]
         self.phase = PLAY

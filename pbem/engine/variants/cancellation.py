@@ -40,7 +40,7 @@ class CancellationTable(Table):
         self.carry = 0
 
     def claim(self, seat: int) -> None:
-        raise IllegalMove("Claims aren't part of Cancellation Hearts: play on.")
+        raise IllegalMove("no_claims", variant="cancellation")
 
     # --- both decks: every mask holds both copies of its cards ------------------------------
     def _hearts(self) -> int:

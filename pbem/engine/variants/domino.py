@@ -67,7 +67,7 @@ class DominoTable(Table):
         self.drawn = []
 
     def claim(self, seat: int) -> None:
-        raise IllegalMove("Claims aren't part of Domino Hearts: play on.")
+        raise IllegalMove("no_claims", variant="domino")
 
     def needed_draws(self) -> int:
         """How many cards the player to move must draw: up to the first of the suit led."""
@@ -78,13 +78,12 @@ class DominoTable(Table):
         return len(self.stock)
 
     def draw(self, seat: int, count: int) -> None:
-        self._require(DRAW, "Nobody needs to draw from the stock now.")
+        self._require(DRAW, "no_draw_now")
         if seat != self.turn:
-            raise NotYourTurn("It's not your turn to draw.")
+            raise NotYourTurn("not_your_turn_draw", waiting=self.turn)
         needed = self.needed_draws()
         if count != needed:
-            raise IllegalMove(f"Drawing until you can follow suit takes {needed} cards, "
-                              f"not {count}.")
+            raise IllegalMove("wrong_draw_count", needed=needed, count=count)
         for index in self.stock[:count]:
             self.hands[seat] |= 1 << index
         del self.stock[:count]

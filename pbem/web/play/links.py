@@ -49,6 +49,7 @@ from pbem.engine import (
 )
 from pbem.present import codes, views
 from pbem.present.i18n import _, pgettext
+from pbem.present.refusals import mistake_words
 from pbem.present.tokens import consume_token, find_token_row
 from pbem.present.words import chips_words
 from pbem.service.games import awaits_confirmation, is_organiser, organiser_seat
@@ -338,7 +339,7 @@ def act(link: Link, command: Callable[[service.Context], service.Outcome]) -> Re
         outcome = command(service.Context(engine=engine))
     except service.PlayerMistake as exc:
         release_link(engine, link.token.id)
-        return render_link(link, message=str(exc), code=409)
+        return render_link(link, message=mistake_words(exc), code=409)
     except Exception:  # a system failure: log it (Flask does), leave the link usable
         release_link(engine, link.token.id)
         raise
@@ -531,7 +532,7 @@ def move_by_link(link: Link, command: Command) -> ResponseReturnValue:
     except service.Stale:
         return lost_claim(link)
     except service.PlayerMistake as exc:
-        return render_link(link, message=str(exc), code=409)
+        return render_link(link, message=mistake_words(exc), code=409)
     if outcome.duplicate or outcome.game is None or outcome.seats is None \
             or outcome.state is None:
         if t.id is not None:

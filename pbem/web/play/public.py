@@ -12,6 +12,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 
 from pbem.present import history, review, views
+from pbem.present.rules_words import rules_sentences
 from pbem.service import Context, ratings
 from pbem.service.ratings import Change
 from pbem.service.rematch import rematch_of
@@ -101,7 +102,7 @@ def _render_summary(table: Table, reviewed: Review | None, rating: GameChanges,
         "chart": history.score_chart(state.score_sheet, names, state.rules.target),
         "hands": history.hand_index(state, names),
         "settlement": views.settlement_lines(state, names),
-        "rules": state.rules.describe(),
+        "rules": rules_sentences(state.rules),
         "review": review.by_hand(reviewed.verdicts, state.rules, names) if reviewed else {},
         "review_status": reviewed.status if reviewed else "pending",
         "review_off": [names[s] for s in sorted(reviewed.opted_out)] if reviewed else [],

@@ -44,6 +44,8 @@ from pbem.present import codes, views
 from pbem.present import links as seat_links
 from pbem.present import pages as variants
 from pbem.present.i18n import _, lazy
+from pbem.present.refusals import mistake_words
+from pbem.present.rules_words import rules_sentences
 from pbem.present.tokens import hash_token
 from pbem.service.deadlines import held_since
 from pbem.service.games import awaits_confirmation, is_unanswered, organiser_seat
@@ -187,7 +189,7 @@ def invitation_context(table: Table, seat: int) -> dict[str, object]:
             "declined": mine.invite_status == "declined",
             "confirming": organiser is not None and organiser.seat_no == seat
             and awaits_confirmation(table.game, table.seats),
-            "rules": table.state.rules.describe(),
+            "rules": rules_sentences(table.state.rules),
             "organiser": table.names[organiser.seat_no] if organiser is not None else ""}
 
 
@@ -342,7 +344,7 @@ def seat_invite(token: str) -> ResponseReturnValue:
         out = command(service.Context(engine=db_engine()), key.game_id, key.seat,
                       player_id=key.player_id)
     except service.PlayerMistake as exc:
-        return render_seat(load_seat(token), message=str(exc), code=409)
+        return render_seat(load_seat(token), message=mistake_words(exc), code=409)
     if answer == "accept" and key.player_id is not None:
         first_language(key.player_id, remember=False)  # a newcomer's emails: their browser's
     flash(out.message if out.duplicate else _answered(key.game_id, answer))
@@ -378,7 +380,7 @@ def seat_end(token: str) -> ResponseReturnValue:
         out = service.move(service.Context(engine=db_engine()), key.game_id,
                            VoteEnd(key.seat, agree), player_id=key.player_id)
     except service.PlayerMistake as exc:
-        return render_seat(load_seat(token), message=str(exc), code=409)
+        return render_seat(load_seat(token), message=mistake_words(exc), code=409)
     if out.duplicate:
         flash(out.message)
     elif out.state is not None and out.state.ended_by_agreement:
@@ -406,7 +408,7 @@ def seat_move(token: str, key: SeatKey, command: Command, done: str, made: str,
     except service.Stale:
         return render_seat(load_seat(token), code=409, message=str(MOVED_ON[done]))
     except service.PlayerMistake as exc:
-        return render_seat(load_seat(token), message=str(exc), code=409)
+        return render_seat(load_seat(token), message=mistake_words(exc), code=409)
     flash((repeated or out.message) if out.duplicate else made)
     return redirect(url_for("play.seat_page", token=token), code=303)
 
