@@ -20,10 +20,11 @@ from sqlmodel import Session, col, select
 from pbem.engine import list_in_words
 from pbem.roster import load_roster
 from pbem.service.addresses import checked_address
-from pbem.service.core import Context, mail_hook
+from pbem.service.core import Context
 from pbem.service.errors import BadRequest, NotFound, PlayerMistake
 from pbem.service.games import awaits_confirmation, is_unanswered, resign
 from pbem.service.names import checked_name as checked_name  # the web layer asks here
+from pbem.service.notices import SigninRequested
 from pbem.service.recipients import like_escaped, lock_mailbox, signin_links_to
 from pbem.store.db import transaction
 from pbem.store.events import load_state
@@ -77,8 +78,7 @@ def request_signin(ctx: Context, address: str, next_path: str | None = None) -> 
         lock_mailbox(session, email)
         player = player_by_address(session, email)
         if signin_links_to(session, email, now) < SIGNIN_PER_HOUR:
-            mail_hook("send_signin")(session, player, email, ttl=SIGNIN_TTL, now=now,
-                                     next_path=next_path)
+            ctx.notify(session, SigninRequested(player, email, SIGNIN_TTL, now, next_path))
 
 
 def account_for(session: Session, email: str) -> Player:

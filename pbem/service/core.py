@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from sqlalchemy import Engine, bindparam, exists, update
 from sqlalchemy import select as core_select
@@ -50,6 +51,7 @@ from pbem.service.errors import (
     NotFound,
     SomeoneMovedFirst,
 )
+from pbem.service.notices import GameMoved, Notice, Notifier, NullNotifier
 from pbem.service.ratings import rate_game
 from pbem.store.db import (
     Write,
@@ -106,11 +108,17 @@ class Context:
     # The command came by email: the player's move is echoed back in the next email they get
     # (a page shows the move itself, so a move made there sends no confirmation).
     echo: bool = False
-    # Work the command's emails out in its own transaction (the mail layer's `fan_out` of
-    # its job, at once) instead of leaving its mail job to the worker; None: MAIL_NOW.
+    # Who is told what the commands do (pbem.service.notices; the mail layer's, wired in by
+    # the app factory). None: the one wired for `engine` (`wire`), else nobody is told.
+    notifier: Notifier | None = None
+    # Work the command's emails out in its own transaction (its `GameMoved` notice, at once)
+    # instead of leaving its mail job to the worker. None: as wired for `engine` (`wire`;
+    # production: no, the write transaction stays short; tests: yes, so a command's outbox
+    # rows are there when it returns).
     mail_now: bool | None = None
     # Let strong robots make their moves in this command (the worker's robot pass, which
-    # exists to play them) instead of leaving them to the worker; None: ROBOTS_NOW.
+    # exists to play them) instead of leaving them to the worker. None: as wired for
+    # `engine` (production: no, see THINKS_LONG).
     robots_now: bool | None = None
     # Called when a planned command's plan is thrown away because the game changed before
     # its write (a lost compare-and-set): the worker counts them (with claims, none).
@@ -123,26 +131,58 @@ class Context:
     # is still as read, as ever; a retry reads it afresh).
     known: Known | None = None
 
+    def __post_init__(self) -> None:
+        wired = _WIRED.get(self.engine) or Wiring()
+        if self.notifier is None:
+            self.notifier = wired.notifier
+        if self.mail_now is None:
+            self.mail_now = wired.mail_now
+        if self.robots_now is None:
+            self.robots_now = wired.robots_now
+
     @property
     def mails_now(self) -> bool:
-        return MAIL_NOW if self.mail_now is None else self.mail_now
+        return bool(self.mail_now)
 
     @property
     def plays_robots_now(self) -> bool:
-        return ROBOTS_NOW if self.robots_now is None else self.robots_now
+        return bool(self.robots_now)
+
+    def notify(self, session: Session, notice: Notice) -> bool:
+        """Hand `notice` to the notifier, in the command's transaction (`session`)."""
+        assert self.notifier is not None  # set by __post_init__
+        return self.notifier.notify(session, notice)
 
 
-# Production leaves a command's emails to the worker (`pbem worker` fans out mail jobs every
-# second): the write transaction stays short. Tests set this so a command's outbox rows are
-# there when it returns.
-MAIL_NOW = False
+@dataclass(frozen=True)
+class Wiring:
+    """What the contexts made on an engine get unless told otherwise: the notifier, and
+    whether commands work their emails out at once (`mail_now`) and let strong robots move
+    (`robots_now`). Production leaves both to the worker (`pbem worker` fans out mail jobs
+    every second and plays the strong robots' moves: a strong robot searches ~50 ms a
+    decision, docs/robots.md), so a web request or a reply only writes the player's own move
+    and what costs nothing (deals, forced plays, easy robots), and the write transaction stays
+    short. The app factory wires its engine from its settings (MAIL_NOW, ROBOTS_NOW)."""
 
-# A strong robot searches for ~50 ms a decision (docs/robots.md), three of them answering a
-# move for ~150 ms: production leaves their moves to the worker (pbem.service.robotturns,
-# within a second), so a web request or a reply only writes the player's own move and what
-# costs nothing (deals, forced plays, easy robots), and never holds a web process's CPU while
-# a robot thinks. Tests set this so the robots have answered when a command returns.
-ROBOTS_NOW = False
+    notifier: Notifier = field(default_factory=NullNotifier)
+    mail_now: bool = False
+    robots_now: bool = False
+
+
+# Each engine's wiring, set where the engine is made (the app factory: pbem.app; tests), so a
+# `Context(engine=...)` made anywhere on it tells people through the same notifier.
+_WIRED: WeakKeyDictionary[Engine, Wiring] = WeakKeyDictionary()
+
+
+def wire(engine: Engine, wiring: Wiring) -> None:
+    """Contexts made on `engine` from now on get `wiring` (their own arguments first)."""
+    _WIRED[engine] = wiring
+
+
+def wiring_of(engine: Engine) -> Wiring:
+    return _WIRED.get(engine) or Wiring()
+
+
 THINKS_LONG = frozenset({"strong"})  # robot strengths whose moves are left to the worker
 
 
@@ -501,9 +541,8 @@ def commit(
     job = Job(g.game_id, g.loaded.seq, new_seq, actor, ctx.echo,
               min((d.due_at for d in opened), default=None), ctx.clock(), fresh=bool(created))
     if ctx.mails_now:
-        extra = {"roster": g.loaded_roster} if g.loaded_roster is not None else {}
-        mail_hook("fan_out")(g.session, job, game=g.game,
-                             rebuilt=Rebuilt(before, state, tuple(appended)), **extra)
+        ctx.notify(g.session, GameMoved(job, g.game, Rebuilt(before, state, tuple(appended)),
+                                        g.loaded_roster))
     else:
         queue_job(g.session, job)  # fanned out by the worker (pbem.mail.jobs)
     return Outcome(g.game_id, new_seq, tuple(appended), state, game=g.game, seats=tuple(g.seats))
@@ -632,46 +671,3 @@ def logged_since(g: Loaded, seq: int) -> list[tuple[Event, str | None]]:
         return list(g.known.since)
     return [(decode_event(r.payload), r.actor)
             for r in load_event_rows(g.session, g.game_id, seq)]
-
-
-# --- the notification hook ----------------------------------------------------------------
-
-# The mail layer, wired in from above (the app factory: pbem.app), so the service imports no
-# mail: `fan_out(session, job, ...)` works out a command's mail job (at once with
-# `Context.mail_now`; else the worker does, pbem.mail.jobs) through
-# `notify(session, game, state_before, state_after, events, *, actor=None, now=None)`, the
-# routing (tests may listen there: `_notify`); the other names (`send_invites`,
-# `send_declined`, `send_invite_closed`, `send_invite_reminder`, `send_invites_unanswered`,
-# `resend_turns`, `send_nudge`, `send_timeout`, `seat_link`, `send_left`, `send_replaced`)
-# are the mails other commands queue in their own transaction.
-Notify = Callable[..., Any]
-_notify: Notify | None = None  # tests may put a listener here
-_notifier: Callable[[], Any] | None = None  # makes the notifier, once, when first needed
-_made: list[Any] = []
-
-
-def use_notifier(factory: Callable[[], Any]) -> None:
-    """Wire the mail layer in: `factory()` returns an object with the functions above."""
-    global _notifier
-    _notifier = factory
-    _made.clear()
-
-
-def notifier() -> Any:
-    if not _made:
-        if _notifier is None:
-            raise RuntimeError("No notifier is wired in: create the app (pbem.app) or call "
-                               "pbem.service.core.use_notifier first.")
-        _made.append(_notifier())
-    return _made[0]
-
-
-def notify_hook() -> Notify:
-    return _notify or mail_hook("notify")
-
-
-def mail_hook(name: str) -> Notify:
-    """A function of the mail layer (`send_invites(session, game, seats, rules=, now=)`,
-    `send_declined(session, game, seat, now=)`...), called inside the command's transaction."""
-    hook: Notify = getattr(notifier(), name)
-    return hook

@@ -24,10 +24,16 @@ from pbem.engine import (
     start,
 )
 from pbem.service.addresses import checked_address
-from pbem.service.core import Context, Duplicate, Loaded, Outcome, commit, mail_hook, run
+from pbem.service.core import Context, Duplicate, Loaded, Outcome, commit, run
 from pbem.service.errors import BadRequest, NotAllowed
 from pbem.service.moves import check_seat
 from pbem.service.names import seat_name
+from pbem.service.notices import (
+    InvitationDeclined,
+    InvitationsSent,
+    PlayerLeft,
+    SeatTakenOver,
+)
 from pbem.service.recipients import may_send, took_part
 from pbem.store.db import transaction
 from pbem.store.events import LoadedState
@@ -204,8 +210,8 @@ def _create(
         remind_invitees([seats[n] for n in invited], ctx.clock())
         remind_organiser(game, seats, ctx.clock())
     if invited:  # in this transaction: no game without its invitations, nor the reverse
-        mail_hook("send_invites")(session, game, invited, rules=rules, now=ctx.clock(),
-                                  organiser=confirm_first)
+        ctx.notify(session, InvitationsSent(game, tuple(invited), rules, ctx.clock(),
+                                            organiser=confirm_first))
     return outcome
 
 
@@ -316,8 +322,8 @@ def accept_invite(
         if guests:  # the organiser confirmed: now the others are invited
             remind_invitees([g.seat(n) for n in guests], ctx.clock())
             g.session.flush()
-            mail_hook("send_invites")(g.session, g.game, guests, rules=g.state.rules,
-                                      now=ctx.clock())
+            ctx.notify(g.session, InvitationsSent(g.game, tuple(guests), g.state.rules,
+                                                  ctx.clock()))
         organiser = organiser_seat(g.game, g.seats)
         if organiser is not None and organiser.seat_no == seat_no:  # they confirmed it
             start_the_wait(g.game, ctx.clock())
@@ -337,8 +343,8 @@ def decline_invite(
             cancel(g)  # the organiser won't confirm their own game: nobody was invited
             return
         g.session.flush()
-        mail_hook("send_declined")(g.session, g.game, seat_no, now=ctx.clock(),
-                                   unaware=_not_yet_invited(g))
+        ctx.notify(g.session, InvitationDeclined(g.game, seat_no, ctx.clock(),
+                                                 tuple(_not_yet_invited(g))))
 
     return _answer_invite(ctx, game_id, seat_no, player_id, "declined",
                           "This game has already started; to leave it, resign.", then)
@@ -379,7 +385,7 @@ def resign(ctx: Context, game_id: int, seat_no: int, *, player_id: int | None = 
             return Duplicate("You have already left this game.")
         check_seat(g, seat_no, player_id)
         if g.game.status in UNDER_WAY:  # told while the seat still bears their name
-            mail_hook("send_left")(g.session, g.game, seat_no, now=ctx.clock())
+            ctx.notify(g.session, PlayerLeft(g.game, seat_no, ctx.clock()))
         seat.is_bot, seat.invite_status = True, "accepted"
         seat.timeouts_in_row, seat.bot_holding = 0, False
         g.session.add(seat)
@@ -437,8 +443,8 @@ def replace_seat(
         if seat.invite_status == "invited":
             remind_invitees([seat], ctx.clock())
             g.session.flush()
-            mail_hook("send_invites")(g.session, g.game, [seat_no], rules=g.state.rules,
-                                      now=ctx.clock())
+            ctx.notify(g.session, InvitationsSent(g.game, (seat_no,), g.state.rules,
+                                                  ctx.clock()))
         start_if_everyone_is_in(g)
         return []
 
@@ -469,8 +475,7 @@ def _replaced(ctx: Context, g: Loaded, seat: Seat, before: int, held: bool) -> N
     close_seat_links(g.session, g.game_id, seat.seat_no, before, ctx.clock())
     if g.game.status in UNDER_WAY:
         g.session.flush()
-        mail_hook("send_replaced")(g.session, g.game, seat.seat_no, before, held=held,
-                                   now=ctx.clock())
+        ctx.notify(g.session, SeatTakenOver(g.game, seat.seat_no, before, held, ctx.clock()))
 
 
 def start_if_everyone_is_in(g: Loaded) -> None:

@@ -39,7 +39,7 @@ from sqlalchemy import text
 from sqlmodel import Session, col, select
 
 from pbem.engine import Event
-from pbem.service.core import Context, Duplicate, Loaded, Outcome, mail_hook, run, run_in
+from pbem.service.core import Context, Duplicate, Loaded, Outcome, run, run_in
 from pbem.service.errors import (
     BadRequest,
     NotAllowed,
@@ -57,6 +57,7 @@ from pbem.service.games import (
     organiser_seat,
     start_if_everyone_is_in,
 )
+from pbem.service.notices import InvitationsClosed
 from pbem.store.db import transaction
 from pbem.store.events import ConcurrencyConflict
 from pbem.store.models import Game, Player, Seat
@@ -308,11 +309,12 @@ def start_now(ctx: Context, game_id: int, player_id: int) -> Outcome:
         if not is_organiser(g.game, g.seats, player_id):
             raise NotOrganiser("Only the organiser of this game, once they have confirmed "
                                "it, can start it with robots in the empty seats.")
-        unanswered = {s.seat_no: s.player_id for s in g.seats if is_unanswered(s)}
+        unanswered = {s.seat_no: s.player_id for s in g.seats
+                      if is_unanswered(s) and s.player_id is not None}
         filled = _robots_fill(g, NOT_TAKEN)
         if unanswered:
             g.session.flush()
-            mail_hook("send_invite_closed")(g.session, g.game, unanswered, now=ctx.clock())
+            ctx.notify(g.session, InvitationsClosed(g.game, unanswered, ctx.clock()))
         return filled
 
     return run(ctx, game_id, step, statuses=("inviting",))

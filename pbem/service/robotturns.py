@@ -13,7 +13,7 @@ it as any move does (status, ratings, the summary emails).
 
 It also plays the strong robots' answers in games people play (issue 15: no request stalls
 the others): a command outside the worker's robot pass never asks a strong robot (~50 ms of
-search a decision, pbem.service.core `ROBOTS_NOW`); it writes the player's move, marks the
+search a decision, `Context.robots_now`); it writes the player's move, marks the
 game `robots_thinking_since`, and the pass plays the robots up to the next human question
 within a second (their pages refresh until then)."""
 

@@ -9,9 +9,10 @@ from datetime import date, datetime, timedelta
 from sqlmodel import Session, col, delete, select
 
 from pbem.engine import Event, asked
-from pbem.service.core import Context, Duplicate, Loaded, Outcome, mail_hook, run
+from pbem.service.core import Context, Duplicate, Loaded, Outcome, run
 from pbem.service.deadlines import reschedule_player, sync_deadlines
 from pbem.service.errors import BadRequest, NotAllowed, NotFound
+from pbem.service.notices import Nudged, TurnsAskedAgain
 from pbem.store.db import transaction
 from pbem.store.events import load_state
 from pbem.store.models import Away, Deadline, Game, OutboxEmail, Player, Seat
@@ -102,8 +103,7 @@ def nudge(ctx: Context, game_id: int, from_seat: int, *, player_id: int | None =
         nudged = []
         for seat_no in fresh:
             due = _due(session, game_id, seat_no)
-            if mail_hook("send_nudge")(session, game, seat_no, from_seat, waiting_for=what,
-                                       deadline=due, now=now) is not None:
+            if ctx.notify(session, Nudged(game, seat_no, from_seat, what, due, now)):
                 nudged.append(seat_no)
         return nudged
 
@@ -139,8 +139,8 @@ def resume_game(ctx: Context, game_id: int) -> Outcome:
         g.game.status = "active"
         g.session.add(g.game)
         opened = sync_deadlines(g.session, g.game, g.state, (), ctx.clock(), g.seats)
-        mail_hook("resend_turns")(g.session, g.game, g.state, now=ctx.clock(),
-                                  deadline=min((d.due_at for d in opened), default=None))
+        ctx.notify(g.session, TurnsAskedAgain(g.game, g.state, ctx.clock(),
+                                              min((d.due_at for d in opened), default=None)))
         return []
 
     return run(ctx, game_id, step, statuses=("paused", "active"))

@@ -21,6 +21,7 @@ from pbem.engine import (
     replay,
     snapshot,
 )
+from pbem.mail import notify as mail_notify
 from pbem.service import (
     ROBOT,
     CommandRejected,
@@ -38,7 +39,6 @@ from pbem.service import (
     replace_seat,
     resign,
 )
-from pbem.service import core as service_core
 from pbem.service.core import robot_budget
 from pbem.store.db import transaction
 from pbem.store.events import load_events, load_state
@@ -57,10 +57,10 @@ def ctx(engine: Engine) -> Context:
 def recorded() -> Iterator[list[tuple[Any, ...]]]:
     """Calls of the notification hook (the hook is the mail layer's; here we only listen)."""
     calls: list[tuple[Any, ...]] = []
-    saved = service_core._notify
-    service_core._notify = lambda *args, **kwargs: calls.append((*args, kwargs))
+    saved = mail_notify.notify
+    mail_notify.notify = lambda *args, **kwargs: calls.append((*args, kwargs))  # type: ignore
     yield calls
-    service_core._notify = saved
+    mail_notify.notify = saved
 
 
 def started_game(ctx: Context) -> Outcome:

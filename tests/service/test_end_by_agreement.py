@@ -15,11 +15,13 @@ from sqlalchemy.pool import NullPool
 from sqlmodel import col, select
 
 from pbem import service
+from pbem.app import wire_mail
 from pbem.engine import EndVoted, PlayCard, VoteEnd, legal_cards
 from pbem.store.db import make_engine, transaction
 from pbem.store.events import load_events
 from pbem.store.models import Event as EventRow
 from pbem.store.models import Game
+from tests.conftest import TEST_SWITCHES
 from tests.mailin.support import emails, state_of, to_play, two_human_game
 
 ANN, BOB = "ann@example.org", "bob@example.org"  # seats 0 and 1; seats 2 and 3 are robots
@@ -142,6 +144,7 @@ def _race(db_url: str, game: int, voters: list[Callable[[Engine], service.Outcom
 
     def racer(cast: Callable[[Engine], service.Outcome]) -> None:
         own = make_engine(db_url, poolclass=NullPool)
+        wire_mail(own, TEST_SWITCHES)
         barrier.wait()
         try:
             results.append(cast(own))
