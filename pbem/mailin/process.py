@@ -74,7 +74,7 @@ from pbem.mailin.route import (
     without_plus,
 )
 from pbem.mailin.unroutable import unroutable
-from pbem.present import views
+from pbem.present import service_words, views
 from pbem.present.presenters import presenter
 from pbem.roster import load_roster
 from pbem.store.db import transaction
@@ -487,10 +487,10 @@ def _move(inbox: Inbox, route: Route, command: Command, read: str,
     except service.Stale as exc:
         return _error(inbox, route, read, stale_words(exc), "stale")
     except service.PlayerMistake as exc:
-        return _error(inbox, route, read, str(exc), "refused", command)
+        return _error(inbox, route, read, service_words.explain(exc), "refused", command)
     if outcome.duplicate:
-        note = _note(inbox, route, outcome.message)
-        return Decision("processed", f"duplicate: {outcome.message}", [note])
+        note = _note(inbox, route, service_words.explain_outcome(outcome))
+        return Decision("processed", f"duplicate: {service_words.explain_outcome(outcome)}", [note])
     return _made(command, outcome, marked=mail_id is not None)
 
 
@@ -504,8 +504,9 @@ def stale_words(exc: service.Stale) -> str:
     if moved and exc.by == service.HOLDING:
         return (f"While you were away the robot holding your seat {moved} for you, so your "
                 "move was not made. Nothing changed.")
+    since = service_words.since_words(exc.why)
     return ("You answered an earlier email, and the game has moved on: "
-            f"{exc.why}, so that move was not made. Nothing changed; please answer the "
+            f"{since}, so that move was not made. Nothing changed; please answer the "
             "newest email.")
 
 
@@ -720,7 +721,7 @@ def _away(inbox: Inbox, route: Route, text: str) -> str:
                     "2026-08-14” or “away 1-14 August”; “away off” clears them.")
         set_away(ctx, route.player_id, *dates)
     except service.PlayerMistake as exc:
-        return str(exc)
+        return service_words.explain(exc)
     start, end = dates
     since, until = day_text(start, weekday=True), day_text(end, weekday=True)
     return (f"Noted: you're away from {since} to {until}. "
@@ -734,7 +735,7 @@ def _nudge(inbox: Inbox, route: Route) -> str:
         nudged = service.nudge(inbox.context(), route.game_id, route.seat_no,
                                player_id=route.player_id)
     except service.PlayerMistake as exc:
-        return str(exc)
+        return service_words.explain(exc)
     with transaction(inbox.engine, read_only=True) as session:
         seats = list(session.exec(select(Seat).where(Seat.game_id == route.game_id)
                                   .order_by(col(Seat.seat_no))))

@@ -131,13 +131,10 @@ def set_preferences(ctx: Context, player_id: int, *, notify: str, digest: bool,
     """How much mail (each trick, each hand, turns only), a daily digest, the time zone, the
     review of each finished game (off: none of the player's decisions is weighed)."""
     if notify not in NOTIFY_CHOICES:
-        raise BadRequest("Choose how often to hear about the play: after every trick, after "
-                         "every hand, or only when it is your turn.")
+        raise BadRequest("notify_choice")
     zone = known_zone(time_zone)
     if zone is None:
-        raise BadRequest(f"“{time_zone[:64]}” is not a time zone we know; give a city such "
-                         "as Berlin or New York, a zone such as Europe/Paris, or an offset "
-                         "such as GMT+1.")
+        raise BadRequest("unknown_zone", zone=time_zone[:64])
     with transaction(ctx.engine) as session:
         player = _player(session, player_id)
         player.notify, player.digest, player.time_zone = notify, digest, zone
@@ -148,7 +145,7 @@ def set_preferences(ctx: Context, player_id: int, *, notify: str, digest: bool,
 def _player(session: Session, player_id: int) -> Player:
     player = session.get(Player, player_id)
     if player is None:
-        raise NotFound("There is no such player.")
+        raise NotFound("no_player")
     return player
 
 

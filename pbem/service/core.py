@@ -49,6 +49,7 @@ from pbem.service.errors import (
     CommandRejected,
     NotAllowed,
     NotFound,
+    Said,
     SomeoneMovedFirst,
 )
 from pbem.service.notices import GameMoved, Notice, Notifier, NullNotifier
@@ -206,16 +207,19 @@ class Outcome:
     events: tuple[Event, ...] = ()  # everything appended (the move, deals, forced and bot plays)
     state: GameState | None = None
     duplicate: bool = False  # the same command had already been carried out: nothing changed
-    message: str = ""
+    said: Said | None = None  # why nothing changed (a duplicate): words by pbem.present
     # The game's row and seats as the command left them (plain copies; None: not said): a
     # page renders the game after the command from them and `state`, without reading it.
     game: Game | None = None
     seats: tuple[Seat, ...] | None = None
 
 
-@dataclass(frozen=True)
 class Duplicate:
-    message: str
+    """A step's answer that the command had been carried out already: nothing changes, and
+    `said` says why (a code and its data)."""
+
+    def __init__(self, code: str, **data: Any) -> None:
+        self.said = Said(code, data)
 
 
 @dataclass
@@ -245,7 +249,7 @@ class Loaded:
         for seat in self.seats:
             if seat.seat_no == seat_no:
                 return seat
-        raise NotFound(f"This game has no seat {seat_no}.")
+        raise NotFound("no_seat", seat=seat_no)
 
     def roster(self) -> Roster:
         """The game's roster (players read once per command). Steps that change seats or
@@ -260,7 +264,7 @@ class Loaded:
         return self.roster().names
 
 
-Step = Callable[[Loaded], "Sequence[Event] | Duplicate"]
+Step = Callable[[Loaded], Sequence[Event] | Duplicate]
 
 PLANNED_TRIES = 3  # a planned command redone this often after a lost race, then locked
 
@@ -326,9 +330,9 @@ def _load(session: Session, game_id: int, statuses: tuple[str, ...], *, lock: bo
     found = _load_locked(session, game_id) if lock else read_game(
         session.connection(), game_id, deadlines=True)
     if found is None:
-        raise NotFound("There is no such game.")
+        raise NotFound("no_game")
     if found.game.status not in statuses:
-        raise NotAllowed(_status_sentence(found.game.status))
+        raise NotAllowed(status_code(found.game.status))
     return Loaded(session, found.game, found.seats,
                   load_state(session, game_id, found.game.last_seq),
                   players=found.players, away=found.away, pending_deadlines=found.pending)
@@ -343,7 +347,7 @@ def _load_known(session: Session, game_id: int, statuses: tuple[str, ...],
         return _load(session, game_id, statuses, lock=False)
     found = known.rows
     if found.game.status not in statuses:
-        raise NotAllowed(_status_sentence(found.game.status))
+        raise NotAllowed(status_code(found.game.status))
     return Loaded(session, found.game, found.seats, known.loaded, players=found.players,
                   away=found.away, pending_deadlines=found.pending, known=known)
 
@@ -368,7 +372,7 @@ def _run_once(
         _player_is_back(ctx_game.seat(actor))
     if isinstance(result, Duplicate):
         return Outcome(game_id, ctx_game.loaded.seq, state=ctx_game.state, duplicate=True,
-                       message=result.message)
+                       said=result.said)
     outcome = commit(ctx, ctx_game, result, actor=actor, by=by)
     if ctx.on_applied is not None:
         ctx.on_applied(session, outcome)
@@ -414,7 +418,7 @@ def _run_planned(
         back = actor is not None and actor >= 0 and _player_is_back(g.seat(actor))
         if isinstance(result, Duplicate):
             outcome = Outcome(game_id, g.loaded.seq, state=g.state, duplicate=True,
-                              message=result.message, game=g.game, seats=tuple(g.seats))
+                              said=result.said, game=g.game, seats=tuple(g.seats))
         else:
             outcome = commit(ctx, g, result, actor=actor, by=by)
         writes = list(collected_writes(session))
@@ -492,14 +496,13 @@ def take_seat_back(ctx: Context, game_id: int, seat_no: int) -> bool:
         return held
 
 
-def _status_sentence(status: str) -> str:
-    return {
-        "inviting": "This game hasn't started yet: not everyone has accepted the invitation.",
-        "paused": "This game is paused at the moment.",
-        "finished": "This game is over.",
-        "cancelled": "This game was cancelled by its organiser.",
-        "active": "This game has already started.",
-    }.get(status, "This game can't take that now.")
+GAME_STATUSES = ("inviting", "paused", "finished", "cancelled", "active")
+
+
+def status_code(status: str) -> str:
+    """Why a command can't run on a game in `status` (NotAllowed's code): "game_<status>",
+    "game_unavailable" for any other."""
+    return f"game_{status}" if status in GAME_STATUSES else "game_unavailable"
 
 
 def decide_or_reject(g: Loaded, command: Command) -> tuple[Event, ...]:
@@ -601,7 +604,7 @@ def advance(
         left -= sum(by in (ROBOT, HOLDING) and not isinstance(e, EndVoted) for e in step)
         if actors is not None:
             actors.extend(by if acting_seat(e) is not None else None for e in step)
-    raise RuntimeError("the game did not settle; is the engine looping?")
+    raise RuntimeError("the game did not settle: is the engine looping")
 
 
 # Robot decisions one call of `advance` makes at most in a game left to robots alone (its last

@@ -80,13 +80,13 @@ class Invitee:
 def make_rules(preset_name: str, options: Mapping[str, Any] | None = None) -> Rules:
     found = PRESETS.get(preset_name) or VARIANT_PRESETS.get(preset_name)
     if found is None:
-        raise BadRequest(f"There is no rule set called {preset_name!r}.")
+        raise BadRequest("no_preset", name=preset_name)
     rules = found.rules
     if options:
         try:
             rules = rules.replace(**options)
         except (EventDecodeError, ValueError, TypeError) as exc:
-            raise BadRequest(f"Those rule options don't work together: {exc}") from exc
+            raise BadRequest("rules_conflict", detail=str(exc)) from exc
     return rules
 
 
@@ -119,14 +119,14 @@ def create_game(
     play's) instead of a new one; its players must exist already."""
     rules = make_rules(preset, options)
     if robot_strength not in STRENGTHS:
-        raise BadRequest("The computer players are either easy or strong.")
+        raise BadRequest("robot_strength")
     players = [replace(p, email=checked_address(p.email)) for p in players]
     table = table or Table()
     human_seats = _human_seats(rules, players, set(bot_seats) | set(table.open_seats))
     if confirm_first:
         organiser = 0  # the person asked to confirm the game is the one who set it up
     if organiser is not None and organiser not in range(len(players)):
-        raise BadRequest("The organiser is one of the game's players.")
+        raise BadRequest("organiser_not_player")
 
     def make(session: Session) -> Outcome:
         invitees = players
@@ -147,9 +147,9 @@ def _human_seats(rules: Rules, players: Sequence[Invitee], not_human: set[int]) 
     the count or the addresses don't fit."""
     human_seats = [s for s in range(rules.players) if s not in not_human]
     if len(human_seats) != len(players) or not not_human <= set(range(rules.players)):
-        raise BadRequest(f"This game needs {rules.players} players, robots included.")
+        raise BadRequest("player_count", players=rules.players)
     if len({normalise_email(p.email) for p in players}) != len(players):
-        raise BadRequest("Each player needs their own email address.")
+        raise BadRequest("same_address")
     return human_seats
 
 
@@ -234,8 +234,7 @@ def _check_organiser_quota(session: Session, organiser: Invitee, now: datetime) 
         col(OutboxEmail.created_at) >= since)).one()
     if sent >= ORGANISER_QUOTA or not may_send(session, organiser.email,
                                                known=took_part(session, player), now=now):
-        raise BadRequest("That address has set up too many games in the last hour; please "
-                         "confirm or finish those first, or try again later.")
+        raise BadRequest("organiser_quota")
 
 
 def _not_yet_invited(g: Loaded) -> list[int]:
@@ -331,7 +330,7 @@ def accept_invite(
         start_if_everyone_is_in(g)
 
     return _answer_invite(ctx, game_id, seat_no, player_id, "accepted",
-                          "This game has already started without you.", then)
+                          "started_without_you", then)
 
 
 def decline_invite(
@@ -347,7 +346,7 @@ def decline_invite(
                                                  tuple(_not_yet_invited(g))))
 
     return _answer_invite(ctx, game_id, seat_no, player_id, "declined",
-                          "This game has already started; to leave it, resign.", then)
+                          "started_resign", then)
 
 
 def _answer_invite(
@@ -360,7 +359,7 @@ def _answer_invite(
         check_seat(g, seat_no, player_id)
         seat = g.seat(seat_no)
         if seat.invite_status == answer:
-            return Duplicate(f"You have already {answer} this invitation.")
+            return Duplicate("invitation_" + answer)
         if g.game.status != "inviting":
             raise NotAllowed(too_late)
         was, seat.invite_status = seat.invite_status, answer
@@ -382,7 +381,7 @@ def resign(ctx: Context, game_id: int, seat_no: int, *, player_id: int | None = 
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
         seat = g.seat(seat_no)
         if seat.is_bot and (player_id is None or seat.player_id == player_id):
-            return Duplicate("You have already left this game.")
+            return Duplicate("already_left")
         check_seat(g, seat_no, player_id)
         if g.game.status in UNDER_WAY:  # told while the seat still bears their name
             ctx.notify(g.session, PlayerLeft(g.game, seat_no, ctx.clock()))
@@ -422,15 +421,15 @@ def replace_seat(
         held = seat.bot_holding  # a robot kept it for them (they timed out)
         if invitee is None:
             if seat.is_bot and seat.player_id is None:
-                return Duplicate("A robot already plays that seat.")
+                return Duplicate("robot_has_seat")
             seat.is_bot, seat.player_id, seat.invite_status = True, None, "accepted"
             seat.name = None
         else:
             player = player_for(g.session, invitee)
             if seat.player_id == player.id and not seat.is_bot:
-                return Duplicate(f"{player.name} already has that seat.")
+                return Duplicate("has_seat", name=player.name)
             if any(s.player_id == player.id and not s.is_bot for s in g.seats):
-                raise BadRequest(f"{player.name} already plays in this game.")
+                raise BadRequest("plays_already", name=player.name)
             seat.is_bot, seat.player_id = False, player.id
             seat.timeouts_in_row, seat.bot_holding = 0, False  # a newcomer starts afresh
             accepted = invitee.accepted or g.game.status != "inviting"

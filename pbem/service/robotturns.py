@@ -144,7 +144,7 @@ def play_robot_turns(ctx: Context, game_id: int) -> Outcome:
             if g.game.robots_thinking_since is not None:  # not theirs any more: unmarked
                 set_robots_thinking(g.session, g.game, None)
             _found_idle(ctx.engine, g)
-            return Duplicate("The robots have nothing to play in this game.")
+            return Duplicate("robots_idle")
         return []  # `commit` lets the table move on (the robots' chunk), and opens deadlines
 
     return run(ctx, game_id, step, actor=NOBODY, by=ROBOT, planned=True)

@@ -43,14 +43,14 @@ def timeout_move(ctx: Context, game_id: int, seat_no: int, turn_seq: int) -> Out
             Deadline.game_id == game_id, Deadline.seat_no == seat_no,
             Deadline.turn_seq == turn_seq)).first()
         if row is None or row.status != "pending":
-            return Duplicate("That deadline was handled already.")
+            return Duplicate("deadline_handled")
         seat = g.seat(seat_no)
         turn = Turn(issued_seq=turn_seq)
         if seat_no not in g.state.to_move or seat.is_bot or is_stale(g, seat_no, turn):
             close_deadline(g.session, row, "cancelled", now)
-            return Duplicate("That seat isn't waited for any more.")
+            return Duplicate("seat_not_waited")
         if now < row.grace_until:
-            return Duplicate("That deadline hasn't passed yet.")
+            return Duplicate("deadline_not_passed")
         close_deadline(g.session, row, "expired", now)
         return _apply_policy(ctx, g, seat_no, turn)
 

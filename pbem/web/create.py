@@ -37,11 +37,11 @@ from pbem.engine import (
     Ties,
 )
 from pbem.present.presenters import presenter
+from pbem.present.service_words import INVISIBLE, address_problem, explain, name_problem
 from pbem.roster import load_roster
 from pbem.service import games as service_games
 from pbem.service import lobby, policy
-from pbem.service.addresses import address_problem
-from pbem.service.names import INVISIBLE, MAX_NAME, has_invisible, name_problem, one_line
+from pbem.service.names import MAX_NAME, has_invisible, one_line
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
@@ -210,7 +210,7 @@ def read_form(data: Mapping[str, Any]) -> tuple[Form, dict[str, Any]]:
     try:
         service.make_rules(preset, options)
     except service.BadRequest as exc:  # the engine's own sentences, without the decoder's prefix
-        form.general.append(str(exc).replace("bad rules: ", "").rstrip(".") + ".")
+        form.general.append(explain(exc).replace("bad rules: ", "").rstrip(".") + ".")
         return form, {}
     return form, {"name": form.name, "preset": preset, "options": options,
                   "players": invitees, "bot_seats": bots, "deadline_policy": deadline,
@@ -411,7 +411,7 @@ def create_game() -> ResponseReturnValue:
         out = service.create_game(service.Context(engine=db_engine()), **arguments,
                                   confirm_first=True)
     except service.BadRequest as exc:
-        form.general.append(str(exc))
+        form.general.append(explain(exc))
         return render_form(form, 422)
     return redirect(url_for("create.created", game_id=out.game_id), code=303)
 

@@ -14,6 +14,7 @@ from flask_wtf.csrf import generate_csrf
 
 from pbem import service
 from pbem.engine import list_in_words
+from pbem.present.service_words import explain, explain_outcome
 from pbem.store.app_engine import db_engine
 from pbem.web.play import check_csrf, load_seat
 from pbem.web.play.seat import SeatPage
@@ -37,7 +38,7 @@ def nudge(token: str) -> ResponseReturnValue:
         nudged = service.nudge(service.Context(engine=db_engine()), t.game_id or 0,
                                t.seat_no or 0, player_id=t.player_id)
     except service.PlayerMistake as exc:
-        return back(token, str(exc))
+        return back(token, explain(exc))
     names = list_in_words([page.table.names[s] for s in nudged])
     return back(token, f"We sent {names} a friendly nudge." if nudged
                  else "Nobody needed a nudge just now.")
@@ -56,7 +57,7 @@ def away(token: str) -> ResponseReturnValue:
         service.set_away(service.Context(engine=db_engine()), page.token.player_id or 0,
                          start, end)
     except service.PlayerMistake as exc:
-        return back(token, str(exc))
+        return back(token, explain(exc))
     return back(token, f"Noted: you are away from {day_text(start)} to {day_text(end)}. "
                         "Your deadlines in every game follow each game's holiday rule.")
 
@@ -89,9 +90,9 @@ def resume(token: str) -> ResponseReturnValue:
         outcome = service.resume_game(service.Context(engine=db_engine()),
                                       page.token.game_id or 0)
     except service.PlayerMistake as exc:
-        return back(token, str(exc))
+        return back(token, explain(exc))
     if outcome.duplicate:
-        return back(token, outcome.message)
+        return back(token, explain_outcome(outcome))
     return back(token, "The game goes on: everyone waited for has a fresh deadline.")
 
 
@@ -136,5 +137,5 @@ def leave(token: str) -> ResponseReturnValue:
         service.resign(service.Context(engine=db_engine()), t.game_id or 0, t.seat_no or 0,
                        player_id=t.player_id)
     except service.PlayerMistake as exc:
-        return back(token, str(exc))
+        return back(token, explain(exc))
     return redirect(url_for("play.seat_page", token=token), code=303)

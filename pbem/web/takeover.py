@@ -27,10 +27,11 @@ from pbem.mail.render import default_renderer
 from pbem.mail.sending import queue_mail
 from pbem.mail.strangers import known_address, may_send
 from pbem.present.links import seat_link
+from pbem.present.service_words import address_problem, explain, name_problem
 from pbem.present.tokens import consume_token, find_token, new_token
-from pbem.service.addresses import address_problem, checked_address
+from pbem.service.addresses import checked_address
 from pbem.service.games import player_for
-from pbem.service.names import MAX_NAME, name_problem, one_line
+from pbem.service.names import MAX_NAME, one_line
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game, OutboxEmail, Player, Seat, Token
@@ -254,7 +255,7 @@ def _take(found: Confirmation, name: str, raw: str) -> ResponseReturnValue:
                              service.Invitee(email=found.player.email, name=name, accepted=True))
     except service.PlayerMistake as exc:
         _release(found.open_seat, found.join)
-        return _page(seat, state="confirm", confirm=raw, name=name, problem=str(exc),
+        return _page(seat, state="confirm", confirm=raw, name=name, problem=explain(exc),
                      max_name=MAX_NAME, code=400)
     with transaction(db_engine()) as session:
         private = seat_link(session, seat.game_id, seat.seat_no, player.id)

@@ -48,6 +48,7 @@ from pbem.engine import (
     turn_before,
 )
 from pbem.present import codes, views
+from pbem.present.service_words import explain
 from pbem.present.tokens import consume_token, find_token_row
 from pbem.present.words import chips_words
 from pbem.service.games import awaits_confirmation, is_organiser, organiser_seat
@@ -332,7 +333,7 @@ def act(link: Link, command: Callable[[service.Context], service.Outcome]) -> Re
         outcome = command(service.Context(engine=engine))
     except service.PlayerMistake as exc:
         release_link(engine, link.token.id)
-        return render_link(link, message=str(exc), code=409)
+        return render_link(link, message=explain(exc), code=409)
     except Exception:  # a system failure: log it (Flask does), leave the link usable
         release_link(engine, link.token.id)
         raise
@@ -522,7 +523,7 @@ def move_by_link(link: Link, command: Command) -> ResponseReturnValue:
     except service.Stale:
         return lost_claim(link)
     except service.PlayerMistake as exc:
-        return render_link(link, message=str(exc), code=409)
+        return render_link(link, message=explain(exc), code=409)
     if outcome.duplicate or outcome.game is None or outcome.seats is None \
             or outcome.state is None:
         if t.id is not None:

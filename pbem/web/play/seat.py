@@ -44,6 +44,7 @@ from pbem.engine import (
 from pbem.present import codes, views
 from pbem.present import links as seat_links
 from pbem.present import pages as variants
+from pbem.present.service_words import explain, explain_outcome
 from pbem.present.tokens import hash_token
 from pbem.service.deadlines import held_since
 from pbem.service.games import awaits_confirmation, is_unanswered, organiser_seat
@@ -330,8 +331,8 @@ def seat_invite(token: str) -> ResponseReturnValue:
         out = command(service.Context(engine=db_engine()), key.game_id, key.seat,
                       player_id=key.player_id)
     except service.PlayerMistake as exc:
-        return render_seat(load_seat(token), message=str(exc), code=409)
-    flash(out.message if out.duplicate else _answered(key.game_id, answer))
+        return render_seat(load_seat(token), message=explain(exc), code=409)
+    flash(explain_outcome(out) if out.duplicate else _answered(key.game_id, answer))
     return redirect(url_for("play.seat_page", token=token), code=303)
 
 
@@ -364,9 +365,9 @@ def seat_end(token: str) -> ResponseReturnValue:
         out = service.move(service.Context(engine=db_engine()), key.game_id,
                            VoteEnd(key.seat, agree), player_id=key.player_id)
     except service.PlayerMistake as exc:
-        return render_seat(load_seat(token), message=str(exc), code=409)
+        return render_seat(load_seat(token), message=explain(exc), code=409)
     if out.duplicate:
-        flash(out.message)
+        flash(explain_outcome(out))
     elif out.state is not None and out.state.ended_by_agreement:
         flash("The game has ended by agreement." + (
             " No hand was finished, so there are no scores and no winner."
@@ -392,8 +393,8 @@ def seat_move(token: str, key: SeatKey, command: Command, done: str, made: str,
     except service.Stale:
         return render_seat(load_seat(token), code=409, message=MOVED_ON.format(done=done))
     except service.PlayerMistake as exc:
-        return render_seat(load_seat(token), message=str(exc), code=409)
-    flash((repeated or out.message) if out.duplicate else made)
+        return render_seat(load_seat(token), message=explain(exc), code=409)
+    flash((repeated or explain_outcome(out)) if out.duplicate else made)
     return redirect(url_for("play.seat_page", token=token), code=303)
 
 
