@@ -55,6 +55,12 @@ def _robots_later(engine: Engine) -> None:
     core.wire(engine, replace(core.wiring_of(engine), robots_now=False))
 
 
+@pytest.fixture
+def make_app(make_app: Callable[..., Flask]) -> Callable[..., Flask]:
+    """The apps too (pbem.app SWITCHES)."""
+    return lambda **overrides: make_app(**{"ROBOTS_NOW": False, **overrides})
+
+
 def robots_game(engine: Engine, humans: list[Invitee], strength: str = "strong",
                 seed: int = 3) -> tuple[Context, int]:
     ctx = Context(engine=engine, rng=make_rng(seed=seed), clock=lambda: NOON)

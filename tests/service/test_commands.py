@@ -22,6 +22,7 @@ from pbem.engine import (
     snapshot,
 )
 from pbem.mail import notify as mail_notify
+from pbem.present.service_words import explain_outcome
 from pbem.service import (
     ROBOT,
     CommandRejected,
@@ -105,7 +106,7 @@ def test_a_game_starts_when_the_last_invitation_is_accepted(ctx: Context) -> Non
 
 def test_moves_are_refused_before_the_game_starts(ctx: Context) -> None:
     out = create_game(ctx, name="g", players=PLAYERS)
-    with pytest.raises(NotAllowed, match="hasn't started"):
+    with pytest.raises(NotAllowed, match="game_inviting"):
         pass_cards(ctx, out.game_id, 0, "2C 3C 4C")
 
 
@@ -147,7 +148,7 @@ def test_playing_the_same_card_twice_is_answered_already_played(ctx: Context) ->
     first = play_card(ctx, game_id, seat, card, turn_seq=state_seq(ctx, game_id))
     assert first.events[0] == CardPlayed(seat, card)
     again = play_card(ctx, game_id, seat, str(card), turn_seq=first.seq - len(first.events))
-    assert again.duplicate and "already played" in again.message
+    assert again.duplicate and "already played" in explain_outcome(again)
     assert again.seq == first.seq
 
 

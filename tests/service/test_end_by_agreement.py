@@ -17,6 +17,7 @@ from sqlmodel import col, select
 from pbem import service
 from pbem.app import wire_mail
 from pbem.engine import EndVoted, PlayCard, VoteEnd, legal_cards
+from pbem.present.service_words import explain_outcome
 from pbem.store.db import make_engine, transaction
 from pbem.store.events import load_events
 from pbem.store.models import Event as EventRow
@@ -121,11 +122,11 @@ def test_a_vote_already_made_is_a_no_op_that_says_so(engine: Engine) -> None:
     game = two_human_game(engine)
     vote(engine, game, 0)
     again = vote(engine, game, 0)
-    assert again.duplicate and "already agreed" in again.message
+    assert again.duplicate and "already agreed" in explain_outcome(again)
     vote(engine, game, 1)
     late = vote(engine, game, 1)  # the last vote, clicked twice
-    assert late.duplicate and "ended by agreement" in late.message
-    with pytest.raises(service.PlayerMistake, match="over"):
+    assert late.duplicate and "ended by agreement" in explain_outcome(late)
+    with pytest.raises(service.PlayerMistake, match="game_finished"):
         vote(engine, game, 0, agree=False)
 
 
