@@ -4,7 +4,9 @@
     out = move(ctx, game_id, PlayCard(seat_no, card), issued_seq=token.turn_seq)
     out.duplicate  # True when it had been done already (nothing changed)
 
-Player mistakes raise PlayerMistake subclasses whose str() can be mailed as it is.
+Player mistakes raise PlayerMistake subclasses carrying a code and its data (the words:
+pbem.present.service_words `explain`). What the commands make happen is told through
+`ctx.notifier` (pbem.service.notices).
 """
 
 from pbem.dealing import make_rng

@@ -23,6 +23,8 @@ from pbem.service.addresses import checked_address
 from pbem.service.core import Context
 from pbem.service.errors import BadRequest, NotFound, PlayerMistake
 from pbem.service.games import awaits_confirmation, is_unanswered, resign
+from pbem.service.names import FORMER_PLAYER as FORMER_PLAYER  # re-exported
+from pbem.service.names import NEW_PLAYER
 from pbem.service.names import checked_name as checked_name  # the web layer asks here
 from pbem.service.notices import SigninRequested
 from pbem.service.recipients import like_escaped, lock_mailbox, signin_links_to
@@ -87,7 +89,7 @@ def account_for(session: Session, email: str) -> Player:
     another link for it fails the unique address (IntegrityError: try again)."""
     player = player_by_address(session, email)
     if player is None:
-        player = Player(email=email, name="New player")
+        player = Player(email=email, name=NEW_PLAYER)
         session.add(player)
         session.flush()
         player.name = f"Player {player.id}"
@@ -207,7 +209,6 @@ def _game_line(session: Session, game: Game, seat: Seat, table: Sequence[Seat]) 
 
 # --- deleting an account ---------------------------------------------------------------------
 
-FORMER_PLAYER = "Former player"
 OPEN_GAMES = ("inviting", "active", "paused")
 
 

@@ -27,7 +27,7 @@ from pbem.service.addresses import checked_address
 from pbem.service.core import Context, Duplicate, Loaded, Outcome, commit, run
 from pbem.service.errors import BadRequest, NotAllowed
 from pbem.service.moves import check_seat
-from pbem.service.names import seat_name
+from pbem.service.names import NEW_PLAYER, seat_name
 from pbem.service.notices import (
     InvitationDeclined,
     InvitationsSent,
@@ -257,7 +257,7 @@ def player_for(session: Session, invitee: Invitee) -> Player:
         extra = session.exec(select(PlayerAddress).where(PlayerAddress.email == email)).first()
         player = session.get(Player, extra.player_id) if extra else None
     if player is None:
-        player = Player(email=email, name=invitee.name.strip() or "New player")
+        player = Player(email=email, name=invitee.name.strip() or NEW_PLAYER)
         session.add(player)
         session.flush()
         if not invitee.name.strip():

@@ -57,6 +57,7 @@ from pbem.service.games import (
     organiser_seat,
     start_if_everyone_is_in,
 )
+from pbem.service.names import QUICK_GAME
 from pbem.service.notices import InvitationsClosed
 from pbem.store.db import transaction
 from pbem.store.events import ConcurrencyConflict
@@ -260,7 +261,7 @@ def quick_play(ctx: Context, player_id: int, preset: str, move_hours: int,
                         except NotAllowed:  # full, or started by its organiser: the next
                             continue
                         return game.id
-                return _open(ctx, session, player_id, name="Quick game", preset=preset,
+                return _open(ctx, session, player_id, name=QUICK_GAME, preset=preset,
                              options=None, move_hours=move_hours, open_seats=None,
                              wait_minutes=wait_minutes, quick=True, robot_strength=None)
         except ConcurrencyConflict:

@@ -21,6 +21,13 @@ import unicodedata
 from pbem.service.errors import BadRequest
 
 MAX_NAME = 60
+
+# Names stored in the database as data (a player's or a game's name until someone chooses one,
+# and the neutral name of a deleted account), the same for every reader: not messages. The
+# one place the sentence check (tests/i18n) allows English in the service.
+NEW_PLAYER = "New player"
+FORMER_PLAYER = "Former player"
+QUICK_GAME = "Quick game"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _KEPT_FORMAT = frozenset("\u200c\u200d")  # zero-width non-joiner, joiner
 
