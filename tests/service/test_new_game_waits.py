@@ -244,4 +244,4 @@ def race_for_the_last_seat(engine: Engine, ctx: Context, cid: int) -> None:
         assert not isinstance(started, Exception)
     else:
         assert (seat.player_id, seat.is_bot) == (cid, False)
-        assert isinstance(started, NotAllowed) and "already started" in str(started)
+        assert isinstance(started, NotAllowed) and started.code == "game_active"
