@@ -2,7 +2,7 @@
 preferences, deleting an account.
 
 A sign-in link is a one-time token (purpose "signin", stored hashed, SIGNIN_TTL long; made and
-mailed by the mail layer's `send_signin`, checked and used up by pbem.present.signin). Asking
+told by the notifier (`SigninRequested`), checked and used up by pbem.present.signin). Asking
 for one does and mails the same whether the address is known or not (a new address gets its
 empty account when the link is used), so the form can't be used to find out who plays.
 """

@@ -285,7 +285,7 @@ def run(
 ) -> Outcome:
     """Run `step` in a transaction on a freshly loaded game; retry a lost race once.
 
-    `actor`: the seat whose command this is (passed on to the notification hook); a player
+    `actor`: the seat whose command this is (in its mail job: `GameMoved`); a player
     who acts takes their seat back from the bot, even when the move itself is refused.
     `by`: who made the step's events (PLAYER, TIMEOUT...), recorded with them.
     `planned`: `step` only reads (a move): everything, the robots' answers and the emails
