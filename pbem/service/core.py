@@ -52,7 +52,7 @@ from pbem.service.errors import (
     Said,
     SomeoneMovedFirst,
 )
-from pbem.service.notices import GameMoved, Notice, Notifier, NullNotifier
+from pbem.service.notices import GameMoved, Notice, Notifier
 from pbem.service.ratings import rate_game
 from pbem.store.db import (
     Write,
@@ -110,7 +110,8 @@ class Context:
     # (a page shows the move itself, so a move made there sends no confirmation).
     echo: bool = False
     # Who is told what the commands do (pbem.service.notices; the mail layer's, wired in by
-    # the app factory). None: the one wired for `engine` (`wire`), else nobody is told.
+    # the app factory). None: the one wired for `engine` (`wire`); a command that has
+    # something to tell on an engine wired with none raises (nothing is lost silently).
     notifier: Notifier | None = None
     # Work the command's emails out in its own transaction (its `GameMoved` notice, at once)
     # instead of leaving its mail job to the worker. None: as wired for `engine` (`wire`;
@@ -151,7 +152,9 @@ class Context:
 
     def notify(self, session: Session, notice: Notice) -> bool:
         """Hand `notice` to the notifier, in the command's transaction (`session`)."""
-        assert self.notifier is not None  # set by __post_init__
+        if self.notifier is None:
+            raise RuntimeError("no notifier is wired for this engine: pbem.app.wire_mail("
+                               "engine), or Context(notifier=...) (pbem.service.notices)")
         return self.notifier.notify(session, notice)
 
 
@@ -165,7 +168,7 @@ class Wiring:
     and what costs nothing (deals, forced plays, easy robots), and the write transaction stays
     short. The app factory wires its engine from its settings (MAIL_NOW, ROBOTS_NOW)."""
 
-    notifier: Notifier = field(default_factory=NullNotifier)
+    notifier: Notifier | None = None  # None: none wired (see Context.notifier)
     mail_now: bool = False
     robots_now: bool = False
 
