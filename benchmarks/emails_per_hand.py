@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlmodel import select  # noqa: E402
 
-import pbem.app  # noqa: E402,F401 (wires the mail notifier into the service, as the app does)
 from pbem import service  # noqa: E402
+from pbem.app import wire_mail  # noqa: E402
 from pbem.engine import Phase, legal_cards  # noqa: E402
 from pbem.store.db import make_engine, transaction  # noqa: E402
 from pbem.store.events import load_state  # noqa: E402
@@ -35,6 +35,7 @@ def play_one_hand(seed: int) -> Counter[tuple[str, str]]:
         url = f"sqlite:///{folder}/figure.sqlite3"
         create_tables(url)
         engine = make_engine(url)
+        wire_mail(engine)  # the service tells by email, as in the app
         ctx = service.Context(engine=engine, rng=service.make_rng(seed), mail_now=True)
         players = [service.Invitee(f"{n.lower()}@example.org", n, accepted=True) for n in NAMES]
         game = service.create_game(ctx, name="Figure", players=players).game_id

@@ -42,7 +42,7 @@ from mailin_speed import new_game, next_reply  # noqa: E402
 from sqlalchemy import Engine  # noqa: E402
 from sqlmodel import col, select  # noqa: E402
 
-import pbem.app  # noqa: E402,F401 - wires the service's notifier (the emails)
+from pbem.app import wire_mail  # noqa: E402
 from pbem.store.db import make_engine, transaction  # noqa: E402
 from pbem.store.models import InboundMail  # noqa: E402
 from pbem.store.testing import create_pg_schema, create_tables, drop_pg_schema  # noqa: E402
@@ -114,6 +114,7 @@ def main() -> None:
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "pbem")], check=True)
     with tempfile.TemporaryDirectory() as tmp, database(args.db, Path(tmp)) as url:
         engine = make_engine(url)
+        wire_mail(engine)  # the service tells by email, as in the app
         game = new_game(engine, 1)
         env = {**pbem_env(url, Path(tmp), PBEM_SMTP_PORT="9"), "PATH": os.environ["PATH"]}
         ingest: list[tuple[float, float]] = []

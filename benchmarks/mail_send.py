@@ -47,7 +47,7 @@ from mail_render import turn_context  # noqa: E402
 from scratch import bench_app, scratch_database  # noqa: E402
 
 from pbem import service  # noqa: E402
-from pbem.app import db_engine  # noqa: E402
+from pbem.app import db_engine, wire_mail  # noqa: E402
 from pbem.engine import GameState, PassCards, Phase, PlayCard, legal_cards  # noqa: E402
 from pbem.mail.compose import MailSettings as Settings  # noqa: E402
 from pbem.mail.jobs import fan_out_pending  # noqa: E402
@@ -79,6 +79,7 @@ def database(url: str | None) -> Iterator[Engine]:
     if url is None:
         with tempfile.TemporaryDirectory() as folder:
             engine = make_engine(f"sqlite:///{folder}/bench.sqlite3")
+            wire_mail(engine)  # the service tells by email, as in the app
             SQLModel.metadata.create_all(engine)
             yield engine
             engine.dispose()
@@ -88,6 +89,7 @@ def database(url: str | None) -> Iterator[Engine]:
     with admin.begin() as conn:
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))
     engine = make_engine(url, connect_args={"options": f"-csearch_path={schema}"})
+    wire_mail(engine)  # the service tells by email, as in the app
     try:
         SQLModel.metadata.create_all(engine)
         yield engine

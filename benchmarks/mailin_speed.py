@@ -42,8 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlmodel import SQLModel, col, select  # noqa: E402
 
-import pbem.app  # noqa: E402,F401 - wires the service's notifier (the mail jobs' emails)
 from pbem import service  # noqa: E402
+from pbem.app import wire_mail  # noqa: E402
 from pbem.engine import Phase, legal_cards  # noqa: E402
 from pbem.mail.jobs import fan_out_pending  # noqa: E402
 from pbem.mailin.commands import read_commands  # noqa: E402
@@ -162,6 +162,7 @@ def stdlib_parse(raws: list[bytes]) -> list[float]:
 def worker(index: int, url: str, n: int, games: int, barrier: Any, results: Any) -> None:
     """One of --workers: `games` games of its own, rounds of one reply per game."""
     engine = make_engine(url)
+    wire_mail(engine)  # the service tells by email, as in the app
     box = inbox(engine)
     seed = 1000 * (index + 1)
     playing = [new_game(engine, seed + g) for g in range(games)]
@@ -241,6 +242,7 @@ def main() -> None:
     else:
         url = f"sqlite:///{tempfile.mkdtemp()}/bench.sqlite3"
     engine = make_engine(url)
+    wire_mail(engine)  # the service tells by email, as in the app
     SQLModel.metadata.create_all(engine)
     try:
         run(engine, 20)  # warm up: imports, template and regex caches

@@ -11,7 +11,7 @@ robots that cost well under a millisecond), the same deals (the same seed), as a
 To compare two robots, run it on each commit (the easy reference keeps the runs comparable).
 
 Since issue 15's "no request that can stall the others", production leaves strong robots' moves
-to the worker (pbem.service.core `ROBOTS_NOW`): the same strong game is played that way too,
+to the worker (`Context.robots_now`): the same strong game is played that way too,
 Ann's command (what a page's POST or a reply now costs) timed apart from the worker's pass that
 plays the robots' answers after it (`play_robot_turns`, as `pbem worker` runs it every second).
 

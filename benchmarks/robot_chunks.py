@@ -3,7 +3,7 @@
 Run: python benchmarks/robot_chunks.py [--db POSTGRES_URL] [--strong-chunks 8] [--idle 50]
 One human (Ann) and three robots, at each strength: Ann passes (a normal request: easy robots
 answer it up to her next card; strong robots' moves are left to the worker, as in production,
-pbem.service.core `ROBOTS_NOW`), then resigns at the start of hand 1's play (no human left:
+`Context.robots_now`), then resigns at the start of hand 1's play (no human left:
 one bounded chunk, pbem.service.core `robot_budget`), then the worker's chunks
 (`play_robot_turns`). Figures, CPU time of this process (the honest one on a shared machine):
 - the resign request beside Ann's pass, from the same run (a normal request's cost), as a

@@ -8,23 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response
+from sqlalchemy import Engine
 
 from pbem import config as pbem_config
 from pbem.resources import resource_dir
-from pbem.service import core as service_core
+from pbem.service.core import Wiring, wire
 from pbem.store.app_engine import ENGINE_EXTENSION
 from pbem.store.app_engine import db_engine as db_engine  # re-exported: pbem.app.db_engine
 from pbem.store.db import make_engine
-
-
-def _mail_notifier() -> Any:
-    from pbem.mail.notifier import MailNotifier
-
-    return MailNotifier()
-
-
-# The service's commands notify through the mail layer: wired here, above both.
-service_core.use_notifier(_mail_notifier)
 
 TEMPLATE_FOLDER = resource_dir("templates")
 
@@ -48,9 +39,32 @@ def create_app(config: Mapping[str, Any] | None = None, *, serving: bool = True)
     settings.update(overrides)
     app.config.update(pbem_config.resolve(settings, app.instance_path))
     app.extensions[ENGINE_EXTENSION] = make_engine(app.config["DATABASE_URL"])
+    wire_mail(app.extensions[ENGINE_EXTENSION], app.config)
     if serving:
         init_serving(app)
     return app
+
+
+# Behaviour switches of the service's commands (pbem.service.core `Wiring`): a config key, else
+# its PBEM_* environment variable, else off (production: the worker does both).
+#   MAIL_NOW: a command works its emails out in its own transaction (tests: the outbox rows
+#     are there when it returns), instead of leaving its mail job to the worker;
+#   ROBOTS_NOW: strong robots move within the command, instead of in the worker's robot pass.
+SWITCHES = ("MAIL_NOW", "ROBOTS_NOW")
+
+
+def wire_mail(engine: Engine, config: Mapping[str, Any] | None = None) -> None:
+    """The one place the service is wired to the mail layer: the contexts made on `engine`
+    tell people by email (pbem.mail.notifier), with the switches above."""
+    from pbem.mail.notifier import MailNotifier
+
+    on = {key: switch(key, config or {}) for key in SWITCHES}
+    wire(engine, Wiring(MailNotifier(), mail_now=on["MAIL_NOW"], robots_now=on["ROBOTS_NOW"]))
+
+
+def switch(key: str, config: Mapping[str, Any]) -> bool:
+    value = config.get(key, os.environ.get(f"PBEM_{key}", ""))
+    return value if isinstance(value, bool) else pbem_config.parse_bool(str(value or "0"))
 
 
 def init_serving(app: Flask) -> None:

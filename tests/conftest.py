@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import Engine
 
-from pbem.app import create_app
+from pbem.app import create_app, wire_mail
 from pbem.store.db import make_engine
 from pbem.store.testing import create_pg_schema, create_tables, drop_pg_schema, truncate_all
 
@@ -82,22 +82,11 @@ def _no_pbem_environment(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(name)
 
 
-@pytest.fixture(autouse=True)
-def _mail_now(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A command's emails are in the outbox when it returns (production leaves its mail job
-    to the worker: tests/mail/test_mail_jobs.py covers that path with `mail_now=False`)."""
-    from pbem.service import core
-
-    monkeypatch.setattr(core, "MAIL_NOW", True)
-
-
-@pytest.fixture(autouse=True)
-def _robots_now(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The robots have answered when a command returns (production leaves strong robots'
-    moves to the worker: tests/scheduler/test_robots_later.py covers that path)."""
-    from pbem.service import core
-
-    monkeypatch.setattr(core, "ROBOTS_NOW", True)
+# A command's emails are in the outbox when it returns, and the robots have answered (production
+# leaves its mail job and strong robots' moves to the worker: tests/mail/test_mail_jobs.py
+# and tests/scheduler/test_robots_later.py cover those paths): the switches (pbem.app
+# SWITCHES) the tests' engines and apps are wired with.
+TEST_SWITCHES = {"MAIL_NOW": True, "ROBOTS_NOW": True}
 
 
 @pytest.fixture(scope="session")
@@ -143,6 +132,7 @@ def db_url(request: pytest.FixtureRequest) -> str:
 @pytest.fixture
 def engine(db_url: str) -> Iterator[Engine]:
     eng = make_engine(db_url)
+    wire_mail(eng, TEST_SWITCHES)  # as the app factory wires its own
     yield eng
     eng.dispose()
 
@@ -156,6 +146,7 @@ def base_config(tmp_path: Path, db_url: str) -> dict[str, Any]:
         "BASE_URL": "http://pbem.test",
         "MAIL_DOMAIN": "pbem.test",
         "MAIL_FROM": "Hearts <hearts@pbem.test>",
+        **TEST_SWITCHES,
     }
 
 

@@ -44,10 +44,10 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
 from pbem.engine import acting_seat, apply_all, decode_event, replay
+from pbem.mail import notify
 from pbem.mail.compose import MailSettings
 from pbem.mail.sending import default_settings
 from pbem.roster import Roster, roster_of
-from pbem.service.core import notify_hook
 from pbem.store.claims import MAIL, claim
 from pbem.store.db import (
     Write,
@@ -97,7 +97,7 @@ def fan_out(session: Session, job: Job, *, game: Game | None = None,
         extra["moved_on"] = moved_on
     if settings is not None:
         extra["settings"] = settings
-    rows: list[OutboxEmail] = notify_hook()(
+    rows: list[OutboxEmail] = notify.notify(
         session, game, rebuilt.before, rebuilt.after, rebuilt.events, actor=job.actor,
         echo=job.echo, now=job.made_at, deadline=job.deadline, **extra)
     return rows

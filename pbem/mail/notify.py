@@ -1,8 +1,10 @@
 """Routing after a move: which emails the new events call for, and to whom.
 
-The service layer calls `notify(...)` after appending events (same transaction), and, through
-its mail hooks, `resend_turns`, `send_invites`, `send_declined`, `send_invite_closed`,
-`send_invite_reminder` and `send_invites_unanswered` from here; the emails themselves are
+A command's job (pbem.mail.jobs, or the service's `GameMoved` notice: pbem.mail.notifier)
+comes here (`notify(...)`, in the transaction that writes its outbox rows); what happened at
+the table is the service's (pbem.service.notices `game_notices`), the emails for each notice
+are decided here; `resend_turns` and the invitations' mails are re-exported for the
+notifier (pbem.mail.notifier). The emails themselves are
 built in pbem.mail.asks (asking a move), pbem.mail.results (what happened), pbem.mail.invites,
 pbem.mail.digest and pbem.mail.errors, and queued by pbem.mail.sending.
 A draw from the stock is named only in the drawer's email; the others learn how many cards.
@@ -10,25 +12,12 @@ A draw from the stock is named only in the drawer's email; the others learn how 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import datetime
 
 from sqlmodel import Session
 
-from pbem.engine import (
-    Ask,
-    Card,
-    CardsDrawn,
-    Event,
-    GameCreated,
-    GameState,
-    Phase,
-    apply,
-    asked,
-    drawn_cards,
-    start,
-)
+from pbem.engine import Ask, Card, CardsDrawn, Event, GameState, drawn_cards
 from pbem.mail.asks import ask, ask_bid, ask_moon, ask_name_suit, ask_pass, ask_turn
 from pbem.mail.compose import MailSettings
 from pbem.mail.gamemail import GameMail
@@ -41,7 +30,6 @@ from pbem.mail.invites import (
 )
 from pbem.mail.render import Renderer
 from pbem.mail.results import (
-    HandEnd,
     confirmation,
     echo_words,
     game_started_mail,
@@ -51,6 +39,16 @@ from pbem.mail.results import (
 )
 from pbem.mail.votes import only_votes, vote_mails
 from pbem.roster import Roster
+from pbem.service.notices import (
+    GameOver,
+    GameStarted,
+    HandOver,
+    TrickOver,
+    TurnAsked,
+    fold,
+    game_notices,
+    turns_asked,
+)
 from pbem.store.models import Game, OutboxEmail
 
 
@@ -113,20 +111,25 @@ def _joined(first: dict[int, str], then: dict[int, str]) -> dict[int, str]:
 def _emails(mail: GameMail, state_before: GameState | None, state_after: GameState,
             events: Sequence[Event], deadline: datetime | None,
             moved_on: frozenset[int]) -> list[OutboxEmail | None]:
-    """The emails the events call for (results, the game's start or end, votes, asks)."""
+    """The emails the events call for: what happened at the table (pbem.service.notices
+    `game_notices`: tricks and hands ended, the game's start or end, who is asked what),
+    each told in its emails, by its type; or the votes, when nobody moved."""
     mail.draws = _draws(state_before, events)
+    news = game_notices(state_before, state_after, events, moved_on)
     rows: list[OutboxEmail | None] = []
-    done = _finished(state_before, events)
-    rows += _results(mail, done)
-    if _game_started(state_before, state_after):
-        rows += [game_started_mail(mail, state_after, seat) for seat in mail.players]
-    if state_after.game_over:
-        last = done.hands[-1] if done.hands else None
-        rows += [summary_mail(mail, state_after, seat, last) for seat in mail.players]
-    elif only_votes(events):  # nobody moved: the questions asked stand as they were
+    rows += _results(mail, [n for n in news if isinstance(n, TrickOver)],
+                     [n for n in news if isinstance(n, HandOver)])
+    last = next((n for n in reversed(news) if isinstance(n, HandOver)), None)
+    for notice in news:
+        if isinstance(notice, GameStarted):
+            rows += [game_started_mail(mail, notice.state, seat) for seat in mail.players]
+        elif isinstance(notice, GameOver):
+            hand = (last.before, last.after, last.event) if last is not None else None
+            rows += [summary_mail(mail, notice.state, seat, hand) for seat in mail.players]
+        elif isinstance(notice, TurnAsked):
+            rows.append(_ask(mail, notice, deadline))
+    if not state_after.game_over and only_votes(events):  # the questions asked stand
         rows += vote_mails(mail, state_before, state_after, events)
-    else:
-        rows += _asks(mail, state_before, state_after, deadline, moved_on)
     return rows
 
 
@@ -139,59 +142,19 @@ def resend_turns(
     if state.game_over:
         return []
     mail = GameMail.load(session, game, settings, now)
-    return [row for row in _asks(mail, None, state, deadline) if row is not None]
+    return [row for row in (_ask(mail, turn, deadline) for turn in turns_asked(None, state))
+            if row is not None]
 
 
 _ASKS = {Ask.PLAY: ask_turn, Ask.PASS: ask_pass, Ask.BID: ask_bid, Ask.NAME_SUIT: ask_name_suit}
 
 
-def _asks(mail: GameMail, before: GameState | None, after: GameState,
-          deadline: datetime | None,
-          moved_on: frozenset[int] = frozenset()) -> list[OutboxEmail | None]:
-    """The emails asking for the next moves, one per seat by what the engine asks it
-    (`before` None: ask whoever is waited for). The pass and the moon choice are asked once,
-    when they begin; a card, a bid or the suit after every move."""
-    rows: list[OutboxEmail | None] = []
-    for seat in after.to_move:
-        if seat in moved_on:  # the game went past this question before its email was made
-            continue
-        kind = asked(after, seat).kind
-        if kind is Ask.MOON and _moon_began(before, after):
-            rows.append(ask_moon(mail, after, seat, deadline))
-        elif kind in _ASKS and (kind is not Ask.PASS or _pass_began(before, after)):
-            rows.append(ask(mail, after, seat, deadline, _ASKS[kind]))
-    return rows
-
-
-def _game_started(before: GameState | None, after: GameState) -> bool:
-    fresh = before is None or (before.phase is Phase.DEAL and before.hand_number == 1
-                               and not before.sheet)
-    return fresh and after.phase is not Phase.DEAL
-
-
-def _pass_began(before: GameState | None, after: GameState) -> bool:
-    return (before is None or before.phase is not Phase.PASS
-            or before.hand_number != after.hand_number)
-
-
-def _moon_began(before: GameState | None, after: GameState) -> bool:
-    return (before is None or before.phase is not Phase.MOON_CHOICE
-            or before.hand_number != after.hand_number)
-
-
-def _fold(
-    before: GameState | None, events: Iterable[Event]
-) -> Iterable[tuple[GameState, GameState, Event]]:
-    state = before
-    for event in events:
-        if state is None:
-            if not isinstance(event, GameCreated):
-                continue
-            state = start(event)
-            continue
-        after = apply(state, event)
-        yield state, after, event
-        state = after
+def _ask(mail: GameMail, turn: TurnAsked, deadline: datetime | None) -> OutboxEmail | None:
+    """The email asking `turn.seat` for its move (the pass and the moon choice are asked
+    once, when they begin; a card, a bid or the suit after every move: `turns_asked`)."""
+    if turn.kind is Ask.MOON:
+        return ask_moon(mail, turn.state, turn.seat, deadline)
+    return ask(mail, turn.state, turn.seat, deadline, _ASKS[turn.kind])
 
 
 def _draws(before: GameState | None,
@@ -199,39 +162,22 @@ def _draws(before: GameState | None,
     """Domino: who drew which cards from the stock in `events`."""
     if not any(isinstance(e, CardsDrawn) for e in events):
         return []
-    return [(event.seat, drawn_cards(prev, event)) for prev, _, event in _fold(before, events)
+    return [(event.seat, drawn_cards(prev, event)) for prev, _, event in fold(before, events)
             if isinstance(event, CardsDrawn)]
 
 
-@dataclass
-class Finished:
-    """The tricks and hands the new events completed."""
-
-    tricks: list[tuple[GameState, int, bool]]  # state after the trick, its number, last?
-    hands: list[HandEnd]
-
-
-def _finished(before: GameState | None, events: Sequence[Event]) -> Finished:
-    done = Finished([], [])
-    for prev, after, event in _fold(before, events):
-        ended = len(after.sheet) > len(prev.sheet)
-        if len(after.tricks) > len(prev.tricks) and prev.hand_number == after.hand_number:
-            done.tricks.append((after, len(after.tricks), ended))
-        if ended:
-            done.hands.append((prev, after, event))
-    return done
-
-
-def _results(mail: GameMail, done: Finished) -> list[OutboxEmail | None]:
+def _results(mail: GameMail, tricks: Sequence[TrickOver],
+             hands: Sequence[HandOver]) -> list[OutboxEmail | None]:
+    """The tricks and hands that ended, to those who want to hear of each."""
+    done = [(t.state, t.number, t.last) for t in tricks]
     rows: list[OutboxEmail | None] = []
     for seat, player in mail.players.items():
-        if player.notify == "each_trick" and done.tricks:
-            rows.append(trick_mail(mail, done.tricks, seat))
+        if player.notify == "each_trick" and done:
+            rows.append(trick_mail(mail, done, seat))
         if player.notify in {"each_trick", "each_hand"}:
-            rows += [hand_mail(mail, *hand, seat) for hand in done.hands]
+            rows += [hand_mail(mail, h.before, h.after, h.event, seat) for h in hands]
     return rows
 
 
-# The service's mail hooks (pbem.service.core.mail_hook) name these functions of this module.
 __all__ = ["notify", "resend_turns", "send_declined", "send_invite_closed",
            "send_invite_reminder", "send_invites", "send_invites_unanswered"]

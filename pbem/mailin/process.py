@@ -75,7 +75,7 @@ from pbem.mailin.route import (
     without_plus,
 )
 from pbem.mailin.unroutable import unroutable
-from pbem.present import views
+from pbem.present import service_words, views
 from pbem.present.i18n import DEFAULT, _, current, format_date, lazy, using
 from pbem.present.presenters import presenter
 from pbem.present.refusals import mistake_words
@@ -526,8 +526,8 @@ def _move(inbox: Inbox, route: Route, command: Command, read: str,
     except service.PlayerMistake as exc:
         return _error(inbox, route, read, mistake_words(exc), "refused", command)
     if outcome.duplicate:
-        note = _note(inbox, route, outcome.message)
-        return Decision("processed", f"duplicate: {outcome.message}", [note])
+        note = _note(inbox, route, service_words.explain_outcome(outcome))
+        return Decision("processed", f"duplicate: {service_words.explain_outcome(outcome)}", [note])
     return _made(command, outcome, marked=mail_id is not None)
 
 
@@ -543,7 +543,7 @@ def stale_words(exc: service.Stale) -> str:
                  "move was not made. Nothing changed.", move=moved)
     return _("You answered an earlier email, and the game has moved on: %(why)s, so that "
              "move was not made. Nothing changed; please answer the newest email.",
-             why=exc.why)
+             why=service_words.since_words(exc.why))
 
 
 # A one-word reply must not end a game irrevocably: when "end" would end it at once (every

@@ -28,7 +28,7 @@ from pbem.engine import (
 )
 from pbem.present import i18n
 from pbem.present.i18n import _, ngettext, pgettext
-from pbem.service.errors import BadRequest, CommandRejected
+from pbem.service.errors import BadRequest, CommandRejected, ServiceError
 
 Data = dict[str, Any]
 Names = Sequence[str]
@@ -380,6 +380,10 @@ def mistake_words(error: Exception) -> str:
         return explain(error.engine_error)
     if isinstance(error, EngineError):
         return explain(error)
+    if isinstance(error, ServiceError):
+        from pbem.present import service_words  # it words the engine's refusals from here
+
+        return service_words.explain(error)
     return str(error)
 
 

@@ -4,7 +4,9 @@
     out = move(ctx, game_id, PlayCard(seat_no, card), issued_seq=token.turn_seq)
     out.duplicate  # True when it had been done already (nothing changed)
 
-Player mistakes raise PlayerMistake subclasses whose str() can be mailed as it is.
+Player mistakes raise PlayerMistake subclasses carrying a code and its data (the words:
+pbem.present.service_words `explain`). What the commands make happen is told through
+`ctx.notifier` (pbem.service.notices).
 """
 
 from pbem.dealing import make_rng
@@ -17,9 +19,10 @@ from pbem.service.core import (
     Context,
     Known,
     Outcome,
+    Wiring,
     advance,
-    notify_hook,
     take_seat_back,
+    wire,
 )
 from pbem.service.errors import (
     BadRequest,
@@ -52,6 +55,7 @@ from pbem.service.moves import (
     pass_cards,
     play_card,
 )
+from pbem.service.notices import Notice, Notifier, NullNotifier, RecordingNotifier
 from pbem.service.robotturns import (
     games_awaiting_robots,
     games_left_to_robots,
@@ -66,10 +70,11 @@ __all__ = [
     "Outcome",
     "NotOrganiser", "PlayerMistake", "ServiceError", "SomeoneMovedFirst", "accept_invite",
     "advance", "bid", "choose_moon",
-    "claim", "create_game", "decline_invite", "make_rng", "make_rules", "name_suit", "notify_hook",
+    "claim", "create_game", "decline_invite", "make_rng", "make_rules", "name_suit",
     "pass_cards", "play_card", "replace_seat", "resign", "UNDER_WAY",
     "away_dates", "clear_away", "nudge", "resume_game", "set_away", "take_seat_back",
     "timeout_move", "games_left_to_robots", "games_to_play", "play_robot_turns",
     "games_awaiting_robots",
+    "Notice", "Notifier", "NullNotifier", "RecordingNotifier", "Wiring", "wire",
     "move", "Stale", "EndsAtOnce", "PLAYER", "TIMEOUT", "HOLDING", "ROBOT", "FORCED",
 ]

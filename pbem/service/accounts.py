@@ -2,7 +2,7 @@
 preferences, deleting an account.
 
 A sign-in link is a one-time token (purpose "signin", stored hashed, SIGNIN_TTL long; made and
-mailed by the mail layer's `send_signin`, checked and used up by pbem.present.signin). Asking
+told by the notifier (`SigninRequested`), checked and used up by pbem.present.signin). Asking
 for one does and mails the same whether the address is known or not (a new address gets its
 empty account when the link is used), so the form can't be used to find out who plays.
 """
@@ -20,10 +20,13 @@ from sqlmodel import Session, col, select
 from pbem.engine import list_in_words
 from pbem.roster import load_roster
 from pbem.service.addresses import checked_address
-from pbem.service.core import Context, mail_hook
+from pbem.service.core import Context
 from pbem.service.errors import BadRequest, NotFound, PlayerMistake
 from pbem.service.games import awaits_confirmation, is_unanswered, resign
+from pbem.service.names import FORMER_PLAYER as FORMER_PLAYER  # re-exported
+from pbem.service.names import NEW_PLAYER
 from pbem.service.names import checked_name as checked_name  # the web layer asks here
+from pbem.service.notices import SigninRequested
 from pbem.service.recipients import like_escaped, lock_mailbox, signin_links_to
 from pbem.store.db import transaction
 from pbem.store.events import load_state
@@ -77,8 +80,7 @@ def request_signin(ctx: Context, address: str, next_path: str | None = None) -> 
         lock_mailbox(session, email)
         player = player_by_address(session, email)
         if signin_links_to(session, email, now) < SIGNIN_PER_HOUR:
-            mail_hook("send_signin")(session, player, email, ttl=SIGNIN_TTL, now=now,
-                                     next_path=next_path)
+            ctx.notify(session, SigninRequested(player, email, SIGNIN_TTL, now, next_path))
 
 
 def account_for(session: Session, email: str) -> Player:
@@ -87,7 +89,7 @@ def account_for(session: Session, email: str) -> Player:
     another link for it fails the unique address (IntegrityError: try again)."""
     player = player_by_address(session, email)
     if player is None:
-        player = Player(email=email, name="New player")
+        player = Player(email=email, name=NEW_PLAYER)
         session.add(player)
         session.flush()
         player.name = f"Player {player.id}"
@@ -131,13 +133,10 @@ def set_preferences(ctx: Context, player_id: int, *, notify: str, digest: bool,
     """How much mail (each trick, each hand, turns only), a daily digest, the time zone, the
     review of each finished game (off: none of the player's decisions is weighed)."""
     if notify not in NOTIFY_CHOICES:
-        raise BadRequest("Choose how often to hear about the play: after every trick, after "
-                         "every hand, or only when it is your turn.")
+        raise BadRequest("notify_choice")
     zone = known_zone(time_zone)
     if zone is None:
-        raise BadRequest(f"“{time_zone[:64]}” is not a time zone we know; give a city such "
-                         "as Berlin or New York, a zone such as Europe/Paris, or an offset "
-                         "such as GMT+1.")
+        raise BadRequest("unknown_zone", zone=time_zone[:64])
     with transaction(ctx.engine) as session:
         player = _player(session, player_id)
         player.notify, player.digest, player.time_zone = notify, digest, zone
@@ -148,7 +147,7 @@ def set_preferences(ctx: Context, player_id: int, *, notify: str, digest: bool,
 def _player(session: Session, player_id: int) -> Player:
     player = session.get(Player, player_id)
     if player is None:
-        raise NotFound("There is no such player.")
+        raise NotFound("no_player")
     return player
 
 
@@ -210,7 +209,6 @@ def _game_line(session: Session, game: Game, seat: Seat, table: Sequence[Seat]) 
 
 # --- deleting an account ---------------------------------------------------------------------
 
-FORMER_PLAYER = "Former player"
 OPEN_GAMES = ("inviting", "active", "paused")
 
 

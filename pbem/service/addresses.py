@@ -10,32 +10,34 @@ from __future__ import annotations
 
 from email_validator import EmailNotValidError, validate_email
 
-from pbem.service.errors import BadRequest
+from pbem.service.errors import BadRequest, Said
 
 MAX_ADDRESS = 254  # RFC 5321's limit on a forward path
 
 
-def address_problem(text: str) -> str:
-    """Why `text` can't be used as a player's address, in a sentence ("" if it can)."""
+def address_fault(text: str) -> Said | None:
+    """Why `text` can't be used as a player's address (None if it can): "address_non_ascii"
+    (letters like ü before the @: not every mail server carries them), "address_invalid"
+    (`detail`: email-validator's reason), "address_too_long" (`most` characters). The words:
+    pbem.present.service_words `address_problem`."""
     local = text.rpartition("@")[0]
     if any(ord(ch) > 127 for ch in local):
-        return ("Hearts can't send mail to an address with letters like “ü” before the @ yet "
-                "(not every mail server carries them); please give another address.")
+        return Said("address_non_ascii")
     try:
         validate_email(text, check_deliverability=False, allow_smtputf8=False,
                        test_environment=True)
     except EmailNotValidError as exc:
-        return f"That doesn't look like an email address: {exc}"
+        return Said("address_invalid", {"detail": str(exc)})
     if len(text) > MAX_ADDRESS:
-        return f"That email address is too long (at most {MAX_ADDRESS} characters)."
-    return ""
+        return Said("address_too_long", {"most": MAX_ADDRESS})
+    return None
 
 
 def checked_address(text: str) -> str:
     """The address to store for `text` (its domain in ASCII), or BadRequest saying why not."""
-    problem = address_problem(text)
+    problem = address_fault(text)
     if problem:
-        raise BadRequest(problem)
+        raise BadRequest(problem.code, **problem.data)
     found = validate_email(text, check_deliverability=False, allow_smtputf8=False,
                            test_environment=True)
     return found.ascii_email or found.normalized

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from sqlalchemy import Engine, bindparam, exists, update
 from sqlalchemy import select as core_select
@@ -48,8 +49,10 @@ from pbem.service.errors import (
     CommandRejected,
     NotAllowed,
     NotFound,
+    Said,
     SomeoneMovedFirst,
 )
+from pbem.service.notices import GameMoved, Notice, Notifier
 from pbem.service.ratings import rate_game
 from pbem.store.db import (
     Write,
@@ -106,11 +109,18 @@ class Context:
     # The command came by email: the player's move is echoed back in the next email they get
     # (a page shows the move itself, so a move made there sends no confirmation).
     echo: bool = False
-    # Work the command's emails out in its own transaction (the mail layer's `fan_out` of
-    # its job, at once) instead of leaving its mail job to the worker; None: MAIL_NOW.
+    # Who is told what the commands do (pbem.service.notices; the mail layer's, wired in by
+    # the app factory). None: the one wired for `engine` (`wire`); a command that has
+    # something to tell on an engine wired with none raises (nothing is lost silently).
+    notifier: Notifier | None = None
+    # Work the command's emails out in its own transaction (its `GameMoved` notice, at once)
+    # instead of leaving its mail job to the worker. None: as wired for `engine` (`wire`;
+    # production: no, the write transaction stays short; tests: yes, so a command's outbox
+    # rows are there when it returns).
     mail_now: bool | None = None
     # Let strong robots make their moves in this command (the worker's robot pass, which
-    # exists to play them) instead of leaving them to the worker; None: ROBOTS_NOW.
+    # exists to play them) instead of leaving them to the worker. None: as wired for
+    # `engine` (production: no, see THINKS_LONG).
     robots_now: bool | None = None
     # Called when a planned command's plan is thrown away because the game changed before
     # its write (a lost compare-and-set): the worker counts them (with claims, none).
@@ -123,26 +133,60 @@ class Context:
     # is still as read, as ever; a retry reads it afresh).
     known: Known | None = None
 
+    def __post_init__(self) -> None:
+        wired = _WIRED.get(self.engine) or Wiring()
+        if self.notifier is None:
+            self.notifier = wired.notifier
+        if self.mail_now is None:
+            self.mail_now = wired.mail_now
+        if self.robots_now is None:
+            self.robots_now = wired.robots_now
+
     @property
     def mails_now(self) -> bool:
-        return MAIL_NOW if self.mail_now is None else self.mail_now
+        return bool(self.mail_now)
 
     @property
     def plays_robots_now(self) -> bool:
-        return ROBOTS_NOW if self.robots_now is None else self.robots_now
+        return bool(self.robots_now)
+
+    def notify(self, session: Session, notice: Notice) -> bool:
+        """Hand `notice` to the notifier, in the command's transaction (`session`)."""
+        if self.notifier is None:
+            raise RuntimeError("no notifier is wired for this engine: pbem.app.wire_mail("
+                               "engine), or Context(notifier=...) (pbem.service.notices)")
+        return self.notifier.notify(session, notice)
 
 
-# Production leaves a command's emails to the worker (`pbem worker` fans out mail jobs every
-# second): the write transaction stays short. Tests set this so a command's outbox rows are
-# there when it returns.
-MAIL_NOW = False
+@dataclass(frozen=True)
+class Wiring:
+    """What the contexts made on an engine get unless told otherwise: the notifier, and
+    whether commands work their emails out at once (`mail_now`) and let strong robots move
+    (`robots_now`). Production leaves both to the worker (`pbem worker` fans out mail jobs
+    every second and plays the strong robots' moves: a strong robot searches ~50 ms a
+    decision, docs/robots.md), so a web request or a reply only writes the player's own move
+    and what costs nothing (deals, forced plays, easy robots), and the write transaction stays
+    short. The app factory wires its engine from its settings (MAIL_NOW, ROBOTS_NOW)."""
 
-# A strong robot searches for ~50 ms a decision (docs/robots.md), three of them answering a
-# move for ~150 ms: production leaves their moves to the worker (pbem.service.robotturns,
-# within a second), so a web request or a reply only writes the player's own move and what
-# costs nothing (deals, forced plays, easy robots), and never holds a web process's CPU while
-# a robot thinks. Tests set this so the robots have answered when a command returns.
-ROBOTS_NOW = False
+    notifier: Notifier | None = None  # None: none wired (see Context.notifier)
+    mail_now: bool = False
+    robots_now: bool = False
+
+
+# Each engine's wiring, set where the engine is made (the app factory: pbem.app; tests), so a
+# `Context(engine=...)` made anywhere on it tells people through the same notifier.
+_WIRED: WeakKeyDictionary[Engine, Wiring] = WeakKeyDictionary()
+
+
+def wire(engine: Engine, wiring: Wiring) -> None:
+    """Contexts made on `engine` from now on get `wiring` (their own arguments first)."""
+    _WIRED[engine] = wiring
+
+
+def wiring_of(engine: Engine) -> Wiring:
+    return _WIRED.get(engine) or Wiring()
+
+
 THINKS_LONG = frozenset({"strong"})  # robot strengths whose moves are left to the worker
 
 
@@ -166,16 +210,19 @@ class Outcome:
     events: tuple[Event, ...] = ()  # everything appended (the move, deals, forced and bot plays)
     state: GameState | None = None
     duplicate: bool = False  # the same command had already been carried out: nothing changed
-    message: str = ""
+    said: Said | None = None  # why nothing changed (a duplicate): words by pbem.present
     # The game's row and seats as the command left them (plain copies; None: not said): a
     # page renders the game after the command from them and `state`, without reading it.
     game: Game | None = None
     seats: tuple[Seat, ...] | None = None
 
 
-@dataclass(frozen=True)
 class Duplicate:
-    message: str
+    """A step's answer that the command had been carried out already: nothing changes, and
+    `said` says why (a code and its data)."""
+
+    def __init__(self, code: str, **data: Any) -> None:
+        self.said = Said(code, data)
 
 
 @dataclass
@@ -205,7 +252,7 @@ class Loaded:
         for seat in self.seats:
             if seat.seat_no == seat_no:
                 return seat
-        raise NotFound(f"This game has no seat {seat_no}.")
+        raise NotFound("no_seat", seat=seat_no)
 
     def roster(self) -> Roster:
         """The game's roster (players read once per command). Steps that change seats or
@@ -220,7 +267,7 @@ class Loaded:
         return self.roster().names
 
 
-Step = Callable[[Loaded], "Sequence[Event] | Duplicate"]
+Step = Callable[[Loaded], Sequence[Event] | Duplicate]
 
 PLANNED_TRIES = 3  # a planned command redone this often after a lost race, then locked
 
@@ -241,7 +288,7 @@ def run(
 ) -> Outcome:
     """Run `step` in a transaction on a freshly loaded game; retry a lost race once.
 
-    `actor`: the seat whose command this is (passed on to the notification hook); a player
+    `actor`: the seat whose command this is (in its mail job: `GameMoved`); a player
     who acts takes their seat back from the bot, even when the move itself is refused.
     `by`: who made the step's events (PLAYER, TIMEOUT...), recorded with them.
     `planned`: `step` only reads (a move): everything, the robots' answers and the emails
@@ -286,9 +333,9 @@ def _load(session: Session, game_id: int, statuses: tuple[str, ...], *, lock: bo
     found = _load_locked(session, game_id) if lock else read_game(
         session.connection(), game_id, deadlines=True)
     if found is None:
-        raise NotFound("There is no such game.")
+        raise NotFound("no_game")
     if found.game.status not in statuses:
-        raise NotAllowed(_status_sentence(found.game.status))
+        raise NotAllowed(status_code(found.game.status))
     return Loaded(session, found.game, found.seats,
                   load_state(session, game_id, found.game.last_seq),
                   players=found.players, away=found.away, pending_deadlines=found.pending)
@@ -303,7 +350,7 @@ def _load_known(session: Session, game_id: int, statuses: tuple[str, ...],
         return _load(session, game_id, statuses, lock=False)
     found = known.rows
     if found.game.status not in statuses:
-        raise NotAllowed(_status_sentence(found.game.status))
+        raise NotAllowed(status_code(found.game.status))
     return Loaded(session, found.game, found.seats, known.loaded, players=found.players,
                   away=found.away, pending_deadlines=found.pending, known=known)
 
@@ -328,7 +375,7 @@ def _run_once(
         _player_is_back(ctx_game.seat(actor))
     if isinstance(result, Duplicate):
         return Outcome(game_id, ctx_game.loaded.seq, state=ctx_game.state, duplicate=True,
-                       message=result.message)
+                       said=result.said)
     outcome = commit(ctx, ctx_game, result, actor=actor, by=by)
     if ctx.on_applied is not None:
         ctx.on_applied(session, outcome)
@@ -374,7 +421,7 @@ def _run_planned(
         back = actor is not None and actor >= 0 and _player_is_back(g.seat(actor))
         if isinstance(result, Duplicate):
             outcome = Outcome(game_id, g.loaded.seq, state=g.state, duplicate=True,
-                              message=result.message, game=g.game, seats=tuple(g.seats))
+                              said=result.said, game=g.game, seats=tuple(g.seats))
         else:
             outcome = commit(ctx, g, result, actor=actor, by=by)
         writes = list(collected_writes(session))
@@ -452,14 +499,13 @@ def take_seat_back(ctx: Context, game_id: int, seat_no: int) -> bool:
         return held
 
 
-def _status_sentence(status: str) -> str:
-    return {
-        "inviting": "This game hasn't started yet: not everyone has accepted the invitation.",
-        "paused": "This game is paused at the moment.",
-        "finished": "This game is over.",
-        "cancelled": "This game was cancelled by its organiser.",
-        "active": "This game has already started.",
-    }.get(status, "This game can't take that now.")
+GAME_STATUSES = ("inviting", "paused", "finished", "cancelled", "active")
+
+
+def status_code(status: str) -> str:
+    """Why a command can't run on a game in `status` (NotAllowed's code): "game_<status>",
+    "game_unavailable" for any other."""
+    return f"game_{status}" if status in GAME_STATUSES else "game_unavailable"
 
 
 def decide_or_reject(g: Loaded, command: Command) -> tuple[Event, ...]:
@@ -501,9 +547,8 @@ def commit(
     job = Job(g.game_id, g.loaded.seq, new_seq, actor, ctx.echo,
               min((d.due_at for d in opened), default=None), ctx.clock(), fresh=bool(created))
     if ctx.mails_now:
-        extra = {"roster": g.loaded_roster} if g.loaded_roster is not None else {}
-        mail_hook("fan_out")(g.session, job, game=g.game,
-                             rebuilt=Rebuilt(before, state, tuple(appended)), **extra)
+        ctx.notify(g.session, GameMoved(job, g.game, Rebuilt(before, state, tuple(appended)),
+                                        g.loaded_roster))
     else:
         queue_job(g.session, job)  # fanned out by the worker (pbem.mail.jobs)
     return Outcome(g.game_id, new_seq, tuple(appended), state, game=g.game, seats=tuple(g.seats))
@@ -562,7 +607,7 @@ def advance(
         left -= sum(by in (ROBOT, HOLDING) and not isinstance(e, EndVoted) for e in step)
         if actors is not None:
             actors.extend(by if acting_seat(e) is not None else None for e in step)
-    raise RuntimeError("the game did not settle; is the engine looping?")
+    raise RuntimeError("the game did not settle: is the engine looping")
 
 
 # Robot decisions one call of `advance` makes at most in a game left to robots alone (its last
@@ -632,46 +677,3 @@ def logged_since(g: Loaded, seq: int) -> list[tuple[Event, str | None]]:
         return list(g.known.since)
     return [(decode_event(r.payload), r.actor)
             for r in load_event_rows(g.session, g.game_id, seq)]
-
-
-# --- the notification hook ----------------------------------------------------------------
-
-# The mail layer, wired in from above (the app factory: pbem.app), so the service imports no
-# mail: `fan_out(session, job, ...)` works out a command's mail job (at once with
-# `Context.mail_now`; else the worker does, pbem.mail.jobs) through
-# `notify(session, game, state_before, state_after, events, *, actor=None, now=None)`, the
-# routing (tests may listen there: `_notify`); the other names (`send_invites`,
-# `send_declined`, `send_invite_closed`, `send_invite_reminder`, `send_invites_unanswered`,
-# `resend_turns`, `send_nudge`, `send_timeout`, `seat_link`, `send_left`, `send_replaced`)
-# are the mails other commands queue in their own transaction.
-Notify = Callable[..., Any]
-_notify: Notify | None = None  # tests may put a listener here
-_notifier: Callable[[], Any] | None = None  # makes the notifier, once, when first needed
-_made: list[Any] = []
-
-
-def use_notifier(factory: Callable[[], Any]) -> None:
-    """Wire the mail layer in: `factory()` returns an object with the functions above."""
-    global _notifier
-    _notifier = factory
-    _made.clear()
-
-
-def notifier() -> Any:
-    if not _made:
-        if _notifier is None:
-            raise RuntimeError("No notifier is wired in: create the app (pbem.app) or call "
-                               "pbem.service.core.use_notifier first.")
-        _made.append(_notifier())
-    return _made[0]
-
-
-def notify_hook() -> Notify:
-    return _notify or mail_hook("notify")
-
-
-def mail_hook(name: str) -> Notify:
-    """A function of the mail layer (`send_invites(session, game, seats, rules=, now=)`,
-    `send_declined(session, game, seat, now=)`...), called inside the command's transaction."""
-    hook: Notify = getattr(notifier(), name)
-    return hook

@@ -50,7 +50,7 @@ def player_data(ctx: Context, player_id: int) -> PlayerData:
     with transaction(ctx.engine, read_only=True) as session:
         player = session.get(Player, player_id)
         if player is None:
-            raise NotFound("No such player.")
+            raise NotFound("no_player")
         games = [_game(session, game, seat) for seat, game in session.exec(
             select(Seat, Game).join(Game, col(Game.id) == col(Seat.game_id))
             .where(Seat.player_id == player_id, col(Seat.is_bot).is_(False))

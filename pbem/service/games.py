@@ -24,10 +24,16 @@ from pbem.engine import (
     start,
 )
 from pbem.service.addresses import checked_address
-from pbem.service.core import Context, Duplicate, Loaded, Outcome, commit, mail_hook, run
+from pbem.service.core import Context, Duplicate, Loaded, Outcome, commit, run
 from pbem.service.errors import BadRequest, NotAllowed
 from pbem.service.moves import check_seat
-from pbem.service.names import seat_name
+from pbem.service.names import NEW_PLAYER, seat_name
+from pbem.service.notices import (
+    InvitationDeclined,
+    InvitationsSent,
+    PlayerLeft,
+    SeatTakenOver,
+)
 from pbem.service.recipients import may_send, took_part
 from pbem.store.db import transaction
 from pbem.store.events import LoadedState
@@ -74,15 +80,15 @@ class Invitee:
 def make_rules(preset_name: str, options: Mapping[str, Any] | None = None) -> Rules:
     found = PRESETS.get(preset_name) or VARIANT_PRESETS.get(preset_name)
     if found is None:
-        raise BadRequest(f"There is no rule set called {preset_name!r}.")
+        raise BadRequest("no_preset", name=preset_name)
     rules = found.rules
     if options:
         try:
             rules = rules.replace(**options)
         except EventDecodeError as exc:  # the rules' own problems, or the unknown options
-            raise BadRequest(exc.code, engine_error=exc) from exc
+            raise BadRequest("rules_conflict", engine_error=exc) from exc
         except (ValueError, TypeError) as exc:
-            raise BadRequest(f"Those rule options don't work together: {exc}") from exc
+            raise BadRequest("rules_conflict", detail=str(exc)) from exc
     return rules
 
 
@@ -115,14 +121,14 @@ def create_game(
     play's) instead of a new one; its players must exist already."""
     rules = make_rules(preset, options)
     if robot_strength not in STRENGTHS:
-        raise BadRequest("The computer players are either easy or strong.")
+        raise BadRequest("robot_strength")
     players = [replace(p, email=checked_address(p.email)) for p in players]
     table = table or Table()
     human_seats = _human_seats(rules, players, set(bot_seats) | set(table.open_seats))
     if confirm_first:
         organiser = 0  # the person asked to confirm the game is the one who set it up
     if organiser is not None and organiser not in range(len(players)):
-        raise BadRequest("The organiser is one of the game's players.")
+        raise BadRequest("organiser_not_player")
 
     def make(session: Session) -> Outcome:
         invitees = players
@@ -143,9 +149,9 @@ def _human_seats(rules: Rules, players: Sequence[Invitee], not_human: set[int]) 
     the count or the addresses don't fit."""
     human_seats = [s for s in range(rules.players) if s not in not_human]
     if len(human_seats) != len(players) or not not_human <= set(range(rules.players)):
-        raise BadRequest(f"This game needs {rules.players} players, robots included.")
+        raise BadRequest("player_count", players=rules.players)
     if len({normalise_email(p.email) for p in players}) != len(players):
-        raise BadRequest("Each player needs their own email address.")
+        raise BadRequest("same_address")
     return human_seats
 
 
@@ -206,8 +212,8 @@ def _create(
         remind_invitees([seats[n] for n in invited], ctx.clock())
         remind_organiser(game, seats, ctx.clock())
     if invited:  # in this transaction: no game without its invitations, nor the reverse
-        mail_hook("send_invites")(session, game, invited, rules=rules, now=ctx.clock(),
-                                  organiser=confirm_first)
+        ctx.notify(session, InvitationsSent(game, tuple(invited), rules, ctx.clock(),
+                                            organiser=confirm_first))
     return outcome
 
 
@@ -230,8 +236,7 @@ def _check_organiser_quota(session: Session, organiser: Invitee, now: datetime) 
         col(OutboxEmail.created_at) >= since)).one()
     if sent >= ORGANISER_QUOTA or not may_send(session, organiser.email,
                                                known=took_part(session, player), now=now):
-        raise BadRequest("That address has set up too many games in the last hour; please "
-                         "confirm or finish those first, or try again later.")
+        raise BadRequest("organiser_quota")
 
 
 def _not_yet_invited(g: Loaded) -> list[int]:
@@ -254,7 +259,7 @@ def player_for(session: Session, invitee: Invitee) -> Player:
         extra = session.exec(select(PlayerAddress).where(PlayerAddress.email == email)).first()
         player = session.get(Player, extra.player_id) if extra else None
     if player is None:
-        player = Player(email=email, name=invitee.name.strip() or "New player")
+        player = Player(email=email, name=invitee.name.strip() or NEW_PLAYER)
         session.add(player)
         session.flush()
         if not invitee.name.strip():
@@ -318,8 +323,8 @@ def accept_invite(
         if guests:  # the organiser confirmed: now the others are invited
             remind_invitees([g.seat(n) for n in guests], ctx.clock())
             g.session.flush()
-            mail_hook("send_invites")(g.session, g.game, guests, rules=g.state.rules,
-                                      now=ctx.clock())
+            ctx.notify(g.session, InvitationsSent(g.game, tuple(guests), g.state.rules,
+                                                  ctx.clock()))
         organiser = organiser_seat(g.game, g.seats)
         if organiser is not None and organiser.seat_no == seat_no:  # they confirmed it
             start_the_wait(g.game, ctx.clock())
@@ -327,7 +332,7 @@ def accept_invite(
         start_if_everyone_is_in(g)
 
     return _answer_invite(ctx, game_id, seat_no, player_id, "accepted",
-                          "This game has already started without you.", then)
+                          "started_without_you", then)
 
 
 def decline_invite(
@@ -339,11 +344,11 @@ def decline_invite(
             cancel(g)  # the organiser won't confirm their own game: nobody was invited
             return
         g.session.flush()
-        mail_hook("send_declined")(g.session, g.game, seat_no, now=ctx.clock(),
-                                   unaware=_not_yet_invited(g))
+        ctx.notify(g.session, InvitationDeclined(g.game, seat_no, ctx.clock(),
+                                                 tuple(_not_yet_invited(g))))
 
     return _answer_invite(ctx, game_id, seat_no, player_id, "declined",
-                          "This game has already started; to leave it, resign.", then)
+                          "started_resign", then)
 
 
 def _answer_invite(
@@ -356,7 +361,7 @@ def _answer_invite(
         check_seat(g, seat_no, player_id)
         seat = g.seat(seat_no)
         if seat.invite_status == answer:
-            return Duplicate(f"You have already {answer} this invitation.")
+            return Duplicate("invitation_" + answer)
         if g.game.status != "inviting":
             raise NotAllowed(too_late)
         was, seat.invite_status = seat.invite_status, answer
@@ -378,10 +383,10 @@ def resign(ctx: Context, game_id: int, seat_no: int, *, player_id: int | None = 
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
         seat = g.seat(seat_no)
         if seat.is_bot and (player_id is None or seat.player_id == player_id):
-            return Duplicate("You have already left this game.")
+            return Duplicate("already_left")
         check_seat(g, seat_no, player_id)
         if g.game.status in UNDER_WAY:  # told while the seat still bears their name
-            mail_hook("send_left")(g.session, g.game, seat_no, now=ctx.clock())
+            ctx.notify(g.session, PlayerLeft(g.game, seat_no, ctx.clock()))
         seat.is_bot, seat.invite_status = True, "accepted"
         seat.timeouts_in_row, seat.bot_holding = 0, False
         g.session.add(seat)
@@ -418,15 +423,15 @@ def replace_seat(
         held = seat.bot_holding  # a robot kept it for them (they timed out)
         if invitee is None:
             if seat.is_bot and seat.player_id is None:
-                return Duplicate("A robot already plays that seat.")
+                return Duplicate("robot_has_seat")
             seat.is_bot, seat.player_id, seat.invite_status = True, None, "accepted"
             seat.name = None
         else:
             player = player_for(g.session, invitee)
             if seat.player_id == player.id and not seat.is_bot:
-                return Duplicate(f"{player.name} already has that seat.")
+                return Duplicate("has_seat", name=player.name)
             if any(s.player_id == player.id and not s.is_bot for s in g.seats):
-                raise BadRequest(f"{player.name} already plays in this game.")
+                raise BadRequest("plays_already", name=player.name)
             seat.is_bot, seat.player_id = False, player.id
             seat.timeouts_in_row, seat.bot_holding = 0, False  # a newcomer starts afresh
             accepted = invitee.accepted or g.game.status != "inviting"
@@ -439,8 +444,8 @@ def replace_seat(
         if seat.invite_status == "invited":
             remind_invitees([seat], ctx.clock())
             g.session.flush()
-            mail_hook("send_invites")(g.session, g.game, [seat_no], rules=g.state.rules,
-                                      now=ctx.clock())
+            ctx.notify(g.session, InvitationsSent(g.game, (seat_no,), g.state.rules,
+                                                  ctx.clock()))
         start_if_everyone_is_in(g)
         return []
 
@@ -471,8 +476,7 @@ def _replaced(ctx: Context, g: Loaded, seat: Seat, before: int, held: bool) -> N
     close_seat_links(g.session, g.game_id, seat.seat_no, before, ctx.clock())
     if g.game.status in UNDER_WAY:
         g.session.flush()
-        mail_hook("send_replaced")(g.session, g.game, seat.seat_no, before, held=held,
-                                   now=ctx.clock())
+        ctx.notify(g.session, SeatTakenOver(g.game, seat.seat_no, before, held, ctx.clock()))
 
 
 def start_if_everyone_is_in(g: Loaded) -> None:

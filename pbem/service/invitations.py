@@ -17,8 +17,9 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from pbem.service.core import Context, mail_hook
+from pbem.service.core import Context
 from pbem.service.games import is_organiser, is_unanswered
+from pbem.service.notices import InvitationReminderDue, InvitationsUnanswered
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
 
@@ -52,7 +53,7 @@ def remind(ctx: Context, seat_id: int) -> bool:
         session.add(seat)
         if game.status != "inviting":
             return False
-        return _queue(session, game, seat, now)
+        return _queue(ctx, session, game, seat, now)
 
 
 def _locked_game(session: Session, seat_id: int) -> Game | None:
@@ -64,7 +65,7 @@ def _locked_game(session: Session, seat_id: int) -> Game | None:
     return session.get(Game, game_id, with_for_update=True, populate_existing=True)
 
 
-def _queue(session: Session, game: Game, seat: Seat, now: datetime) -> bool:
+def _queue(ctx: Context, session: Session, game: Game, seat: Seat, now: datetime) -> bool:
     seats = list(session.exec(select(Seat).where(Seat.game_id == game.id)
                               .order_by(col(Seat.seat_no)).execution_options(
                                   populate_existing=True)))
@@ -72,9 +73,8 @@ def _queue(session: Session, game: Game, seat: Seat, now: datetime) -> bool:
         waiting = [s.seat_no for s in seats if is_unanswered(s)]
         if not waiting:
             return False
-        sent = mail_hook("send_invites_unanswered")(session, game, seat.seat_no, waiting,
-                                                    now=now)
-        return sent is not None
+        return ctx.notify(session, InvitationsUnanswered(game, seat.seat_no, tuple(waiting),
+                                                         now))
     if not is_unanswered(seat):
         return False
-    return mail_hook("send_invite_reminder")(session, game, seat.seat_no, now=now) is not None
+    return ctx.notify(session, InvitationReminderDue(game, seat.seat_no, now))

@@ -39,7 +39,7 @@ from sqlalchemy import text
 from sqlmodel import Session, col, select
 
 from pbem.engine import Event
-from pbem.service.core import Context, Duplicate, Loaded, Outcome, mail_hook, run, run_in
+from pbem.service.core import Context, Duplicate, Loaded, Outcome, run, run_in
 from pbem.service.errors import (
     BadRequest,
     NotAllowed,
@@ -57,6 +57,8 @@ from pbem.service.games import (
     organiser_seat,
     start_if_everyone_is_in,
 )
+from pbem.service.names import QUICK_GAME
+from pbem.service.notices import InvitationsClosed
 from pbem.store.db import transaction
 from pbem.store.events import ConcurrencyConflict
 from pbem.store.models import Game, Player, Seat
@@ -69,9 +71,8 @@ WAITS = (0, 5, 15, 60, 240, 1440)  # minutes a quick-play asker may wait for peo
 # start now).
 NEW_GAME_WAITS: tuple[int | None, ...] = (60, 240, 1440, 3 * 1440, None)
 NEW_GAME_WAIT = 1440
-TABLE_FULL = "This table is full: someone took the last seat just before you."
-ONE_QUICK_TABLE = ("You are already waiting for players at another quick table (see My games): "
-                   "one quick table at a time, until it starts.")
+TABLE_FULL = "table_full"  # someone took the last seat just before
+ONE_QUICK_TABLE = "one_quick_table"  # one quick table at a time, until it starts
 NOT_TAKEN = (OPEN, "invited", "declined")  # the seats robots take when the organiser starts
 WAIT_OVER = (OPEN, "declined")  # ... and when the wait is over (unanswered ones still wait)
 
@@ -119,7 +120,7 @@ def _table(session: Session, game: Game) -> OpenTable:
 
 # PostgreSQL: people take lobby seats one transaction at a time (the lock is the schema's,
 # released when the transaction ends). SQLite's write transactions are one at a time anyway.
-_LOBBY_LOCK = text("SELECT pg_advisory_xact_lock(hashtext('pbem-lobby:' || current_schema()))")
+_LOBBY_LOCK = text("select pg_advisory_xact_lock(hashtext('pbem-lobby:' || current_schema()))")
 
 
 @contextmanager
@@ -151,15 +152,15 @@ def _join(ctx: Context, session: Session, game_id: int, player_id: int,
     """join_table's seat, in the caller's `_seating` transaction."""
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
         if any(s.player_id == player_id and not s.is_bot for s in g.seats):
-            return Duplicate("You already have a seat at this table.")
+            return Duplicate("have_table_seat")
         free = [s for s in g.seats if s.invite_status == OPEN and not s.is_bot]
         if not free:
             raise NotAllowed(TABLE_FULL)
         if g.session.get(Player, player_id) is None:
-            raise NotFound("There is no such player.")
+            raise NotFound("no_player")
         organiser = organiser_seat(g.game, g.seats)
         if organiser is not None and organiser.invite_status != "accepted":
-            raise NotAllowed("This table isn't open yet: its organiser hasn't confirmed it.")
+            raise NotAllowed("table_unconfirmed")
         if g.game.quick and _waiting_quick(g.session, player_id):
             raise NotAllowed(ONE_QUICK_TABLE)
         seat = free[0]
@@ -173,7 +174,7 @@ def _join(ctx: Context, session: Session, game_id: int, player_id: int,
     try:
         return run_in(ctx, session, game_id, step, statuses=("inviting",))
     except NotAllowed as exc:
-        if "already started" in str(exc):
+        if exc.code in {"game_active", "started_without_you"}:
             raise NotAllowed(TABLE_FULL) from exc
         raise
 
@@ -205,17 +206,17 @@ def _open(ctx: Context, session: Session, player_id: int, *, name: str, preset: 
           wait_minutes: int, quick: bool, robot_strength: str | None) -> int:
     """open_table, in the caller's write transaction."""
     if move_hours not in range(1, 24 * 30 + 1):
-        raise BadRequest("The time per move is from 1 hour to 30 days.")
+        raise BadRequest("pace_range")
     if wait_minutes not in range(0, 7 * 24 * 60 + 1):
-        raise BadRequest("The wait for players is from 0 minutes to a week.")
+        raise BadRequest("wait_range")
     player = session.get(Player, player_id)
     if player is None:
-        raise NotFound("There is no such player.")
+        raise NotFound("no_player")
     players = make_rules(preset, options).players
     others = list(range(1, players))
     count = len(others) if open_seats is None else open_seats
     if not 1 <= count <= len(others):
-        raise BadRequest(f"A table of {players} has from 1 to {len(others)} open seats.")
+        raise BadRequest("open_seats", players=players, most=len(others))
     out = create_game(
         ctx, name=name, preset=preset, options=options,
         players=[Invitee(email=player.email, name=player.name, accepted=True)],
@@ -235,7 +236,7 @@ def quick_play(ctx: Context, player_id: int, preset: str, move_hours: int,
     All in one `_seating` transaction: two people asking at once end up at one table, and
     one person asking twice at once (a double submit) gets one seat."""
     if move_hours not in PACES or wait_minutes not in WAITS:
-        raise BadRequest("Choose one of the paces and waits offered.")
+        raise BadRequest("choose_pace")
     make_rules(preset)
     wait_until = ctx.clock() + timedelta(minutes=wait_minutes)
 
@@ -260,7 +261,7 @@ def quick_play(ctx: Context, player_id: int, preset: str, move_hours: int,
                         except NotAllowed:  # full, or started by its organiser: the next
                             continue
                         return game.id
-                return _open(ctx, session, player_id, name="Quick game", preset=preset,
+                return _open(ctx, session, player_id, name=QUICK_GAME, preset=preset,
                              options=None, move_hours=move_hours, open_seats=None,
                              wait_minutes=wait_minutes, quick=True, robot_strength=None)
         except ConcurrencyConflict:
@@ -306,13 +307,13 @@ def start_now(ctx: Context, game_id: int, player_id: int) -> Outcome:
     for anyone else; NotAllowed once started."""
     def step(g: Loaded) -> Sequence[Event] | Duplicate:
         if not is_organiser(g.game, g.seats, player_id):
-            raise NotOrganiser("Only the organiser of this game, once they have confirmed "
-                               "it, can start it with robots in the empty seats.")
-        unanswered = {s.seat_no: s.player_id for s in g.seats if is_unanswered(s)}
+            raise NotOrganiser("start_with_robots")
+        unanswered = {s.seat_no: s.player_id for s in g.seats
+                      if is_unanswered(s) and s.player_id is not None}
         filled = _robots_fill(g, NOT_TAKEN)
         if unanswered:
             g.session.flush()
-            mail_hook("send_invite_closed")(g.session, g.game, unanswered, now=ctx.clock())
+            ctx.notify(g.session, InvitationsClosed(g.game, unanswered, ctx.clock()))
         return filled
 
     return run(ctx, game_id, step, statuses=("inviting",))
@@ -323,7 +324,7 @@ def _robots_fill(g: Loaded, statuses: tuple[str, ...]) -> Sequence[Event] | Dupl
     there loses the seat), and the game starts if everyone is then in."""
     free = [s for s in g.seats if s.invite_status in statuses and not s.is_bot]
     if not free:
-        return Duplicate("No seat is open.")
+        return Duplicate("no_open_seat")
     for seat in free:
         seat.is_bot, seat.player_id, seat.invite_status = True, None, "accepted"
         g.session.add(seat)

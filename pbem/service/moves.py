@@ -69,15 +69,15 @@ from pbem.store.models import Seat
 class Stale(PlayerMistake):
     """The command was for a turn of this seat that has passed: nothing changed.
 
-    `why` says what happened since ("you have played since", "a new hand was dealt since",
-    "the deadline passed and a robot moved for you"), for channels that word the refusal
-    their own way; `made`: the seat's move that ended that turn (None: a deal did), and
-    `by`: who made it (PLAYER; TIMEOUT, the deadline's robot; HOLDING, the robot holding an
-    absent player's seat)."""
+    `why` says in a code what happened since (SINCE: "dealt", a new hand was dealt;
+    "timeout", the deadline passed and a robot moved; "holding", the robot holding the seat
+    moved; "played", "passed"... the player moved; "not_yet", the seat's turn hasn't come),
+    for channels that word the refusal their own way (pbem.present.service_words); `made`:
+    the seat's move that ended that turn (None: a deal did), and `by`: who made it (PLAYER;
+    TIMEOUT, the deadline's robot; HOLDING, the robot holding an absent player's seat)."""
 
     def __init__(self, why: str, made: Event | None = None, by: str | None = None) -> None:
-        super().__init__(f"That was for an earlier turn, and the game has moved on: {why}, so "
-                         "that move was not made. Nothing changed.")
+        super().__init__("stale", why=why)
         self.why = why
         self.made = made
         self.by = by
@@ -136,16 +136,15 @@ def vote_step(g: Loaded, command: VoteEnd, player_id: int | None = None,
     check_seat(g, command.seat, player_id)
     state = g.state
     if state.ended_by_agreement and command.agree:
-        return Duplicate("The game has already ended by agreement.")
+        return Duplicate("ended_by_agreement")
     if state.game_over or g.game.status != "active":
-        raise NotAllowed("This game is over.")
+        raise NotAllowed("game_finished")
     if command.agree and command.seat in state.end_voters:
-        return Duplicate("You have already agreed to end the game.")
+        return Duplicate("already_agreed")
     if ask_before_ending and command.agree and ends_at_once(state, g.seats, command.seat):
-        raise EndsAtOnce("That would end the game at once: the other seats are computer "
-                         "players, who agree straight away.")
+        raise EndsAtOnce("ends_at_once")
     if not command.agree and not state.end_voters:
-        return Duplicate("No vote to end the game is open: play goes on.")
+        return Duplicate("no_vote_open")
     return decide_or_reject(g, command)
 
 
@@ -158,14 +157,14 @@ def move_step(g: Loaded, command: Command, turn: Turn,
     wanted = _turn_number(g, seat, turn)
     if wanted is None:
         if already_done(g, command):
-            return Duplicate(_done_words(command))
+            return _done(command)
     elif wanted < g.state.turns[seat]:
         made, by = move_at(g, seat, wanted)
         if made is not None and same_move(made, command) and by not in ROBOTS_FOR_YOU:
-            return Duplicate(_done_words(command))
-        raise Stale(_since_words(made, by), None if isinstance(made, HandDealt) else made, by)
+            return _done(command)
+        raise Stale(_since(made, by), None if isinstance(made, HandDealt) else made, by)
     elif wanted > g.state.turns[seat]:
-        raise Stale("this seat's turn hasn't come")
+        raise Stale("not_yet")
     return decide_or_reject(g, command)
 
 
@@ -262,37 +261,39 @@ def already_done(g: Loaded, command: Command) -> bool:
     return False
 
 
-_SINCE = {CardPlayed: "played", CardsPassed: "passed", MoonChosen: "chosen how the moon scores",
-          ClaimAccepted: "claimed", BidMade: "bid", SuitNamed: "named the suit"}
+_SINCE = {CardPlayed: "played", CardsPassed: "passed", MoonChosen: "moon", ClaimAccepted:
+          "claimed", BidMade: "bid", SuitNamed: "named"}  # else "moved"
 
 
 # A move a robot made for the seat's player: the deadline's (TIMEOUT) or a held seat's.
 ROBOTS_FOR_YOU = frozenset({TIMEOUT, HOLDING})
 
 
-def _since_words(made: Event | None, by: str | None = None) -> str:
+def _since(made: Event | None, by: str | None = None) -> str:
+    """`Stale.why`: what ended the seat's turn."""
     if made is None or isinstance(made, HandDealt):
-        return "a new hand was dealt since"
+        return "dealt"
     if by == TIMEOUT:
-        return "the deadline passed and a robot moved for you"
+        return "timeout"
     if by == HOLDING:
-        return "a robot has moved for you since, holding your seat"
-    return f"you have {_SINCE.get(type(made), 'moved')} since"
+        return "holding"
+    return _SINCE.get(type(made), "moved")
 
 
-def _done_words(command: Command) -> str:
+def _done(command: Command) -> Duplicate:
+    """The same move again: what was done already."""
     if isinstance(command, PlayCard):
-        return f"You already played the {command.card}."
+        return Duplicate("already_played", card=command.card)
     if isinstance(command, PassCards):
-        return "You already passed those cards."
+        return Duplicate("already_passed_cards")
     if isinstance(command, Claim):
-        return "Your claim was already accepted."
+        return Duplicate("claim_accepted")
     if isinstance(command, Bid):
-        return "You already passed." if command.chips is None \
-            else f"Your bid of {command.chips} was already recorded."
+        return Duplicate("bid_passed") if command.chips is None \
+            else Duplicate("bid_recorded", chips=command.chips)
     if isinstance(command, NameSuit):
-        return f"You already named {command.suit.plural} as the suit to avoid."
-    return "Your moon choice was already recorded."
+        return Duplicate("suit_named", suit=command.suit)
+    return Duplicate("moon_recorded")
 
 
 # --- the thin wrappers: commands from what people typed ----------------------------------
@@ -351,7 +352,7 @@ def check_seat(g: Loaded, seat_no: int, player_id: int | None) -> None:
     """The seat exists, and (when the caller knows who is asking) belongs to that player."""
     seat = g.seat(seat_no)
     if player_id is not None and (seat.player_id != player_id or seat.is_bot):
-        raise NotAllowed("That seat isn't yours in this game.")
+        raise NotAllowed("not_your_seat")
 
 
 def _card(card: Card | str) -> Card:

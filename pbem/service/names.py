@@ -21,6 +21,13 @@ import unicodedata
 from pbem.service.errors import BadRequest
 
 MAX_NAME = 60
+
+# Names stored in the database as data (a player's or a game's name until someone chooses one,
+# and the neutral name of a deleted account), the same for every reader: not messages. The
+# one place the sentence check (tests/i18n) allows English in the service.
+NEW_PLAYER = "New player"
+FORMER_PLAYER = "Former player"
+QUICK_GAME = "Quick game"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _KEPT_FORMAT = frozenset("\u200c\u200d")  # zero-width non-joiner, joiner
 
@@ -35,17 +42,15 @@ def has_invisible(text: str) -> bool:
     return any(unicodedata.category(ch) == "Cf" and ch not in _KEPT_FORMAT for ch in text)
 
 
-INVISIBLE = ("contains invisible formatting characters (such as right-to-left marks), which "
-             "can disguise the text around it; please type it without them")
-
-
-def name_problem(name: str, what: str = "That name") -> str:
-    """Why `name` (already one line) can't be shown, as a sentence starting with `what`;
-    "" if it can. An empty name is the caller's to judge."""
+def name_fault(name: str) -> str:
+    """Why `name` (already one line) can't be shown, a code: "name_too_long" (more than
+    MAX_NAME), "name_invisible" (invisible formatting characters, such as right-to-left
+    marks, can disguise the text around them); "" if it can. An empty name is the caller's
+    to judge. The words: pbem.present.service_words `name_problem`."""
     if len(name) > MAX_NAME:
-        return f"{what} is too long (at most {MAX_NAME} characters)."
+        return "name_too_long"
     if has_invisible(name):
-        return f"{what} {INVISIBLE}."
+        return "name_invisible"
     return ""
 
 
@@ -54,10 +59,10 @@ def checked_name(name: str) -> str:
     characters; BadRequest saying what is wrong."""
     clean = one_line(name)
     if not clean:
-        raise BadRequest("Give a name for the other players to see.")
-    problem = name_problem(clean)
+        raise BadRequest("name_missing")
+    problem = name_fault(clean)
     if problem:
-        raise BadRequest(problem)
+        raise BadRequest(problem, most=MAX_NAME)
     return clean
 
 

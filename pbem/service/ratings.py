@@ -79,11 +79,15 @@ def rate_game(session: Session, game: Game, state: GameState, seats: Sequence[Se
 def _rated_people(session: Session, game: Game, state: GameState, seats: Sequence[Seat],
                   now: datetime) -> tuple[dict[int, int], str]:
     """{player id: final points} of the seats that count (a leaver's: below everyone's),
-    and why the game counts or not."""
+    and why the game counts or not, a code (RatedGame.reason; the words: pbem.present
+    .service_words `rating_reason`): "not_standard" (only standard four-player games are
+    rated), "no_whole_hand", "too_few_people" (fewer than two seats played by people),
+    "met_too_often" (two of its people rated together MAX_TOGETHER times in TOGETHER_DAYS),
+    "rated:<n>" (n people played it)."""
     if game.preset != RATED_PRESET or state.rules.players != RATED_PLAYERS:
-        return {}, "Only standard four-player games are rated."
+        return {}, "not_standard"
     if not state.sheet:
-        return {}, "No whole hand was played."
+        return {}, "no_whole_hand"
     assert game.id is not None
     own, shares = own_decisions(session, game.id)
     last = max(state.totals) + 1
@@ -91,12 +95,10 @@ def _rated_people(session: Session, game: Game, state: GameState, seats: Sequenc
               if s.player_id is not None and own.get(s.seat_no, 0) >= MIN_OWN_DECISIONS
               and (s.is_bot or shares.get(s.seat_no, 0.0) <= MAX_ROBOT_SHARE)}
     if len(people) < 2:
-        return {}, ("Fewer than two seats were played by people (robots made too many "
-                    "moves, or too few were their own).")
+        return {}, "too_few_people"
     if _met_too_often(session, sorted(people), game.id, now):
-        return {}, (f"Two of its people were already rated together in {MAX_TOGETHER} games "
-                    f"in the last {TOGETHER_DAYS} days.")
-    return people, f"Rated: {len(people)} people played it."
+        return {}, "met_too_often"
+    return people, f"rated:{len(people)}"
 
 
 def own_decisions(session: Session, game_id: int) -> tuple[Counter[int], dict[int, float]]:

@@ -23,7 +23,7 @@ KNOWN_PER_DAY = 20
 
 # PostgreSQL: one transaction at a time counts and sends to one mailbox (SQLite's write
 # transactions run one at a time anyway).
-_LOCK = text("SELECT pg_advisory_xact_lock(hashtext('pbem-mailbox:' || :mailbox))")
+_LOCK = text("select pg_advisory_xact_lock(hashtext('pbem-mailbox:' || :mailbox))")
 
 
 def mailbox(address: str) -> str:

@@ -20,7 +20,7 @@ from pbem.service.games import Invitee, Table, accept_invite, create_game
 from pbem.store.db import transaction
 from pbem.store.models import Game, Player, Seat
 
-NOT_A_PLAYER = "Only the people who played this game can ask for a rematch."
+NOT_A_PLAYER = "rematch_not_player"  # only the people who played it
 
 
 def may_ask(ctx: Context, game_id: int, player_id: int) -> bool:
@@ -47,7 +47,7 @@ def ask_rematch(ctx: Context, game_id: int, player_id: int) -> int:
     with transaction(ctx.engine, read_only=True) as session:
         game = session.get(Game, game_id)
         if game is None:
-            raise NotFound("There is no such game.")
+            raise NotFound("no_game")
         existing = _existing(session, game_id)
         rows = session.exec(select(Seat, Player).outerjoin(
             Player, col(Player.id) == col(Seat.player_id)).where(Seat.game_id == game_id)
@@ -59,7 +59,7 @@ def ask_rematch(ctx: Context, game_id: int, player_id: int) -> int:
     if existing is not None:
         return _accepted(ctx, existing, player_id)
     if game.status != "finished":
-        raise NotAllowed("A rematch can be asked for once the game is over.")
+        raise NotAllowed("rematch_not_over")
     try:
         return create_game(
             ctx, name=game.name, preset=game.preset, options=_options(game),

@@ -13,7 +13,7 @@ it as any move does (status, ratings, the summary emails).
 
 It also plays the strong robots' answers in games people play (issue 15: no request stalls
 the others): a command outside the worker's robot pass never asks a strong robot (~50 ms of
-search a decision, pbem.service.core `ROBOTS_NOW`); it writes the player's move, marks the
+search a decision, `Context.robots_now`); it writes the player's move, marks the
 game `robots_thinking_since`, and the pass plays the robots up to the next human question
 within a second (their pages refresh until then)."""
 
@@ -144,7 +144,7 @@ def play_robot_turns(ctx: Context, game_id: int) -> Outcome:
             if g.game.robots_thinking_since is not None:  # not theirs any more: unmarked
                 set_robots_thinking(g.session, g.game, None)
             _found_idle(ctx.engine, g)
-            return Duplicate("The robots have nothing to play in this game.")
+            return Duplicate("robots_idle")
         return []  # `commit` lets the table move on (the robots' chunk), and opens deadlines
 
     return run(ctx, game_id, step, actor=NOBODY, by=ROBOT, planned=True)

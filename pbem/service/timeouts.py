@@ -20,12 +20,12 @@ from pbem.service.core import (
     Duplicate,
     Loaded,
     Outcome,
-    mail_hook,
     run,
     update_seat,
 )
 from pbem.service.deadlines import away_periods, close_deadline, is_away
 from pbem.service.moves import Turn, command_of, is_stale, move_step
+from pbem.service.notices import TimedOut
 from pbem.service.policy import DeadlinePolicy
 from pbem.store.events import set_game_status
 from pbem.store.models import Deadline, Player
@@ -43,14 +43,14 @@ def timeout_move(ctx: Context, game_id: int, seat_no: int, turn_seq: int) -> Out
             Deadline.game_id == game_id, Deadline.seat_no == seat_no,
             Deadline.turn_seq == turn_seq)).first()
         if row is None or row.status != "pending":
-            return Duplicate("That deadline was handled already.")
+            return Duplicate("deadline_handled")
         seat = g.seat(seat_no)
         turn = Turn(issued_seq=turn_seq)
         if seat_no not in g.state.to_move or seat.is_bot or is_stale(g, seat_no, turn):
             close_deadline(g.session, row, "cancelled", now)
-            return Duplicate("That seat isn't waited for any more.")
+            return Duplicate("seat_not_waited")
         if now < row.grace_until:
-            return Duplicate("That deadline hasn't passed yet.")
+            return Duplicate("deadline_not_passed")
         close_deadline(g.session, row, "expired", now)
         return _apply_policy(ctx, g, seat_no, turn)
 
@@ -76,14 +76,10 @@ def _apply_policy(ctx: Context, g: Loaded, seat_no: int, turn: Turn) -> Sequence
         update_seat(g.session, seat, timeouts_in_row=missed, bot_holding=holding)
     if outcome == "pause":
         set_game_status(g.session, g.game, "paused")
-        mail_hook("send_timeout")(g.session, g.game, seat_no, outcome=outcome, event=None,
-                                  holding=False, now=now)
+        ctx.notify(g.session, TimedOut(g.game, seat_no, outcome, None, False, now))
         return []
     event = robot_event(g.state, seat_no, g.game.robot_strength, g.game_id, ctx.robot_seconds)
-    seat_url = (mail_hook("seat_link")(g.session, g.game, seat_no, now)
-                if outcome == "open_seat" else None)
-    mail_hook("send_timeout")(g.session, g.game, seat_no, outcome=outcome, event=event,
-                              holding=seat.bot_holding, seat_url=seat_url, now=now)
+    ctx.notify(g.session, TimedOut(g.game, seat_no, outcome, event, seat.bot_holding, now))
     made = move_step(g, command_of(event), turn)  # the one move path, as for any channel
     assert not isinstance(made, Duplicate)  # the seat is waited for at this very turn
     return made

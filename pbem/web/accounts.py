@@ -34,6 +34,7 @@ from pbem.mail.compose import MailSettings
 from pbem.present import signin as links
 from pbem.present.i18n import _
 from pbem.present.links import live_seat_link, seat_link
+from pbem.present.service_words import explain
 from pbem.service import accounts, ratings, sessions
 from pbem.service.games import awaits_confirmation
 from pbem.service.names import MAX_NAME, one_line
@@ -88,7 +89,7 @@ def signin_ask() -> ResponseReturnValue:
         accounts.request_signin(service.Context(engine=db_engine()), address, next_path)
     except service.BadRequest as exc:
         return render_template("web/signin.html", state="ask", csrf=generate_csrf(),
-                               problem=str(exc), address=address.strip(), player=None,
+                               problem=explain(exc), address=address.strip(), player=None,
                                next=next_path), 422
     return render_template("web/signin.html", state="sent", address=address.strip(),
                            minutes=int(accounts.SIGNIN_TTL.total_seconds() // 60),
@@ -124,7 +125,7 @@ def signin_confirm(token: str) -> ResponseReturnValue:
             one_line(typed) != kept else None
     except service.BadRequest as exc:
         return render_template(LINK_TEMPLATE, state="ask", name=typed, csrf=generate_csrf(),
-                               problem=str(exc), next=next_path, max_name=MAX_NAME), 422
+                               problem=explain(exc), next=next_path, max_name=MAX_NAME), 422
     link = links.use_signin(db_engine(), token)
     if link.state != links.LIVE or link.player_id is None:
         return _link_refused(link.state, next_path)
@@ -225,7 +226,7 @@ def my_preferences() -> ResponseReturnValue:
                                  time_zone=request.form.get("time_zone", "").strip(),
                                  review_games=request.form.get("review_games") == "on")
     except service.BadRequest as exc:
-        return _back(_("Nothing was saved: %(problem)s", problem=str(exc)))
+        return _back(_("Nothing was saved: %(problem)s", problem=explain(exc)))
     return _back(_("Saved: your email preferences are updated."))
 
 
@@ -240,7 +241,7 @@ def my_away() -> ResponseReturnValue:
     try:
         service.set_away(_ctx(), player.id or 0, start, end)
     except service.PlayerMistake as exc:
-        return _back(str(exc))
+        return _back(explain(exc))
     return _back(_("Noted: you are away from %(start)s to %(end)s.", start=format_day(start),
                    end=format_day(end)))
 

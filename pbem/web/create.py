@@ -41,11 +41,11 @@ from pbem.present.i18n import _, lazy
 from pbem.present.presenters import presenter
 from pbem.present.refusals import mistake_words
 from pbem.present.rules_words import preset_title, rules_sentences
+from pbem.present.service_words import INVISIBLE, address_problem, name_problem
 from pbem.roster import load_roster
 from pbem.service import games as service_games
 from pbem.service import lobby, policy
-from pbem.service.addresses import address_problem
-from pbem.service.names import INVISIBLE, MAX_NAME, has_invisible, name_problem, one_line
+from pbem.service.names import MAX_NAME, has_invisible, one_line
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat

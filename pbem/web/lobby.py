@@ -15,6 +15,7 @@ from pbem import service
 from pbem.engine import ALL_PRESETS, PRESETS, Rules
 from pbem.present.i18n import _, ngettext
 from pbem.present.rules_words import preset_summary, preset_title, rules_sentences
+from pbem.present.service_words import explain, explain_outcome
 from pbem.service import lobby, ratings
 from pbem.service.rematch import ask_rematch, may_ask, rematch_of
 from pbem.store.app_engine import db_engine
@@ -97,10 +98,10 @@ def join(game_id: int) -> ResponseReturnValue:
     try:
         out = lobby.join_table(service.Context(engine=db_engine()), game_id, player_id)
     except service.PlayerMistake as exc:
-        flash(str(exc))
+        flash(explain(exc))
         return redirect(url_for("lobby.lobby_page"), code=303)
     first_language(player_id)
-    flash(out.message if out.duplicate else _joined(game_id))
+    flash(explain_outcome(out) if out.duplicate else _joined(game_id))
     return redirect(url_for("accounts.me"), code=303)
 
 
@@ -121,7 +122,7 @@ def quick() -> ResponseReturnValue:
                                    request.form.get("preset", ""),
                                    _int(request.form.get("pace")), _int(request.form.get("wait")))
     except service.PlayerMistake as exc:
-        flash(str(exc))
+        flash(explain(exc))
         return redirect(url_for("lobby.lobby_page"), code=303)
     first_language(player_id)
     flash(_joined(game_id))
@@ -144,9 +145,9 @@ def start_now(game_id: int) -> ResponseReturnValue:
     except service.NotFound:
         abort(404)
     except service.NotOrganiser as exc:
-        return game_page_with(game_id, str(exc), 403)
+        return game_page_with(game_id, explain(exc), 403)
     except service.PlayerMistake as exc:  # it started meanwhile (the last seat was taken)
-        return game_page_with(game_id, str(exc), 409)
+        return game_page_with(game_id, explain(exc), 409)
     flash(_("The game has started: robots took the seats not taken, and the cards are dealt."))
     return redirect(url_for("play.game_page", game_id=game_id), code=303)
 
@@ -176,7 +177,7 @@ def rematch(game_id: int) -> ResponseReturnValue:
         new_id = ask_rematch(service.Context(engine=db_engine()), game_id, player.id)
     except service.PlayerMistake as exc:
         return render_template("web/rematch.html", game_id=game_id, player=player,
-                               played=False, refused=str(exc), csrf=generate_csrf()), 403
+                               played=False, refused=explain(exc), csrf=generate_csrf()), 403
     flash(_rematch_news(new_id, player.id))
     return redirect(url_for("play.game_page", game_id=new_id), code=303)
 

@@ -15,6 +15,7 @@ from flask_wtf.csrf import generate_csrf
 from pbem import service
 from pbem.present.i18n import _
 from pbem.present.refusals import mistake_words
+from pbem.present.service_words import explain_outcome
 from pbem.store.app_engine import db_engine
 from pbem.web.i18n import format_day, names_in_words
 from pbem.web.play import check_csrf, load_seat
@@ -93,7 +94,7 @@ def resume(token: str) -> ResponseReturnValue:
     except service.PlayerMistake as exc:
         return back(token, mistake_words(exc))
     if outcome.duplicate:
-        return back(token, outcome.message)
+        return back(token, explain_outcome(outcome))
     return back(token, _("The game goes on: everyone waited for has a fresh deadline."))
 
 

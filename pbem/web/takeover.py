@@ -29,10 +29,11 @@ from pbem.mail.strangers import known_address, may_send
 from pbem.present.i18n import _
 from pbem.present.links import seat_link
 from pbem.present.refusals import mistake_words
+from pbem.present.service_words import address_problem, name_problem
 from pbem.present.tokens import consume_token, find_token, new_token
-from pbem.service.addresses import address_problem, checked_address
+from pbem.service.addresses import checked_address
 from pbem.service.games import player_for
-from pbem.service.names import MAX_NAME, name_problem, one_line
+from pbem.service.names import MAX_NAME, one_line
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Game, OutboxEmail, Player, Seat, Token

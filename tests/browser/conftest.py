@@ -37,14 +37,11 @@ def live_site(make_app: Callable[..., Flask], tmp_path: Path,
     """The app served over HTTP, its moves' mail jobs fanned out and its mail sent every
     0.2 s to a catcher on a free port (as `pbem dev` does: the emails are worked out after
     the move, not in its request)."""
-    from pbem.service import core
-
-    monkeypatch.setattr(core, "MAIL_NOW", False)
-    monkeypatch.setattr(core, "ROBOTS_NOW", False)  # strong robots answer from the pump
     web_port, smtp_port = free_port(), free_port()
     folder = tmp_path / "caught-mail"
     url = f"http://127.0.0.1:{web_port}"
-    app = make_app(BASE_URL=url, SMTP_PORT=smtp_port, DEVMAIL_FOLDER=str(folder))
+    app = make_app(BASE_URL=url, SMTP_PORT=smtp_port, DEVMAIL_FOLDER=str(folder),
+                   MAIL_NOW=False, ROBOTS_NOW=False)  # strong robots answer from the pump
     catcher = start_catcher(folder, port=smtp_port)
     pump = OutboxPump(db_engine(app), SmtpSettings.from_config(app.config), interval=0.2,
                       app=app).start()

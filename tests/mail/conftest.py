@@ -8,8 +8,10 @@ import pytest
 from sqlalchemy import Engine
 
 import pbem.store.models  # noqa: F401  (registers the tables)
+from pbem.app import wire_mail
 from pbem.mail.compose import MailSettings
 from pbem.store.db import make_engine
+from tests.conftest import TEST_SWITCHES
 from tests.mail.game_support import PlayedGame, create_game
 from tests.mail.mailtest_support import SmtpServer, free_port
 
@@ -45,5 +47,6 @@ def game(engine: Engine) -> PlayedGame:
 def sqlite_engine(sqlite_url: str) -> Iterator[Engine]:
     """SQLite only (tests/conftest.py's `engine` runs on SQLite and PostgreSQL)."""
     eng = make_engine(sqlite_url)
+    wire_mail(eng, TEST_SWITCHES)
     yield eng
     eng.dispose()

@@ -20,9 +20,9 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from pbem.app import db_engine
+from pbem.mail import notify as mail_notify
 from pbem.mail.jobs import MAX_ATTEMPTS, fan_out_pending, jobs_waiting, retry_delay, retry_jobs
 from pbem.service import Context, move
-from pbem.service import core as service_core
 from pbem.store.db import transaction
 from pbem.store.mailjobs import Job, listed_jobs
 from pbem.store.types import utcnow
@@ -47,7 +47,7 @@ class Renderer:
 
 @pytest.fixture
 def renderer() -> Iterator[Renderer]:
-    real = service_core.mail_hook("notify")
+    real = mail_notify.notify
     made = Renderer()
 
     def rendering(session: Session, game: Any, *args: Any, **kwargs: Any) -> Any:
@@ -57,9 +57,9 @@ def renderer() -> Iterator[Renderer]:
             raise RenderingBug(f"no words for game {game.id} at seq {game.last_seq}")
         return real(session, game, *args, **kwargs)
 
-    service_core._notify = rendering
+    mail_notify.notify = rendering  # type: ignore[assignment]
     yield made
-    service_core._notify = None
+    mail_notify.notify = real
 
 
 @pytest.fixture

@@ -19,10 +19,10 @@ from sqlmodel import Session, col, select
 from pbem.app import db_engine
 from pbem.engine import GameState, PassCards, Phase, PlayCard, legal_cards
 from pbem.mail import jobs as mail_jobs
+from pbem.mail import notify as mail_notify
 from pbem.mail.jobs import fan_out_all, fan_out_one, fan_out_pending, jobs_waiting, retry_delay
 from pbem.scheduler.worker import MAIL_JOBS_INTERVAL_SECONDS, build_scheduler, fan_out_mail
 from pbem.service import Context, Invitee, create_game, make_rng, move
-from pbem.service import core as service_core
 from pbem.store.db import defer_write, make_engine, transaction
 from pbem.store.mailjobs import listed_jobs, pending_jobs
 from pbem.store.models import MailJob, OutboxEmail, Token
@@ -335,20 +335,19 @@ def test_a_job_gone_mid_group_keeps_the_jobs_before_it_written_once(
     assert "game_started" not in kinds[:-6]
 
 
-def test_a_failure_mid_fan_out_loses_nothing(engine: Engine) -> None:
+def test_a_failure_mid_fan_out_loses_nothing(engine: Engine,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
     game_id, _state = new_game(later(engine))
-    real = service_core.mail_hook("notify")
+    real = mail_notify.notify
 
     def failing(session: Session, *args: Any, **kwargs: Any) -> Any:
         rows = real(session, *args, **kwargs)
         defer_write(session, _boom)  # after the outbox rows, in the job's transaction
         return rows
 
-    service_core._notify = failing
-    try:
-        assert fan_out_pending(engine) == []  # counted, the job left waiting (backing off)
-    finally:
-        service_core._notify = None
+    monkeypatch.setattr(mail_notify, "notify", failing)
+    assert fan_out_pending(engine) == []  # counted, the job left waiting (backing off)
+    monkeypatch.undo()
     assert outbox(engine) == [] and jobs_waiting(engine) == 1
     assert len(fan_out_pending(engine, now=utcnow() + retry_delay(1))) == 1
     assert Counter(r.kind for r in outbox(engine, game_id)) == {"game_started": 4, "pass": 4}
@@ -364,14 +363,14 @@ def _die_mid_fan_out(url: str, secret: str) -> None:
     from pbem.app import create_app
 
     app = create_app({"DATABASE_URL": url, "SECRET_KEY": secret, "TESTING": True})
-    real = service_core.mail_hook("notify")
+    real = mail_notify.notify
 
     def dying(session: Session, *args: Any, **kwargs: Any) -> Any:
         rows = real(session, *args, **kwargs)
         defer_write(session, lambda _writing: os._exit(9))
         return rows
 
-    service_core._notify = dying
+    mail_notify.notify = dying  # type: ignore[assignment]
     with app.app_context():
         fan_out_pending(make_engine(url))
 

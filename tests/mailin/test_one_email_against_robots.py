@@ -6,6 +6,7 @@ HOLD_FOR_ROBOTS at most), then go out together. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -15,6 +16,7 @@ from sqlmodel import col, select
 
 from pbem import service
 from pbem.engine import GameState, Phase
+from pbem.mail import notify as mail_notify
 from pbem.mail.jobs import fan_out_pending, jobs_waiting, retry_delay
 from pbem.mailin.process import deliver
 from pbem.scheduler.worker import carry_on_robot_games
@@ -30,10 +32,9 @@ BOB_AT = "bob@example.org"
 
 
 @pytest.fixture(autouse=True)
-def _as_in_production(monkeypatch: pytest.MonkeyPatch) -> None:
+def _as_in_production(engine: Engine) -> None:
     """Commands leave strong robots' moves and their emails to the worker."""
-    monkeypatch.setattr(core, "ROBOTS_NOW", False)
-    monkeypatch.setattr(core, "MAIL_NOW", False)
+    core.wire(engine, replace(core.wiring_of(engine), robots_now=False, mail_now=False))
 
 
 def robots_game(engine: Engine, humans: list[service.Invitee], seed: int = 5) -> int:
@@ -206,20 +207,20 @@ def test_a_failing_robots_job_loses_no_echo(engine: Engine) -> None:
     robots_move(engine)
     with transaction(engine, read_only=True) as session:
         robots_seq = session.get(Game, game).last_seq  # type: ignore[union-attr]
-    real = core.mail_hook("notify")
+    real = mail_notify.notify
 
     def failing(session: Any, game_row: Any, *args: Any, **kwargs: Any) -> Any:
         if game_row.last_seq == robots_seq:
             raise RuntimeError("no words for this state")
         return real(session, game_row, *args, **kwargs)
 
-    core._notify = failing
+    mail_notify.notify = failing  # type: ignore[assignment]
     try:
         assert fan_out_pending(engine) == []  # the reply's job waits with the robots'
         assert mails_to(engine, ANN_AT, seen) == []
         assert len(fan_out_pending(engine)) == 1  # alone now: the robots' backs off
     finally:
-        core._notify = None
+        mail_notify.notify = real
     got = mails_to(engine, ANN_AT, seen)
     assert [m.kind for m in got] == ["move_confirmed"]
     assert len(fan_out_pending(engine, now=utcnow() + retry_delay(1))) == 1

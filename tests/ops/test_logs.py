@@ -162,11 +162,9 @@ def test_metrics_say_how_long_games_wait_for_their_robots(
     a minute: the gauge an operator alerts on says so; once played, back to none."""
     from pbem.app import db_engine
     from pbem.scheduler.worker import play_robot_games
-    from pbem.service import core
     from tests.web.support import start_game
 
-    monkeypatch.setattr(core, "ROBOTS_NOW", False)
-    app = make_app(DATABASE_URL=db_url)
+    app = make_app(DATABASE_URL=db_url, ROBOTS_NOW=False)
     game_id = start_game(app, strength="strong")
     with transaction(db_engine(app)) as session:
         session.execute(update(Game).where(col(Game.id) == game_id).values(

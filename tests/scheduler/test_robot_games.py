@@ -16,6 +16,7 @@ from flask import Flask
 from sqlalchemy import Engine, update
 from sqlmodel import col, select
 
+from pbem.app import wire_mail
 from pbem.engine import Phase, legal_cards, replay
 from pbem.scheduler.worker import (
     ROBOTS_AWAITED_POLL_SECONDS,
@@ -46,6 +47,7 @@ from pbem.store.db import make_engine, transaction
 from pbem.store.events import load_events, load_state
 from pbem.store.models import Deadline, Game, OutboxEmail, Seat
 from pbem.store.models import Event as EventRow
+from tests.conftest import TEST_SWITCHES
 from tests.helpers import state_of
 
 ANN = Invitee("ann@example.org", "Ann", accepted=True)
@@ -296,6 +298,7 @@ def test_an_idle_game_that_moves_on_is_planned_again(
     ctx = Context(engine=engine, rng=make_rng(seed=6))
     assert carry_on_robot_games(ctx) == [] and games_to_play(ctx) == []
     other = make_engine(str(engine.url.render_as_string(hide_password=False)))
+    wire_mail(other, TEST_SWITCHES)
     try:
         a_robot_takes_the_empty_seat(engine, game_id)
         assert not play_robot_turns(Context(engine=other, rng=make_rng(seed=1)),
@@ -316,6 +319,7 @@ def test_two_workers_each_remember_idle_games_and_play_them_once_when_they_move(
     game_id = idle_game(engine)
     plans = count_plans(monkeypatch)
     other = make_engine(str(engine.url.render_as_string(hide_password=False)))
+    wire_mail(other, TEST_SWITCHES)
     workers = [Context(engine=engine, rng=make_rng(seed=1)), Context(engine=other,
                                                                      rng=make_rng(seed=2))]
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import Engine
 from sqlmodel import col, select
 
-from pbem.app import db_engine
+from pbem.app import db_engine, wire_mail
 from pbem.engine import GameState, Phase, legal_cards, replay
 from pbem.present.refusals import mistake_words
 from pbem.scheduler.worker import RobotPasses, carry_on_robot_games, play_robot_games
@@ -41,6 +42,7 @@ from pbem.store.events import load_events, load_state
 from pbem.store.models import Deadline, Game, OutboxEmail
 from pbem.store.models import Event as EventRow
 from pbem.store.testing import create_tables
+from tests.conftest import TEST_SWITCHES
 from tests.web.support import csrf_of, newest, seat_path
 
 ANN = Invitee("ann@example.org", "Ann", accepted=True)
@@ -49,9 +51,15 @@ NOON = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture(autouse=True)
-def _robots_later(monkeypatch: pytest.MonkeyPatch) -> None:
+def _robots_later(engine: Engine) -> None:
     """As in production: commands leave strong robots' moves to the worker."""
-    monkeypatch.setattr(core, "ROBOTS_NOW", False)
+    core.wire(engine, replace(core.wiring_of(engine), robots_now=False))
+
+
+@pytest.fixture
+def make_app(make_app: Callable[..., Flask]) -> Callable[..., Flask]:
+    """The apps too (pbem.app SWITCHES)."""
+    return lambda **overrides: make_app(**{"ROBOTS_NOW": False, **overrides})
 
 
 def robots_game(engine: Engine, humans: list[Invitee], strength: str = "strong",
@@ -309,6 +317,7 @@ def emails_of_four_tricks(url: str, later: bool) -> list[tuple[str, str]]:
     worker after each; the emails queued, in order (address, kind)."""
     create_tables(url)
     engine = make_engine(url)
+    wire_mail(engine, TEST_SWITCHES)
     try:
         ctx = Context(engine=engine, rng=make_rng(seed=3), clock=lambda: NOON,
                       robots_now=not later)

@@ -18,7 +18,6 @@ from flask import Flask
 from pbem.app import create_app
 from pbem.scheduler import worker
 from pbem.scheduler.processes import ProcessStats
-from pbem.service import core
 
 IDLE_PASSES = 3  # passes finding nothing before the process says it is done
 
@@ -55,10 +54,10 @@ def run(app: Flask, job: str, now: datetime | None, stats: ProcessStats) -> dict
 def main(argv: list[str]) -> None:
     url, job, start_at = argv[0], argv[1], float(argv[2])
     now = datetime.fromisoformat(argv[3]) if len(argv) > 3 else None
-    core.MAIL_NOW = False  # as in production: the commands' emails are the worker's
     app = create_app({"DATABASE_URL": url, "SECRET_KEY": "test-secret-key",
                       "BASE_URL": "http://pbem.test", "MAIL_DOMAIN": "pbem.test",
-                      "MAIL_FROM": "Hearts <hearts@pbem.test>", "TESTING": True})
+                      "MAIL_FROM": "Hearts <hearts@pbem.test>", "TESTING": True,
+                      "MAIL_NOW": False})  # as in production: the commands' emails are the worker's
     stats = ProcessStats()
     time.sleep(max(start_at - time.time(), 0.0))
     result = run(app, job, now, stats)

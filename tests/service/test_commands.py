@@ -21,7 +21,9 @@ from pbem.engine import (
     replay,
     snapshot,
 )
+from pbem.mail import notify as mail_notify
 from pbem.present.refusals import mistake_words
+from pbem.present.service_words import explain_outcome
 from pbem.service import (
     ROBOT,
     CommandRejected,
@@ -39,7 +41,6 @@ from pbem.service import (
     replace_seat,
     resign,
 )
-from pbem.service import core as service_core
 from pbem.service.core import robot_budget
 from pbem.store.db import transaction
 from pbem.store.events import load_events, load_state
@@ -58,10 +59,10 @@ def ctx(engine: Engine) -> Context:
 def recorded() -> Iterator[list[tuple[Any, ...]]]:
     """Calls of the notification hook (the hook is the mail layer's; here we only listen)."""
     calls: list[tuple[Any, ...]] = []
-    saved = service_core._notify
-    service_core._notify = lambda *args, **kwargs: calls.append((*args, kwargs))
+    saved = mail_notify.notify
+    mail_notify.notify = lambda *args, **kwargs: calls.append((*args, kwargs))  # type: ignore
     yield calls
-    service_core._notify = saved
+    mail_notify.notify = saved
 
 
 def started_game(ctx: Context) -> Outcome:
@@ -106,7 +107,7 @@ def test_a_game_starts_when_the_last_invitation_is_accepted(ctx: Context) -> Non
 
 def test_moves_are_refused_before_the_game_starts(ctx: Context) -> None:
     out = create_game(ctx, name="g", players=PLAYERS)
-    with pytest.raises(NotAllowed, match="hasn't started"):
+    with pytest.raises(NotAllowed, match="game_inviting"):
         pass_cards(ctx, out.game_id, 0, "2C 3C 4C")
 
 
@@ -148,7 +149,7 @@ def test_playing_the_same_card_twice_is_answered_already_played(ctx: Context) ->
     first = play_card(ctx, game_id, seat, card, turn_seq=state_seq(ctx, game_id))
     assert first.events[0] == CardPlayed(seat, card)
     again = play_card(ctx, game_id, seat, str(card), turn_seq=first.seq - len(first.events))
-    assert again.duplicate and "already played" in again.message
+    assert again.duplicate and "already played" in explain_outcome(again)
     assert again.seq == first.seq
 
 

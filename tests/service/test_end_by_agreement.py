@@ -15,11 +15,14 @@ from sqlalchemy.pool import NullPool
 from sqlmodel import col, select
 
 from pbem import service
+from pbem.app import wire_mail
 from pbem.engine import EndVoted, PlayCard, VoteEnd, legal_cards
+from pbem.present.service_words import explain_outcome
 from pbem.store.db import make_engine, transaction
 from pbem.store.events import load_events
 from pbem.store.models import Event as EventRow
 from pbem.store.models import Game
+from tests.conftest import TEST_SWITCHES
 from tests.mailin.support import emails, state_of, to_play, two_human_game
 
 ANN, BOB = "ann@example.org", "bob@example.org"  # seats 0 and 1; seats 2 and 3 are robots
@@ -119,11 +122,11 @@ def test_a_vote_already_made_is_a_no_op_that_says_so(engine: Engine) -> None:
     game = two_human_game(engine)
     vote(engine, game, 0)
     again = vote(engine, game, 0)
-    assert again.duplicate and "already agreed" in again.message
+    assert again.duplicate and "already agreed" in explain_outcome(again)
     vote(engine, game, 1)
     late = vote(engine, game, 1)  # the last vote, clicked twice
-    assert late.duplicate and "ended by agreement" in late.message
-    with pytest.raises(service.PlayerMistake, match="over"):
+    assert late.duplicate and "ended by agreement" in explain_outcome(late)
+    with pytest.raises(service.PlayerMistake, match="game_finished"):
         vote(engine, game, 0, agree=False)
 
 
@@ -142,6 +145,7 @@ def _race(db_url: str, game: int, voters: list[Callable[[Engine], service.Outcom
 
     def racer(cast: Callable[[Engine], service.Outcome]) -> None:
         own = make_engine(db_url, poolclass=NullPool)
+        wire_mail(own, TEST_SWITCHES)
         barrier.wait()
         try:
             results.append(cast(own))

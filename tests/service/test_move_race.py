@@ -11,6 +11,7 @@ from sqlalchemy import Engine, func
 from sqlalchemy.pool import NullPool
 from sqlmodel import select
 
+from pbem.app import wire_mail
 from pbem.engine import CardPlayed, Phase, decode_event, legal_cards, replay
 from pbem.service import (
     Context,
@@ -23,6 +24,7 @@ from pbem.service import (
 from pbem.store.db import make_engine, transaction
 from pbem.store.events import load_event_rows, load_state
 from pbem.store.models import Event as EventRow
+from tests.conftest import TEST_SWITCHES
 
 THREADS = 3
 PROCESSES = 2
@@ -35,6 +37,7 @@ def race(url: str, game_id: int, racer: int, start: Any) -> list[Accepted]:
     """Keep reading the game and playing the seat-to-move's card: even racers the lowest legal
     card, odd racers the highest, so rivals send the same move and different moves."""
     engine = make_engine(url, poolclass=NullPool)
+    wire_mail(engine, TEST_SWITCHES)
     ctx = Context(engine=engine, rng=make_rng(seed=racer))
     accepted: list[Accepted] = []
     start.wait()

@@ -13,8 +13,8 @@ from sqlalchemy import Engine, func, update
 from sqlmodel import col, select
 
 from pbem.engine import CardsPassed, PassCards, decode_event
+from pbem.mail import notify as mail_notify
 from pbem.service import Context, Invitee, Known, create_game, make_rng, move
-from pbem.service import core as service_core
 from pbem.store.db import WriteInPlanning, planning, transaction
 from pbem.store.events import load_event_rows, load_state
 from pbem.store.gamerows import read_game
@@ -26,17 +26,17 @@ PLAYERS = [Invitee(f"p{n}@example.org", f"P{n}", accepted=True) for n in range(4
 @pytest.fixture
 def listener() -> Iterator[Callable[[Callable[..., Any]], None]]:
     """Put a function where the move's emails are worked out (the notification hook)."""
-    saved = service_core._notify
+    saved = mail_notify.notify
 
     def use(hook: Callable[..., Any]) -> None:
         def notify(*args: Any, **kwargs: Any) -> Any:
             hook()
-            return service_core.mail_hook("notify")(*args, **kwargs)
+            return saved(*args, **kwargs)
 
-        service_core._notify = notify
+        mail_notify.notify = notify  # type: ignore[assignment]
 
     yield use
-    service_core._notify = saved
+    mail_notify.notify = saved
 
 
 def _game(engine: Engine) -> int:

@@ -69,11 +69,11 @@ def test_two_players_asking_at_once_get_one_rematch_which_both_accepted(
 
 def test_only_players_of_a_finished_game_may_ask(engine: Engine) -> None:
     ctx, old, _ann, _bob = finished(engine)
-    with pytest.raises(NotAllowed, match="Only the people who played"):
+    with pytest.raises(NotAllowed, match="rematch_not_player"):
         ask_rematch(ctx, old, 999)
     ctx2, running = new_game(engine, [Invitee("cid@example.org", "Cid", True)], seed=9)
     (cid, _bot, _) = seats(engine, running)[0]
-    with pytest.raises(NotAllowed, match="once the game is over"):
+    with pytest.raises(NotAllowed, match="rematch_not_over"):
         ask_rematch(ctx2, running, cid or 0)
 
 
@@ -83,6 +83,6 @@ def test_a_non_player_is_refused_even_once_the_rematch_exists(engine: Engine) ->
     new = ask_rematch(ctx, old, ann)
     outsider = new_game(engine, [Invitee("gina@example.org", "Gina", True)], seed=5)[1]
     (gina, _bot, _) = seats(engine, outsider)[0]
-    with pytest.raises(NotAllowed, match="Only the people who played"):
+    with pytest.raises(NotAllowed, match="rematch_not_player"):
         ask_rematch(ctx, old, gina or 0)
     assert gina not in [p for p, _b, _s in seats(engine, new)]

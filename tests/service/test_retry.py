@@ -48,5 +48,5 @@ def test_losing_twice_is_reported_as_someone_moved_first(game: tuple[Context, in
         sneak_in_an_event(g)
         return [CardsPassed(0, g.state.hand(0)[:3])]
 
-    with pytest.raises(SomeoneMovedFirst, match="Someone moved first"):
+    with pytest.raises(SomeoneMovedFirst, match="someone_moved_first"):
         run(ctx, game_id, step)

@@ -60,7 +60,7 @@ def test_a_new_game_has_strong_robots_unless_easy_is_chosen(engine: Engine) -> N
     with transaction(engine, read_only=True) as s:
         assert s.get(Game, strong).robot_strength == "strong"  # type: ignore[union-attr]
         assert s.get(Game, easy).robot_strength == "easy"  # type: ignore[union-attr]
-    with pytest.raises(BadRequest, match="easy or strong"):
+    with pytest.raises(BadRequest, match="robot_strength"):
         new_game(engine, robot_strength="grandmaster")
 
 

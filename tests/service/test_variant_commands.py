@@ -7,6 +7,7 @@ import pytest
 from sqlalchemy import Engine
 
 from pbem.engine import BidMade, Phase, Suit, SuitNamed
+from pbem.present.service_words import explain_outcome
 from pbem.service import (
     CommandRejected,
     Context,
@@ -75,7 +76,7 @@ def test_auction_the_same_bid_twice_is_carried_out_once(ctx: Context) -> None:
     first = (state.dealer + 1) % 4
     assert not bid(ctx, game_id, first, 4).duplicate
     again = bid(ctx, game_id, first, 4)
-    assert again.duplicate and "already" in again.message
+    assert again.duplicate and "already" in explain_outcome(again)
     with transaction(ctx.engine, read_only=True) as s:
         bids = [e for e in load_events(s, game_id) if isinstance(e, BidMade)]
     assert bids == [BidMade(first, 4)]

@@ -13,7 +13,9 @@ from sqlmodel import col, select
 
 from pbem import service
 from pbem.app import db_engine
+from pbem.present.service_words import explain
 from pbem.service import lobby
+from pbem.service.errors import Said
 from pbem.store.db import transaction
 from pbem.store.models import Game, Seat
 from tests.web.support import csrf_of, newest
@@ -76,7 +78,7 @@ def test_quick_play_from_the_lobby_and_a_full_table_says_so(app: Flask,
     assert "Choose one of the paces and waits offered" in bad.get_data(as_text=True)
     again = client.post("/lobby/quick", data={"csrf_token": csrf_of(html), "preset": "club",
                                               "pace": "24", "wait": "0"}, follow_redirects=True)
-    assert lobby.ONE_QUICK_TABLE in unescape(again.get_data(as_text=True))
+    assert explain(Said(lobby.ONE_QUICK_TABLE)) in unescape(again.get_data(as_text=True))
     assert len(lobby.open_tables(ctx)) == 1
     assert lobby.top_up_tables(ctx) == [table.game_id]  # the worker's job: robots fill it
     other = app.test_client()
@@ -84,7 +86,7 @@ def test_quick_play_from_the_lobby_and_a_full_table_says_so(app: Flask,
     page = other.get("/lobby").get_data(as_text=True)
     full = other.post(f"/lobby/{table.game_id}/join", data={"csrf_token": csrf_of(page)},
                       follow_redirects=True)
-    assert lobby.TABLE_FULL in unescape(full.get_data(as_text=True))
+    assert explain(Said(lobby.TABLE_FULL)) in unescape(full.get_data(as_text=True))
 
 
 def test_an_open_seat_with_an_address_is_refused_in_words(app: Flask,

@@ -14,6 +14,7 @@ from sqlmodel import select
 
 from pbem import service
 from pbem.app import db_engine
+from pbem.present.service_words import explain
 from pbem.service import lobby, ratings
 from pbem.service.names import MAX_NAME, checked_name, has_invisible
 from pbem.store.db import transaction
@@ -140,7 +141,7 @@ def test_checked_name_refuses_invisible_format_characters_and_long_names() -> No
         try:
             checked_name(bad)
         except service.BadRequest as exc:
-            assert "invisible formatting characters" in str(exc)
+            assert "invisible formatting characters" in explain(exc)
         else:
             raise AssertionError(bad)
     assert checked_name("  Çarol 🂡  עברית ") == "Çarol 🂡 עברית"
@@ -149,7 +150,7 @@ def test_checked_name_refuses_invisible_format_characters_and_long_names() -> No
     try:
         checked_name("x" * (MAX_NAME + 1))
     except service.BadRequest as exc:
-        assert f"at most {MAX_NAME} characters" in str(exc)
+        assert f"at most {MAX_NAME} characters" in explain(exc)
     else:
         raise AssertionError("too long")
 

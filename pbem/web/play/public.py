@@ -13,6 +13,7 @@ from flask.typing import ResponseReturnValue
 
 from pbem.present import history, review, views
 from pbem.present.rules_words import rules_sentences
+from pbem.present.service_words import rating_reason
 from pbem.service import Context, ratings
 from pbem.service.ratings import Change
 from pbem.service.rematch import rematch_of
@@ -89,6 +90,14 @@ def _summary(table: Table, reviewed: Review | None) -> str:
     return kept(current_app, key, lambda: _render_summary(table, reviewed, rating, rematch))
 
 
+def _worded(rating: GameChanges) -> GameChanges:
+    """The rating decision with its reason (a code: pbem.service.ratings) in words."""
+    decision, changes = rating
+    if decision is None:
+        return rating
+    return decision.model_copy(update={"reason": rating_reason(decision.reason)}), changes
+
+
 def _render_summary(table: Table, reviewed: Review | None, rating: GameChanges,
                     rematch: int | None) -> str:
     """Standings, the score sheet, a chart, each hand as the sheet tells it with a link to
@@ -107,7 +116,7 @@ def _render_summary(table: Table, reviewed: Review | None, rating: GameChanges,
         "review_status": reviewed.status if reviewed else "pending",
         "review_off": [names[s] for s in sorted(reviewed.opted_out)] if reviewed else [],
         "review_samples": review.samples(reviewed.verdicts) if reviewed else 0,
-        "rating": rating,
+        "rating": _worded(rating),
         "rematch": rematch,
         "ended_by_agreement": state.ended_by_agreement, "hands_played": len(state.sheet),
     }

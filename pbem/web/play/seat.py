@@ -46,6 +46,7 @@ from pbem.present import pages as variants
 from pbem.present.i18n import _, lazy
 from pbem.present.refusals import mistake_words
 from pbem.present.rules_words import rules_sentences
+from pbem.present.service_words import explain_outcome
 from pbem.present.tokens import hash_token
 from pbem.service.deadlines import held_since
 from pbem.service.games import awaits_confirmation, is_unanswered, organiser_seat
@@ -347,7 +348,7 @@ def seat_invite(token: str) -> ResponseReturnValue:
         return render_seat(load_seat(token), message=mistake_words(exc), code=409)
     if answer == "accept" and key.player_id is not None:
         first_language(key.player_id, remember=False)  # a newcomer's emails: their browser's
-    flash(out.message if out.duplicate else _answered(key.game_id, answer))
+    flash(explain_outcome(out) if out.duplicate else _answered(key.game_id, answer))
     return redirect(url_for("play.seat_page", token=token), code=303)
 
 
@@ -382,7 +383,7 @@ def seat_end(token: str) -> ResponseReturnValue:
     except service.PlayerMistake as exc:
         return render_seat(load_seat(token), message=mistake_words(exc), code=409)
     if out.duplicate:
-        flash(out.message)
+        flash(explain_outcome(out))
     elif out.state is not None and out.state.ended_by_agreement:
         flash(_("The game has ended by agreement. No hand was finished, so there are no scores "
                 "and no winner.") if not out.state.sheet else _(
@@ -409,7 +410,7 @@ def seat_move(token: str, key: SeatKey, command: Command, done: str, made: str,
         return render_seat(load_seat(token), code=409, message=str(MOVED_ON[done]))
     except service.PlayerMistake as exc:
         return render_seat(load_seat(token), message=mistake_words(exc), code=409)
-    flash((repeated or out.message) if out.duplicate else made)
+    flash((repeated or explain_outcome(out)) if out.duplicate else made)
     return redirect(url_for("play.seat_page", token=token), code=303)
 
 
