@@ -288,7 +288,10 @@ def _language_words() -> dict[str, frozenset[str]]:
     for spellings in found.values():
         for s in spellings:
             counts[s] = counts.get(s, 0) + 1
-    return {language: frozenset(s for s in spellings if counts[s] == 1)
+    # The bare English commands every language's players type ("claim", "pass", "status")
+    # say nothing either, even where a language spells its own command the same ("claim").
+    bare = {verb.lower() for words in LANGUAGES.values() for verb in words.commands}
+    return {language: frozenset(s for s in spellings if counts[s] == 1 and s not in bare)
             for language, spellings in found.items()}
 
 

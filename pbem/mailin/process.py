@@ -315,6 +315,10 @@ def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
             reading = _read(inbox, session, route, message, text)
     if failing:
         _reachable_again(inbox, route.player_id, sender, failing)
+    if route.learns_language:  # before the move: its emails and their echo in one language
+        with transaction(inbox.engine) as session:
+            learn_language(route, session)
+        route = replace(route, language=route.heard)
     if isinstance(reading, Decision):
         return _learning(route, reading)
     # Staleness ("this reply was for an earlier turn") is the move command's, checked inside

@@ -46,8 +46,10 @@ def test_end_by_reply_proposes_and_agreeing_ends_the_game_seed_003(
     send(reply(token, "Ende", sender="Bob <bob@example.org>"), f"play+{token}@pbem.test")
     assert status(engine, game) == "finished" and state_of(engine, game).ended_by_agreement
     [summary] = emails(engine, BOB, "summary")
-    assert "Got your reply: You agreed to end the game now." in summary.body_text
-    assert "Ended by agreement" in summary.body_text
+    # Bob wrote in German and never chose a language: the summary is his first German email
+    assert "Deine Antwort ist angekommen: Du hast zugestimmt, die Partie jetzt zu beenden." \
+        in summary.body_text
+    assert "Einvernehmlich beendet" in summary.body_text
 
 
 def test_play_on_by_reply_closes_the_vote_seed_003(engine: Engine, send: Send) -> None:
@@ -113,8 +115,9 @@ def test_one_word_from_the_only_human_asks_before_ending_a_robot_game(
     assert status(engine, game) == "active" and state_of(engine, game).end_voters == ()
     [note] = emails(engine, ANN, "note")
     text = " ".join(note.body_text.split())
-    assert "Nothing has changed yet" in text and "would end this game at once" in text
-    assert "press “End the game now”" in text and "/s/" in note.body_text  # her page
+    # "Ende": she wrote German, so the answer is German
+    assert "Noch hat sich nichts geändert" in text and "würde diese Partie sofort" in text
+    assert "Die Partie jetzt beenden" in text and "/s/" in note.body_text  # her page
     assert not emails(engine, ANN, "summary") and not emails(engine, ANN, "move_confirmed")
 
 

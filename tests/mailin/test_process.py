@@ -310,10 +310,13 @@ def test_unsubscribe_by_reply_is_answered_with_the_way_to_stop_the_emails(
         stored = deliver(inbox(engine), reply(latest_token(engine, "ann@example.org", "pass"),
                                               text))
         assert row(engine, stored.id).reason == "unsubscribe"
-    note = emails(engine, "ann@example.org", "note")[-1].body_text
-    assert "A reply can't unsubscribe you, so nothing changed." in note
-    assert "open the “Unsubscribe” link at the end of this one" in note
-    assert "Unsubscribe: http" in note  # the link the note points to is there
+    first, *_, last = [m.body_text for m in emails(engine, "ann@example.org", "note")]
+    assert "A reply can't unsubscribe you, so nothing changed." in first
+    assert "open the “Unsubscribe” link at the end of this one" in first
+    assert "Unsubscribe: http" in first  # the link the note points to is there
+    # "abmelden" is German: the answer too, and her emails from now on (she chose no language)
+    assert "Eine Antwort kann dich nicht abmelden" in last and "Abmelden: http" in last
+    assert player(engine, "ann@example.org").language == "de"
     assert not emails(engine, "ann@example.org", "error")
     assert not player(engine, "ann@example.org").unsubscribed
     assert seq_of(engine, game) == before
@@ -330,9 +333,11 @@ def test_leaving_by_reply_is_answered_with_the_page_that_asks_first(
             token = latest_token(engine, "ann@example.org", "pass")
             stored = deliver(inbox(engine), reply(token, text))
             assert row(engine, stored.id).reason == "leave"
-    note = emails(engine, "ann@example.org", "note")[-1].body_text
-    assert "A reply can't take you out of a game, so nothing changed." in note
-    assert "press “Leave this game”" in note and "/s/" in note  # the private page's link
+    first, *_, last = [m.body_text for m in emails(engine, "ann@example.org", "note")]
+    assert "A reply can't take you out of a game, so nothing changed." in first
+    assert "press “Leave this game”" in first and "/s/" in first  # the private page's link
+    # after "aufgeben" she is answered in German, the language she wrote in
+    assert "Eine Antwort kann dich nicht aus einer Partie nehmen" in last and "/s/" in last
     assert not emails(engine, "ann@example.org", "error")
     assert seq_of(engine, game) == before
 

@@ -18,6 +18,7 @@ from sqlalchemy import update
 
 from pbem import service
 from pbem.app import db_engine
+from pbem.present import service_words
 from pbem.scheduler.worker import check_deadlines
 from pbem.store.db import transaction
 from pbem.store.models import Deadline, Player
@@ -59,10 +60,11 @@ def test_an_internationalised_domain_is_kept_in_ascii(app: Flask, client: FlaskC
     _, raw = _open_seat_link(app)
     _ask(client, raw, "eve@bücher.example")
     assert [e.to_addr for e in outbox(app, "join_confirm")] == ["eve@xn--bcher-kva.example"]
-    with pytest.raises(service.BadRequest, match="before the @"):
+    with pytest.raises(service.BadRequest) as refused:
         service.create_game(service.Context(engine=db_engine(app)), name="x",
                             players=[service.Invitee(NON_ASCII, "X", accepted=True)],
                             bot_seats=(1, 2, 3))
+    assert "before the @" in service_words.explain(refused.value)
 
 
 def test_an_unusable_address_already_stored_fails_its_own_email_and_the_game_goes_on(

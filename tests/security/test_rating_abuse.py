@@ -14,6 +14,7 @@ from sqlmodel import col, select
 
 from pbem import service
 from pbem.app import db_engine
+from pbem.present.service_words import rating_reason
 from pbem.service import ratings
 from pbem.store.db import transaction
 from pbem.store.models import OutboxEmail, RatedGame, Rating, RatingChange
@@ -93,7 +94,7 @@ def test_ending_by_agreement_before_real_play_rates_nobody(app: Flask, client: F
             client.post(f"{path}/end", data={"csrf_token": csrf_of(html), "vote": "end"})
         assert state(app, game).ended_by_agreement
         rated = decision(app, game)
-        assert not rated.counted and "No whole hand" in rated.reason
+        assert not rated.counted and "No whole hand" in rating_reason(rated.reason)
     assert ratings_now(app) == {}
     board = unescape(client.get("/leaderboard").get_data(as_text=True))
     assert "Nobody is rated yet" in board and "at least one whole hand was played" in board
@@ -132,5 +133,5 @@ def test_two_people_meeting_only_each_other_stop_counting(app: Flask, client: Fl
         play(app, client, game, [page_of(app, game, a) for a in (ANN, BOB)])
         counted.append(decision(app, game).counted)
     assert counted == [True] * ratings.MAX_TOGETHER + [False]
-    assert "already rated together" in decision(app, game).reason
+    assert "already rated together" in rating_reason(decision(app, game).reason)
     assert {games for _mu, games in ratings_now(app).values()} == {ratings.MAX_TOGETHER}

@@ -58,7 +58,7 @@ def test_auction_bid_not_above_the_last_is_refused_and_nothing_changes(ctx: Cont
     state = state_of(ctx.engine, game_id)
     first = (state.dealer + 1) % 4
     bid(ctx, game_id, first, 3)
-    with pytest.raises(CommandRejected, match=r"^bid_too_low .*high=3"):
+    with pytest.raises(CommandRejected, match=r"^rejected: bid_too_low .*high=3"):
         bid(ctx, game_id, (first + 1) % 4, 3)
     assert state_of(ctx.engine, game_id).bids[(first + 1) % 4] == -1
 
@@ -66,7 +66,7 @@ def test_auction_bid_not_above_the_last_is_refused_and_nothing_changes(ctx: Cont
 def test_auction_bid_out_of_turn_is_refused(ctx: Context) -> None:
     game_id = service_game(ctx, "auction")
     state = state_of(ctx.engine, game_id)
-    with pytest.raises(CommandRejected, match="^not_your_turn_bid"):
+    with pytest.raises(CommandRejected, match="^rejected: not_your_turn_bid"):
         bid(ctx, game_id, (state.dealer + 2) % 4, 1)
 
 
@@ -101,14 +101,14 @@ def test_auction_only_the_winning_bidder_names_the_suit(ctx: Context) -> None:
     first = (state.dealer + 1) % 4
     for k in range(4):
         bid(ctx, game_id, (first + k) % 4, 1 if k == 0 else None)
-    with pytest.raises(CommandRejected, match="^not_bidder"):
+    with pytest.raises(CommandRejected, match="^rejected: not_bidder"):
         name_suit(ctx, game_id, (first + 1) % 4, "clubs")
 
 
 def test_auction_an_unreadable_suit_is_refused_in_words(ctx: Context) -> None:
     game_id = service_game(ctx, "auction")
     _state = state_of(ctx.engine, game_id)
-    with pytest.raises(CommandRejected, match="^not_a_suit"):
+    with pytest.raises(CommandRejected, match="^rejected: not_a_suit"):
         name_suit(ctx, game_id, 0, "trumps")
 
 

@@ -18,6 +18,7 @@ from sqlmodel import select
 from pbem import service
 from pbem.app import db_engine
 from pbem.mailin.process import deliver
+from pbem.present import i18n
 from pbem.store.db import transaction
 from pbem.store.models import Event as EventRow
 from pbem.store.models import PlayerAddress
@@ -57,7 +58,8 @@ def _own_moves(app: Flask, game_id: int, seat: int = 0) -> int:
                and r.payload.get("seat") == seat)
 
 
-def _check(app: Flask, data: dict[str, Any], finished: int, running: int) -> None:
+def _check(app: Flask, data: dict[str, Any], finished: int, running: int,
+           language: str = "en") -> None:
     assert data["format"] == "pbem-export/1"
     assert data["account"]["email"] == YOU and data["account"]["name"] == "You"
     assert set(data["account"]["settings"]) >= {"time_zone", "mail", "daily_digest"}
@@ -71,10 +73,14 @@ def _check(app: Flask, data: dict[str, Any], finished: int, running: int) -> Non
     assert {m["type"] for m in done["moves"]} >= {"card_played", "cards_passed"}
     assert all("card" in m or "cards" in m or m["type"] not in ("card_played", "cards_passed")
                for m in done["moves"])
-    assert "Hand 1:" in done["record"] and "Trick 13:" in done["record"]
-    assert "you played" in done["record"] and "Final points:" in done["record"]
+    with i18n.using(language):  # the record is in the player's language
+        hand_1, trick_13 = i18n.gettext("Hand %(n)s:", n=1), i18n.gettext("Trick %(n)s:", n=13)
+        played = i18n.gettext("you played %(cards)s", cards="{}").split("{}")[0].strip()
+        final = i18n.gettext("Final points:")
+    assert hand_1 in done["record"] and trick_13 in done["record"]
+    assert played in done["record"] and final in done["record"]
     # A game going on shows only what the player could see: no deal, no other seat's move.
-    assert going["scores"] is None and "Hand 1:" not in going["record"]
+    assert going["scores"] is None and hand_1 not in going["record"]
     assert len(going["moves"]) == _own_moves(app, running)
     assert "hand_dealt" not in json.dumps(going)
 
@@ -104,17 +110,19 @@ def _follow(client: FlaskClient, text: str) -> Any:
     return client.get("/me/data").get_json()
 
 
-@pytest.mark.parametrize("words", ["export", "meine Daten", "exporter mes données"])
+@pytest.mark.parametrize(("words", "language"), [("export", "en"), ("meine Daten", "de"),
+                                               ("exporter mes données", "fr")])
 def test_export_by_reply_mails_the_link_to_the_accounts_own_address_only(
-        app: Flask, words: str) -> None:
+        app: Flask, words: str, language: str) -> None:
     finished, running, _ = _games(app)
     engine = db_engine(app)
     token = latest_token(engine, YOU)
     deliver(inbox(engine), reply(token, words, sender=f"You <{WORK}>"))
     sent = emails(engine, YOU, "export")
     assert len(sent) == 1 and emails(engine, WORK) == []
-    assert "your data" in sent[0].subject.lower()
-    _check(app, _follow(app.test_client(), sent[0].body_text), finished, running)
+    with i18n.using(language):  # the answer is in the reply's language
+        assert sent[0].subject == i18n.gettext("Hearts: your data")
+    _check(app, _follow(app.test_client(), sent[0].body_text), finished, running, language)
 
 
 def test_export_asked_from_an_address_not_confirmed_sends_nothing_there(app: Flask) -> None:
