@@ -10,6 +10,21 @@ from sqlmodel import Session, col, select
 from pbem.store.models import Player, Seat
 
 
+class SeatLabel(str):
+    """The name a seat gets when no person's name is there: `kind` "robot" ("Robot 2") or
+    "open" ("Open seat 2"), seat `number` from 1. Its text is English; the presentation
+    writes it in the reader's language (pbem.present.i18n `label`) wherever it shows it."""
+
+    kind: str
+    number: int
+
+    def __new__(cls, kind: str, number: int) -> SeatLabel:
+        english = f"Robot {number}" if kind == "robot" else f"Open seat {number}"
+        made = super().__new__(cls, english)
+        made.kind, made.number = kind, number
+        return made
+
+
 @dataclass(frozen=True)
 class Roster:
     names: list[str]
@@ -32,10 +47,10 @@ def roster_of(seats: Sequence[Seat], by_id: Mapping[int | None, Player]) -> Rost
     for seat in seats:
         player = by_id.get(seat.player_id) if seat.player_id is not None else None
         if seat.invite_status == "open" and not seat.is_bot:
-            names.append(f"Open seat {seat.seat_no + 1}")  # a lobby table's, until someone joins
+            names.append(SeatLabel("open", seat.seat_no + 1))  # a lobby table's, until one joins
             continue
         if player is None or seat.is_bot:
-            names.append(f"Robot {seat.seat_no + 1}")
+            names.append(SeatLabel("robot", seat.seat_no + 1))
             continue
         typed = seat.name if seat.invite_status != "accepted" else None
         names.append(typed if typed is not None else player.name)  # see Seat.name

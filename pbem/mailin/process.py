@@ -315,10 +315,7 @@ def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
             reading = _read(inbox, session, route, message, text)
     if failing:
         _reachable_again(inbox, route.player_id, sender, failing)
-    if route.learns_language:  # before the move: its emails and their echo in one language
-        with transaction(inbox.engine) as session:
-            learn_language(route, session)
-        route = replace(route, language=route.heard)
+    route = _learnt_first(inbox, route)
     if isinstance(reading, Decision):
         return _learning(route, reading)
     # Staleness ("this reply was for an earlier turn") is the move command's, checked inside
@@ -326,6 +323,16 @@ def decide(inbox: Inbox, raw: bytes, mail_id: int | None = None) -> Decision:
     # language, as are the answers (`route.answer_language`).
     with using(route.answer_language):
         return _learning(route, _carry_out(inbox, route, reading, message, mail_id))
+
+
+def _learnt_first(inbox: Inbox, route: Route) -> Route:
+    """A reply in a language the player's emails aren't in yet (and they chose none): store
+    it before anything is carried out, so a move's emails and their echo are in one language."""
+    if not route.learns_language:
+        return route
+    with transaction(inbox.engine) as session:
+        learn_language(route, session)
+    return replace(route, language=route.heard)
 
 
 def _learning(route: Route, decision: Decision) -> Decision:

@@ -31,6 +31,10 @@ from babel import numbers as babel_numbers
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import LazyProxy
+from jinja2 import pass_context
+from markupsafe import Markup
+
+from pbem.roster import SeatLabel
 
 DEFAULT = "en"
 # The languages people can choose, in the order the switch lists them, each in its own name.
@@ -141,8 +145,18 @@ def catalog(language: str | None = None) -> _gettext.NullTranslations:
     return _file_catalog(language)
 
 
+def label(value: Any) -> Any:
+    """A seat's own label ("Robot 2", pbem.roster.SeatLabel) in the current language; any
+    other value as it is."""
+    if isinstance(value, SeatLabel):
+        if value.kind == "robot":
+            return gettext("Robot %(number)s", number=value.number)
+        return gettext("Open seat %(number)s", number=value.number)
+    return value
+
+
 def _fill(text: str, values: dict[str, Any]) -> str:
-    return text % values if values else text
+    return text % {key: label(value) for key, value in values.items()} if values else text
 
 
 def gettext(message: str, **values: Any) -> str:
@@ -224,16 +238,29 @@ def language_names() -> dict[str, str]:
     return dict(LANGUAGES)
 
 
-def _unfilled(message: str) -> str:
-    return catalog().gettext(message)
+def _filled_in_template(context: Any, form: str, variables: dict[str, Any]) -> Any:
+    """What Jinja's new-style gettext does (escape the values in HTML, then fill), with a
+    seat's label in the reader's language."""
+    if context.eval_ctx.autoescape:
+        form = Markup(form)
+    return form % {key: label(value) for key, value in variables.items()}
 
 
-def _unfilled_plural(singular: str, plural: str, n: int) -> str:
-    return catalog().ngettext(singular, plural, n)
+@pass_context
+def _template_gettext(context: Any, message: str, **variables: Any) -> Any:
+    return _filled_in_template(context, catalog().gettext(message), variables)
 
 
-def _unfilled_in_context(context: str, message: str) -> str:
-    return catalog().pgettext(context, message)
+@pass_context
+def _template_ngettext(context: Any, singular: str, plural: str, n: int,
+                       **variables: Any) -> Any:
+    variables.setdefault("num", n)
+    return _filled_in_template(context, catalog().ngettext(singular, plural, n), variables)
+
+
+@pass_context
+def _template_pgettext(context: Any, where: str, message: str, **variables: Any) -> Any:
+    return _filled_in_template(context, catalog().pgettext(where, message), variables)
 
 
 def install_words(env: Any) -> None:
@@ -242,8 +269,11 @@ def install_words(env: Any) -> None:
     HTML (new-style gettext), and `page_language()` / `text_direction()` for `<html lang dir>`."""
     # Jinja's new-style callables fill (and escape) the placeholders themselves: the functions
     # they wrap return the message unfilled.
-    env.install_gettext_callables(_unfilled, _unfilled_plural, newstyle=True,
-                                  pgettext=_unfilled_in_context)
+    env.newstyle_gettext = True  # {% trans %} passes its values to the functions below
+    env.globals.update(gettext=_template_gettext, _=_template_gettext,
+                       ngettext=_template_ngettext, pgettext=_template_pgettext,
+                       seat_label=label)
+    env.finalize = label  # every {{ value }}: a seat's label in the reader's language
     env.globals.update(page_language=current, text_direction=direction,
                        format_datetime=format_datetime, format_date=format_date,
                        format_time=format_time, format_number=format_number,

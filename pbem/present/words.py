@@ -15,6 +15,7 @@ from pbem.present.i18n import (
     current,
     format_date,
     format_time,
+    label,
     ngettext,
     pgettext,
 )
@@ -51,10 +52,10 @@ def suit_plural(suit: Suit) -> str:
 
 def list_words(items: Sequence[str], conjunction: str = "and") -> str:
     """`a, b and c` (or `a, b or c`) as the reader's language lists things."""
-    language = current()
-    if language == DEFAULT or len(items) <= 1:
-        return list_in_words(list(items), conjunction)
-    return format_list(list(items), style="or" if conjunction == "or" else "standard",
+    language, worded = current(), [str(label(item)) for item in items]
+    if language == DEFAULT or len(worded) <= 1:
+        return list_in_words(worded, conjunction)
+    return format_list(worded, style="or" if conjunction == "or" else "standard",
                        locale=language)
 
 

@@ -17,7 +17,6 @@ from datetime import datetime, timedelta
 from sqlalchemy import ColumnElement, Text, case, cast, delete, func, or_, update
 from sqlmodel import Session, col, select
 
-from pbem.engine import list_in_words
 from pbem.roster import load_roster
 from pbem.service.addresses import checked_address
 from pbem.service.core import Context
@@ -163,10 +162,11 @@ class GameLine:
     seat_no: int
     invited: bool  # the player has not answered the invitation to this game yet
     your_turn: bool
-    waiting_for: str  # names, "" when nobody
+    waiting_for: tuple[str, ...]  # the names of the others to move
     due_at: datetime | None  # the earliest pending deadline of the game
     scores: tuple[tuple[str, int], ...]  # (name, total) per seat
-    winners: str  # names, for a finished game
+    winners: tuple[str, ...]  # names, for a finished game with a scored hand
+    scored: bool  # a hand was scored (a game ended before one has no winner)
     hand_number: int
 
 
@@ -200,11 +200,10 @@ def _game_line(session: Session, game: Game, seat: Seat, table: Sequence[Seat]) 
     return GameLine(
         game.id, game.name, game.status, seat.seat_no, is_unanswered(seat),
         seat.seat_no in moving,
-        list_in_words([names[s] for s in moving if s != seat.seat_no]), due,
+        tuple(names[s] for s in moving if s != seat.seat_no), due,
         tuple(zip(names, state.totals, strict=True)),
-        ("" if game.status != "finished" else list_in_words([names[s] for s in state.winners])
-         if state.sheet else "nobody: ended before the first hand was finished"),
-        state.hand_number)
+        tuple(names[s] for s in state.winners) if game.status == "finished" else (),
+        bool(state.sheet), state.hand_number)
 
 
 # --- deleting an account ---------------------------------------------------------------------

@@ -40,7 +40,7 @@ from pbem.present import i18n
 from pbem.present.i18n import _, lazy
 from pbem.present.presenters import presenter
 from pbem.present.refusals import mistake_words
-from pbem.present.rules_words import preset_title, rules_sentences
+from pbem.present.rules_words import preset_summary, preset_title, rules_sentences
 from pbem.present.service_words import INVISIBLE, address_problem, name_problem
 from pbem.roster import load_roster
 from pbem.service import games as service_games
@@ -401,6 +401,8 @@ def render_form(form: Form, code: int = 200) -> ResponseReturnValue:
     return render_template("web/new.html", form=form, preset_groups=preset_groups(),
                            languages=i18n.language_names(),
                            csrf=generate_csrf(), preset=ALL_PRESETS[form.preset],
+                           preset_title=preset_title(ALL_PRESETS[form.preset]),
+                           preset_summary=preset_summary(ALL_PRESETS[form.preset]),
                            on_timeout=ON_TIMEOUT, strengths=ROBOT_STRENGTHS,
                            open_waits=OPEN_WAITS, max_name=MAX_NAME,
                            max_game_name=MAX_GAME_NAME,

@@ -12,6 +12,7 @@ came from: a path of this site only, anything else is the home page."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime
 
 from babel import dates as babel_dates
@@ -133,11 +134,12 @@ def format_deadline(when: datetime | None, time_zone: str | None) -> str | None:
             f"({zone.key})")
 
 
-def names_in_words(names: list[str]) -> str:
+def names_in_words(names: Sequence[str]) -> str:
     """"Ann, Bob and Cy" in the reader's language (English as pbem.engine writes it)."""
-    if i18n.current() == i18n.DEFAULT or len(names) < 2:
-        return list_in_words(names)
-    return format_list(names, locale=i18n.current())
+    worded = [str(i18n.label(name)) for name in names]
+    if i18n.current() == i18n.DEFAULT or len(worded) < 2:
+        return list_in_words(worded)
+    return format_list(worded, locale=i18n.current())
 
 
 def _back_to() -> str:
@@ -176,6 +178,7 @@ def init_language(app: Flask) -> None:
           default_translation_directories=str(i18n.CATALOG_DIR))
     i18n.install_words(app.jinja_env)  # the same words as the emails, after Flask-Babel's
     app.jinja_env.globals.update(language_form=language_form, format_day=format_day,
+                                 names_in_words=names_in_words,
                                  format_deadline=format_deadline)
 
     @app.before_request
