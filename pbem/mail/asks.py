@@ -58,7 +58,7 @@ def ask_turn(mail: GameMail, state: GameState, view: SeatView, seat: int,
 
 def turn_preheader(view: SeatView) -> str:
     """What a turn email wants, first in its preview: "Your turn: play to the 7♥ (trick 5,
-    hand 2)." or "Your turn: lead to trick 1 (hand 2).""""
+    hand 2)." or, to lead, "Your turn: lead to trick 1 (hand 2)." """
     plays = view.current_trick.plays
     if plays:
         return _("Your turn: play to the %(card)s (trick %(trick)s, hand %(hand)s).",
