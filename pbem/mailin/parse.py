@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import cache
 from email import policy
 from email.message import Message
 from email.parser import BytesParser
+from functools import cache
 from html.parser import HTMLParser
 
 from mailparser_reply import EmailMessage
@@ -156,7 +156,7 @@ def _drop_preview(kept: list[str]) -> None:
 def _preview_labels() -> tuple[str, ...]:
     """What every email's preview starts with (pbem.mail.sending.PURPOSES), in every language
     the emails are written in."""
-    labels = set()
+    labels: set[str] = set()
     for language in i18n.LANGUAGES:
         with i18n.using(language):
             labels.update(str(purpose) for purpose in PURPOSES.values())
