@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
-from pbem.engine import HOLD, Preset, Rules, differences
+from pbem.engine import HOLD, BonusCard, Preset, Rules, Variant, differences
 from pbem.present.i18n import _, ngettext
 from pbem.present.refusals import cards_list
 
@@ -397,3 +398,62 @@ _SHORT: dict[str, Callable[[dict[str, Any]], str]] = {
     "draw_first_dealer": lambda d: _("draw for first dealer"),
     "settlement": _short_settlement,
 }
+
+
+# --- the preset menu (/new): grouped by what players know, not by source ---------------
+
+@dataclass(frozen=True, slots=True)
+class MenuPreset:
+    """One option of the preset menu: its `name` (the form's value), the title players read
+    and the one line saying how it differs from the standard game (full and short)."""
+
+    name: str
+    title: str
+    summary: str
+    short: str
+
+
+_SEATED_GROUPS = (3, 5, 6, 7)
+
+
+def _menu_group(preset: Preset) -> str:
+    """The key of the menu group `preset` belongs to: by what players know, not by source."""
+    rules = preset.rules
+    if preset.name == "standard":
+        return "standard"
+    if rules.variant is not Variant.STANDARD:
+        return rules.variant.value
+    if rules.bonus_card is not BonusCard.NONE:
+        return "omnibus"
+    if not rules.queen_scores or preset.name.startswith("h2g2"):
+        return "black-lady"
+    if rules.players != 4 and not preset.name.startswith("club"):
+        return f"players-{rules.players}"
+    return "house"
+
+
+def _group_title(key: str) -> str:
+    if key.startswith("players-"):
+        count = int(key.removeprefix("players-"))
+        return ngettext("For %(num)d player", "For %(num)d players", count)
+    return {"standard": _("Standard Hearts"),
+            "black-lady": _("Black Lady variants, and Hearts without her"),
+            "omnibus": _("Omnibus (jack or ten of diamonds)"),
+            "cancellation": _("Cancellation Hearts (two decks)"),
+            "domino": _("Domino Hearts"),
+            "auction": _("Auction Hearts"),
+            "house": _("House rules")}[key]
+
+
+def preset_menu(presets: Iterable[Preset]) -> list[tuple[str, list[MenuPreset]]]:
+    """The preset menu grouped by what players know (Standard, Black Lady, Omnibus, by number
+    of players, Cancellation, Domino, Auction, house rules): every preset once, in the given
+    order within a group, words in the reader's language; no empty group."""
+    keys = ["standard", "black-lady", "omnibus", *(f"players-{n}" for n in _SEATED_GROUPS),
+            "cancellation", "domino", "auction", "house"]
+    grouped: dict[str, list[MenuPreset]] = {key: [] for key in keys}
+    for preset in presets:
+        grouped.setdefault(_menu_group(preset), []).append(MenuPreset(
+            preset.name, preset_title(preset), preset_summary(preset),
+            short_summary(preset.rules)))
+    return [(_group_title(key), found) for key, found in grouped.items() if found]

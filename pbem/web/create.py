@@ -30,21 +30,20 @@ from pbem.engine import (
     MoonRule,
     OnlyHeartsAndQueenLead,
     OpeningLead,
-    Preset,
     Rules,
     Settlement,
     Ties,
-    Variant,
 )
 from pbem.present import i18n
-from pbem.present.i18n import _, lazy, ngettext
+from pbem.present.i18n import _, lazy
 from pbem.present.presenters import presenter
 from pbem.present.refusals import mistake_words
 from pbem.present.rules_words import (
+    MenuPreset,
+    preset_menu,
     preset_summary,
     preset_title,
     rules_sentences,
-    short_summary,
 )
 from pbem.present.service_words import INVISIBLE, address_problem, name_problem
 from pbem.roster import load_roster
@@ -395,62 +394,9 @@ def _clean(value: Any) -> str:
 
 # --- pages ----------------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class MenuPreset:
-    """One option of the preset menu: its `name` (the form's value), the title players read
-    and the one line saying how it differs from the standard game (full and short)."""
-
-    name: str
-    title: str
-    summary: str
-    short: str
-
-
-_SEATED_GROUPS = (3, 5, 6, 7)
-
-
-def _menu_group(preset: Preset) -> str:
-    """The key of the menu group `preset` belongs to: by what players know, not by source."""
-    rules = preset.rules
-    if preset.name == "standard":
-        return "standard"
-    if rules.variant is not Variant.STANDARD:
-        return rules.variant.value
-    if rules.bonus_card is not BonusCard.NONE:
-        return "omnibus"
-    if not rules.queen_scores or preset.name.startswith("h2g2"):
-        return "black-lady"
-    if rules.players != 4 and not preset.name.startswith("club"):
-        return f"players-{rules.players}"
-    return "house"
-
-
-def _group_title(key: str) -> str:
-    if key.startswith("players-"):
-        count = int(key.removeprefix("players-"))
-        return ngettext("For %(num)d player", "For %(num)d players", count)
-    return {"standard": _("Standard Hearts"),
-            "black-lady": _("Black Lady variants, and Hearts without her"),
-            "omnibus": _("Omnibus (jack or ten of diamonds)"),
-            "cancellation": _("Cancellation Hearts (two decks)"),
-            "domino": _("Domino Hearts"),
-            "auction": _("Auction Hearts"),
-            "house": _("House rules")}[key]
-
-
 def preset_groups() -> list[tuple[str, list[MenuPreset]]]:
-    """The preset menu grouped by what players know (Standard, Black Lady, Omnibus, by number
-    of players, Cancellation, Domino, Auction, house rules): every preset once, in the
-    engine's order within a group, words in the reader's language
-    (pbem.present.rules_words)."""
-    keys = ["standard", "black-lady", "omnibus", *(f"players-{n}" for n in _SEATED_GROUPS),
-            "cancellation", "domino", "auction", "house"]
-    grouped: dict[str, list[MenuPreset]] = {key: [] for key in keys}
-    for preset in ALL_PRESETS.values():
-        grouped.setdefault(_menu_group(preset), []).append(MenuPreset(
-            preset.name, preset_title(preset), preset_summary(preset),
-            short_summary(preset.rules)))
-    return [(_group_title(key), found) for key, found in grouped.items() if found]
+    """The preset menu grouped by what players know (pbem.present.rules_words.preset_menu)."""
+    return preset_menu(ALL_PRESETS.values())
 
 
 def render_form(form: Form, code: int = 200) -> ResponseReturnValue:
