@@ -147,9 +147,10 @@ def leave(token: str) -> ResponseReturnValue:
 END_TEMPLATE = "web/end_confirm.html"
 
 
-@bp.get("/s/<token>/end")
+@bp.get("/s/<token>/end/confirm")
 def end_page(token: str) -> ResponseReturnValue:
-    """Ending the game early, asked first: GET only shows what pressing the button does (at
+    """Ending the game early, asked first (its own address: a form refused on /s/<token>/end
+    goes back to the private page): GET only shows what pressing the button does (at
     once and for good when every other seat is a robot, who agree straight away; else a
     proposal the others are asked about) and the button, whose POST votes (`play.seat_end`)."""
     page = load_seat(token)

@@ -65,7 +65,7 @@ def test_the_header_the_time_left_and_ending_the_game_asked_first(
     page.screenshot(path=str(tmp_path / f"private-{width}.png"), full_page=True)
 
     page.get_by_role("link", name="End the game now").click()
-    expect(page).to_have_url(re.compile(r"/s/[^/]+/end$"))
+    expect(page).to_have_url(re.compile(r"/s/[^/]+/end/confirm$"))
     expect(page.get_by_role("heading", name="End “Demo” now?")).to_be_visible()
     _header_fits(page, width)
     page.screenshot(path=str(tmp_path / f"confirm-{width}.png"), full_page=True)

@@ -47,21 +47,21 @@ def test_ending_a_game_against_robots_is_asked_first(app: Flask, client: FlaskCl
     game = start_game(app)
     you = _you(app)
     html = client.get(you).get_data(as_text=True)
-    assert f'href="{you}/end"' in html and "End the game now" in html
+    assert f'href="{you}/end/confirm"' in html and "End the game now" in html
     assert 'name="vote" value="end"' not in html  # no one-tap end on the private page
     before = snapshot(app, game)
-    ask = client.get(f"{you}/end")
+    ask = client.get(f"{you}/end/confirm")
     page = ask.get_data(as_text=True)
     assert ask.status_code == 200 and "End “Demo” now?" in page
     assert "before any hand is finished: there will be no scores and no winner" in page
     assert f'action="{you}/end"' in page and 'name="vote" value="end"' in page
-    assert client.head(f"{you}/end").status_code == 200
+    assert client.head(f"{you}/end/confirm").status_code == 200
     assert snapshot(app, game) == before and not state(app, game).game_over  # GET: nothing
     refused = client.post(f"{you}/end", data={"vote": "end"})  # no CSRF
     assert refused.status_code == 400 and snapshot(app, game) == before
     done = client.post(f"{you}/end", data={"csrf_token": csrf_of(page), "vote": "end"})
     assert done.status_code == 303 and state(app, game).ended_by_agreement
-    after = client.get(f"{you}/end").get_data(as_text=True)
+    after = client.get(f"{you}/end/confirm").get_data(as_text=True)
     assert "There is nothing to end here just now." in after
     assert 'name="vote"' not in after
 
@@ -70,7 +70,8 @@ def test_the_confirmation_page_is_in_the_readers_language(
         app: Flask, client: FlaskClient) -> None:
     start_game(app)
     you = _you(app)
-    page = client.get(f"{you}/end", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    page = client.get(f"{you}/end/confirm",
+                      headers={"Accept-Language": "de"}).get_data(as_text=True)
     assert 'lang="de"' in page and "End the game now" not in page
 
 
@@ -123,7 +124,8 @@ def test_time_left_in_the_readers_language(app: Flask) -> None:
 def test_every_page_has_the_site_navigation(app: Flask, client: FlaskClient) -> None:
     game = start_game(app)
     you = _you(app)
-    for path in ("/", "/lobby", "/signin", f"/games/{game}", you, f"{you}/end", f"{you}/leave"):
+    for path in ("/", "/lobby", "/signin", f"/games/{game}", you, f"{you}/end/confirm",
+                 f"{you}/leave"):
         html = client.get(path).get_data(as_text=True)
         nav = re.search(r'<nav aria-label="Site" id="site-nav">(.*?)</nav>', html, re.S)
         assert nav, path
