@@ -425,7 +425,8 @@ class Table:
         """Seed 003: "a game can be terminated earlier by agreement" (and "must be played to
         completion unless all players agree otherwise"). A vote to play on closes the vote;
         when every seat agrees, the game ends with the totals of the hands completed (a hand
-        in progress is not scored) and the lowest total wins."""
+        in progress is not scored) and the lowest total wins; with no hand completed nobody
+        wins (issue 37: no scores, no winner, as every page and email says)."""
         if self.phase is GAME_OVER:
             raise WrongPhase("game_over")
         if not agree:
@@ -438,7 +439,8 @@ class Table:
         self.end_votes |= 1 << seat
         if self.end_votes == (1 << self.seats) - 1:
             low = min(self.totals)
-            self.winners = tuple(s for s, t in enumerate(self.totals) if t == low)
+            self.winners = tuple(s for s, t in enumerate(self.totals) if t == low) \
+                if self.sheet else ()
             self.phase = GAME_OVER
 
     def _end_hand(self) -> None:

@@ -50,11 +50,22 @@ def ask(mail: GameMail, state: GameState, seat: int, deadline: datetime | None,
 def ask_turn(mail: GameMail, state: GameState, view: SeatView, seat: int,
              ttl: timedelta | None) -> Asked:
     legal = card_links(mail, seat, asked(state, seat).cards, ttl)
-    pre = _("Your turn: hand %(hand)s, trick %(trick)s.", hand=view.hand_number,
-            trick=view.trick_number)
+    pre = turn_preheader(view)
     received = received_words(mail, state, seat) if view.trick_number == 1 else ""
     return "turn", {"legal": legal, "example": legal[0].code if legal else "QS",
                     "received": received}, pre
+
+
+def turn_preheader(view: SeatView) -> str:
+    """What a turn email wants, first in its preview: "Your turn: play to the 7♥ (trick 5,
+    hand 2)." or, to lead, "Your turn: lead to trick 1 (hand 2)." """
+    plays = view.current_trick.plays
+    if plays:
+        return _("Your turn: play to the %(card)s (trick %(trick)s, hand %(hand)s).",
+                 card=plays[0][1].symbol, trick=view.trick_number,
+                 hand=view.hand_number)
+    return _("Your turn: lead to trick %(trick)s (hand %(hand)s).", trick=view.trick_number,
+             hand=view.hand_number)
 
 
 def received_words(mail: GameMail, state: GameState, seat: int) -> str:

@@ -7,9 +7,13 @@ from collections.abc import Iterator
 from email import policy
 from email.message import Message
 from email.parser import BytesParser
+from functools import cache
 from html.parser import HTMLParser
 
 from mailparser_reply import EmailMessage
+
+from pbem.mail.sending import PURPOSES
+from pbem.present import i18n
 
 MARKER = "--- Reply above this line ---"  # pbem.mail.sending.MARKER, kept in step by a test
 # Languages whose quote headers ("Am ... schrieb", "De : ...") the trimmer should know.
@@ -123,7 +127,10 @@ def trim(text: str) -> str:
         if _QUOTED.match(line):
             continue
         line = line.replace("\u00a0", " ").rstrip()
-        if _MARKER_LINE.match(line) or _signature_starts(line.strip()):
+        if _MARKER_LINE.match(line):
+            _drop_preview(kept)
+            break
+        if _signature_starts(line.strip()):
             break
         kept.append(line)
     unquoted = "\n".join(kept).strip()
@@ -132,6 +139,28 @@ def trim(text: str) -> str:
     # keep_hyphen_lists: "- KS" / "- AH" is a list, not a signature (cut above instead).
     replies = EmailMessage(unquoted, list(LANGUAGES), keep_hyphen_lists=True).read().replies
     return replies[0].body.strip() if replies else unquoted
+
+
+def _drop_preview(kept: list[str]) -> None:
+    """Drop the email's own preview line ("Your turn: play to the 7♥ …", in any language),
+    which comes right before the marker in its text part, when a client pasted the email
+    below the reply without quoting it (quoted, it is dropped with the quote)."""
+    end = len(kept)
+    while end and not kept[end - 1].strip():
+        end -= 1
+    if end and kept[end - 1].strip().startswith(_preview_labels()):
+        del kept[end - 1:]
+
+
+@cache
+def _preview_labels() -> tuple[str, ...]:
+    """What every email's preview starts with (pbem.mail.sending.PURPOSES), in every language
+    the emails are written in."""
+    labels: set[str] = set()
+    for language in i18n.LANGUAGES:
+        with i18n.using(language):
+            labels.update(str(purpose) for purpose in PURPOSES.values())
+    return tuple(sorted(labels))
 
 
 def _signature_starts(line: str) -> bool:

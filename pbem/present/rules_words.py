@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
-from pbem.engine import HOLD, Preset, Rules, differences
+from pbem.engine import HOLD, BonusCard, Preset, Rules, Variant, differences
 from pbem.present.i18n import _, ngettext
 from pbem.present.refusals import cards_list
 
@@ -229,62 +230,82 @@ def preset_title(preset: Preset) -> str:
         return own
     players = preset.rules.players
     if preset.family == "omnibus-jd":
-        return ngettext("Omnibus Hearts, jack of diamonds -10, %(num)d player (seed 002)",
-                        "Omnibus Hearts, jack of diamonds -10, %(num)d players (seed 002)",
+        return ngettext("Omnibus Hearts, jack of diamonds -10, %(num)d player",
+                        "Omnibus Hearts, jack of diamonds -10, %(num)d players",
                         players)
     if preset.family == "cancellation":
-        return ngettext("Cancellation Hearts, %(num)d player (seed 001)",
-                        "Cancellation Hearts, %(num)d players (seed 001)", players)
+        return ngettext("Cancellation Hearts, %(num)d player",
+                        "Cancellation Hearts, %(num)d players", players)
     if preset.family == "domino":
-        return ngettext("Domino Hearts, %(num)d player (seed 001)",
-                        "Domino Hearts, %(num)d players (seed 001)", players)
+        return ngettext("Domino Hearts, %(num)d player",
+                        "Domino Hearts, %(num)d players", players)
     if preset.family == "auction":
-        return ngettext("Auction Hearts, %(num)d player (seed 001)",
-                        "Auction Hearts, %(num)d players (seed 001)", players)
+        return ngettext("Auction Hearts, %(num)d player",
+                        "Auction Hearts, %(num)d players", players)
     return preset.name
 
 
 def _own_title(name: str) -> str | None:  # noqa: C901 (one title per preset)
     titles = {
         "standard": _("Standard Hearts (Black Lady)"),
-        "bicycle": _("Bicycle rules (seed 000)"),
-        "hoyle": _("Hoyle rules (seed 001)"),
-        "hoyle-no-hold": _("Hoyle rules, pass left, right, across (seed 001)"),
-        "hoyle-forced-queen": _("Hoyle rules with the forced queen (seed 001)"),
-        "h2g2": _("Black Lady, optional rules off (seed 002)"),
-        "h2g2-protected": _("Black Lady with shooter protection and no blood (seed 002)"),
-        "club": _("Club rules (seed 003)"),
-        "club-five": _("Club rules, 5 players (seed 003)"),
-        "club-six": _("Club rules, 6 players (seed 003)"),
-        "simple": _("Simple rules (seed 004)"),
-        "omnibus-jd": _("Omnibus Hearts, jack of diamonds -10 (seed 002)"),
-        "omnibus-td": _("Omnibus Hearts, ten of diamonds -10 with the slam (seed 001)"),
-        "omnibus-td-five": _("Omnibus Hearts, 5 players (seed 001)"),
-        "omnibus-td-six": _("Omnibus Hearts, 6 players (seed 001)"),
-        "no-black-lady": _("Hearts Without Black Lady (seed 001)"),
-        "chips": _("Chip scoring (seed 001, variation 1)"),
-        "sweepstakes": _("Sweepstakes (seed 001, variation 2)"),
+        "bicycle": _("Bicycle rules"),
+        "hoyle": _("Hoyle rules"),
+        "hoyle-no-hold": _("Hoyle rules, pass left, right, across"),
+        "hoyle-forced-queen": _("Hoyle rules with the forced queen"),
+        "h2g2": _("Black Lady, optional rules off"),
+        "h2g2-protected": _("Black Lady with shooter protection and no blood"),
+        "club": _("Club rules"),
+        "club-five": _("Club rules, 5 players"),
+        "club-six": _("Club rules, 6 players"),
+        "simple": _("Simple rules"),
+        "omnibus-jd": _("Omnibus Hearts, jack of diamonds -10"),
+        "omnibus-td": _("Omnibus Hearts, ten of diamonds -10 with the slam"),
+        "omnibus-td-five": _("Omnibus Hearts, ten of diamonds -10, 5 players"),
+        "omnibus-td-six": _("Omnibus Hearts, ten of diamonds -10, 6 players"),
+        "no-black-lady": _("Hearts Without Black Lady"),
+        "chips": _("Chip scoring"),
+        "sweepstakes": _("Sweepstakes"),
         "three": _("Three players (2D removed)"),
         "three-kitty": _("Three players with a kitty"),
         "five": _("Five players (2D 2C removed)"),
-        "five-hoyle": _("Five players, pass left then right (seed 001)"),
+        "five-hoyle": _("Five players, pass left then right"),
         "five-kitty": _("Five players with a kitty"),
         "six": _("Six players (2D 2C 2S 3D removed)"),
         "six-hoyle": _("Six players (2D 3D 3C 4C removed)"),
         "six-kitty": _("Six players with a kitty"),
         "seven": _("Seven players (2S 3D 3C removed)"),
         "seven-kitty": _("Seven players with a kitty"),
-        "cancellation-rank": _("Cancellation Hearts, same rank cancels, 9 players (seed 001)"),
+        "cancellation-rank": _("Cancellation Hearts, same rank cancels, 9 players"),
     }
     return titles.get(name)
 
 
 # --- a preset's summary: short phrases for what differs from the standard game -----------
 
+def summary_phrases(rules: Rules) -> list[str]:
+    """What differs from the standard game, one short phrase per difference (none for it)."""
+    return [_SHORT[code](data) for code, data in differences(rules)]
+
+
 def summary_words(rules: Rules) -> str:
     """`3 players, 2D removed; pass 3: left, right, no pass (hold)`; or the standard game."""
-    phrases = [_SHORT[code](data) for code, data in differences(rules)]
-    return "; ".join(phrases) or _("the standard game")
+    return "; ".join(summary_phrases(rules)) or _("the standard game")
+
+
+def short_summary(rules: Rules, width: int = 60) -> str:
+    """`summary_words` cut after the phrases that fit in `width` characters (at least one),
+    with "…" when some were left out, without the table a preset's title already says: the
+    short form a menu option carries."""
+    phrases = [_SHORT[code](data) for code, data in differences(rules)
+               if code not in ("variant_table", "players")]
+    if not phrases:
+        return _("the standard game")
+    kept = [phrases[0]]
+    for phrase in phrases[1:]:
+        if len("; ".join([*kept, phrase])) > width:
+            return _("%(phrases)s…", phrases="; ".join(kept))
+        kept.append(phrase)
+    return "; ".join(kept)
 
 
 def preset_summary(preset: Preset) -> str:
@@ -377,3 +398,62 @@ _SHORT: dict[str, Callable[[dict[str, Any]], str]] = {
     "draw_first_dealer": lambda d: _("draw for first dealer"),
     "settlement": _short_settlement,
 }
+
+
+# --- the preset menu (/new): grouped by what players know, not by source ---------------
+
+@dataclass(frozen=True, slots=True)
+class MenuPreset:
+    """One option of the preset menu: its `name` (the form's value), the title players read
+    and the one line saying how it differs from the standard game (full and short)."""
+
+    name: str
+    title: str
+    summary: str
+    short: str
+
+
+_SEATED_GROUPS = (3, 5, 6, 7)
+
+
+def _menu_group(preset: Preset) -> str:
+    """The key of the menu group `preset` belongs to: by what players know, not by source."""
+    rules = preset.rules
+    if preset.name == "standard":
+        return "standard"
+    if rules.variant is not Variant.STANDARD:
+        return rules.variant.value
+    if rules.bonus_card is not BonusCard.NONE:
+        return "omnibus"
+    if not rules.queen_scores or preset.name.startswith("h2g2"):
+        return "black-lady"
+    if rules.players != 4 and not preset.name.startswith("club"):
+        return f"players-{rules.players}"
+    return "house"
+
+
+def _group_title(key: str) -> str:
+    if key.startswith("players-"):
+        count = int(key.removeprefix("players-"))
+        return ngettext("For %(num)d player", "For %(num)d players", count)
+    return {"standard": _("Standard Hearts"),
+            "black-lady": _("Black Lady variants, and Hearts without her"),
+            "omnibus": _("Omnibus (jack or ten of diamonds)"),
+            "cancellation": _("Cancellation Hearts (two decks)"),
+            "domino": _("Domino Hearts"),
+            "auction": _("Auction Hearts"),
+            "house": _("House rules")}[key]
+
+
+def preset_menu(presets: Iterable[Preset]) -> list[tuple[str, list[MenuPreset]]]:
+    """The preset menu grouped by what players know (Standard, Black Lady, Omnibus, by number
+    of players, Cancellation, Domino, Auction, house rules): every preset once, in the given
+    order within a group, words in the reader's language; no empty group."""
+    keys = ["standard", "black-lady", "omnibus", *(f"players-{n}" for n in _SEATED_GROUPS),
+            "cancellation", "domino", "auction", "house"]
+    grouped: dict[str, list[MenuPreset]] = {key: [] for key in keys}
+    for preset in presets:
+        grouped.setdefault(_menu_group(preset), []).append(MenuPreset(
+            preset.name, preset_title(preset), preset_summary(preset),
+            short_summary(preset.rules)))
+    return [(_group_title(key), found) for key, found in grouped.items() if found]

@@ -43,6 +43,7 @@ from pbem.store.db import transaction
 from pbem.store.models import NOTIFY_CHOICES, Game, Player, Seat
 from pbem.web.i18n import first_language, format_day, format_deadline
 from pbem.web.play import check_csrf
+from pbem.web.play.public import time_left
 from pbem.web.signedin import PLAYER_KEY, SESSION_KEY, signed_in_player, signin_url
 from pbem.zones import zone_names
 
@@ -189,7 +190,8 @@ def me() -> ResponseReturnValue:
         choices=NOTIFY_CHOICES, csrf=generate_csrf(), time_zones=zone_names(),
         rating=ratings.player_rating(db_engine(), player.id),
         session_days=sessions.LIFETIME.days,
-        deadline=lambda when: format_deadline(when, player.time_zone))
+        deadline=lambda when: format_deadline(when, player.time_zone),
+        time_left=lambda when: time_left(when, player.time_zone))
 
 
 def _player_or_signin() -> Player:

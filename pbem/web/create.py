@@ -22,8 +22,6 @@ from pbem import service
 from pbem.bots import DEFAULT_STRENGTH, STRENGTHS
 from pbem.engine import (
     ALL_PRESETS,
-    PRESETS,
-    VARIANT_PRESETS,
     BonusCard,
     Cancels,
     FirstDealer,
@@ -40,7 +38,13 @@ from pbem.present import i18n
 from pbem.present.i18n import _, lazy
 from pbem.present.presenters import presenter
 from pbem.present.refusals import mistake_words
-from pbem.present.rules_words import preset_summary, preset_title, rules_sentences
+from pbem.present.rules_words import (
+    MenuPreset,
+    preset_menu,
+    preset_summary,
+    preset_title,
+    rules_sentences,
+)
 from pbem.present.service_words import INVISIBLE, address_problem, name_problem
 from pbem.roster import load_roster
 from pbem.service import games as service_games
@@ -390,11 +394,9 @@ def _clean(value: Any) -> str:
 
 # --- pages ----------------------------------------------------------------------------------
 
-def preset_groups() -> list[tuple[str, list[tuple[str, str, int]]]]:
-    """The preset menu: its groups, each a list of (name, title, players), titles in the
-    reader's language (pbem.present.rules_words)."""
-    return [(group, [(p.name, preset_title(p), p.rules.players) for p in presets.values()])
-            for group, presets in ((_("Hearts"), PRESETS), (_("Whole variants"), VARIANT_PRESETS))]
+def preset_groups() -> list[tuple[str, list[MenuPreset]]]:
+    """The preset menu grouped by what players know (pbem.present.rules_words.preset_menu)."""
+    return preset_menu(ALL_PRESETS.values())
 
 
 def render_form(form: Form, code: int = 200) -> ResponseReturnValue:

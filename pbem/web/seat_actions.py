@@ -2,7 +2,8 @@
 waits for, set or clear away dates (vacation), resume a paused game, take their seat back
 from the robot holding it, and leave the game (asked first on its own page). Each is a CSRF-
 protected POST under /s/<token>/, authenticated by the private link; each answers by going
-back to the view with a sentence (after leaving, the link says they left)."""
+back to the view with a sentence (after leaving, the link says they left). Ending the game
+early is asked first too, on its own page (its POST is the private page's vote)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from pbem.present.service_words import explain_outcome
 from pbem.store.app_engine import db_engine
 from pbem.web.i18n import format_day, names_in_words
 from pbem.web.play import check_csrf, load_seat
-from pbem.web.play.seat import SeatPage
+from pbem.web.play.seat import SeatPage, end_vote_context
 
 bp = Blueprint("seat_actions", __name__)
 
@@ -141,3 +142,19 @@ def leave(token: str) -> ResponseReturnValue:
     except service.PlayerMistake as exc:
         return back(token, mistake_words(exc))
     return redirect(url_for("play.seat_page", token=token), code=303)
+
+
+END_TEMPLATE = "web/end_confirm.html"
+
+
+@bp.get("/s/<token>/end/confirm")
+def end_page(token: str) -> ResponseReturnValue:
+    """Ending the game early, asked first (its own address: a form refused on /s/<token>/end
+    goes back to the private page): GET only shows what pressing the button does (at
+    once and for good when every other seat is a robot, who agree straight away; else a
+    proposal the others are asked about) and the button, whose POST votes (`play.seat_end`)."""
+    page = load_seat(token)
+    seat = page.token.seat_no or 0
+    return render_template(END_TEMPLATE, game=page.table.game, raw_token=token,
+                           name=page.table.names[seat], csrf=generate_csrf(),
+                           end_vote=end_vote_context(page.table, seat))

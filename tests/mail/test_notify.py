@@ -88,7 +88,8 @@ def test_the_deal_sends_game_started_then_pass_emails(
     started, pass_mail = inbox["ann@example.org"]
     assert "Each heart is 1 point, the queen of spades 13." in text(started)
     body = text(pass_mail)
-    assert body.splitlines()[0] == MARKER
+    # what it wants first (issue 37: the preview and the notification), then the marker
+    assert body.splitlines()[:3] == ["Your turn: Pass 3 cards to Bob.", "", MARKER]
     assert "Choose 3 cards to pass to Bob, on your left." in body
     assert "Reply with the cards, e.g. pass " in body
     assert LINK.search(body), "no link to the pass page"
@@ -103,7 +104,8 @@ def test_turn_email_shows_hand_legal_cards_links_and_local_deadline(
     addr = ["ann@example.org", "bob@example.org", "cy@example.org", "dee@example.org"][seat]
     turn = next(m for m in inbox[addr] if kinds([m]) == ["turn"])
     body = text(turn)
-    assert body.splitlines()[0] == MARKER
+    assert body.splitlines()[0] == "Your turn: lead to trick 1 (hand 1)."
+    assert body.splitlines()[2] == MARKER
     assert "Reply with the card, e.g. 2C" in body
     assert "  2♣ (2C)" in body  # the only legal card: the two of clubs leads
     hand = game.state.hand(seat)
@@ -277,7 +279,8 @@ def test_error_email_says_what_was_read_why_and_what_is_legal(
     body = text(msg)
     assert "We read: QH" in body and "Why not: You must lead the 2C." in body
     assert "  2♣ (2C)" in body and LINK.search(body)
-    assert body.splitlines()[0] == MARKER
+    assert body.splitlines()[:3] == ["Answer: That move can't be made: You must lead the 2C.",
+                                     "", MARKER]
 
 
 def test_invite_has_accept_and_decline_links_and_digest_lists_games(

@@ -57,11 +57,16 @@ def test_the_form_lists_every_preset_with_its_title(client: FlaskClient) -> None
     assert html.count('class="player-row"') == 4
 
 
-def test_the_whole_variants_are_a_group_of_their_own(client: FlaskClient) -> None:
+def test_each_whole_variant_is_a_group_of_its_own(client: FlaskClient) -> None:
+    """Issue 37: the menu is grouped by what players know (Cancellation, Domino, Auction), and
+    no title carries the sources' seeds (they are in docs/engine.md)."""
     html = client.get("/new").get_data(as_text=True)
-    variants = html.split('<optgroup label="Whole variants">')[1].split("</optgroup>")[0]
-    assert re.findall(r'<option value="([\w-]+)"', variants) == list(VARIANT_PRESETS)
-    assert "Domino Hearts, 2 players (seed 001) (2 players)" in variants
+    found = []
+    for label in ("Cancellation Hearts (two decks)", "Domino Hearts", "Auction Hearts"):
+        group = html.split(f'<optgroup label="{label}">')[1].split("</optgroup>")[0]
+        found += re.findall(r'<option value="([\w-]+)"', group)
+    assert found == list(VARIANT_PRESETS)
+    assert "Domino Hearts, 2 players — no pass; QS not scored; game to 50" in html
 
 
 def variant_data(client: FlaskClient, name: str, **changes: Any) -> dict[str, Any]:

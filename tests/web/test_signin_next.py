@@ -191,6 +191,8 @@ def test_signed_in_already_the_form_offers_the_way_back(app: Flask,
 # --- every page that sends people to sign in says where they were ----------------------------
 
 def signin_hrefs(html: str) -> list[str]:
+    """The page's own ways to sign in (not the site header's plain "Sign in")."""
+    html = re.sub(r'<nav aria-label="[^"]*" id="site-nav">.*?</nav>', "", html, flags=re.S)
     return [unescape(h) for h in re.findall(r'href="(/signin[^"]*)"', html)]
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
 from flask import (
     abort,
     current_app,
@@ -10,8 +13,11 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from sqlalchemy import func
+from sqlmodel import col, select
 
-from pbem.present import history, review, views
+from pbem.present import history, i18n, review, views
+from pbem.present.i18n import _
 from pbem.present.rules_words import rules_sentences
 from pbem.present.service_words import rating_reason
 from pbem.service import Context, ratings
@@ -20,7 +26,7 @@ from pbem.service.rematch import rematch_of
 from pbem.service.reviews import Review, stored_review
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
-from pbem.store.models import RatedGame
+from pbem.store.models import Deadline, RatedGame
 from pbem.web.play.common import (
     Table,
     bp,
@@ -30,6 +36,7 @@ from pbem.web.play.common import (
 from pbem.web.play.gathering import gathering
 from pbem.web.play.kept import kept
 from pbem.web.signedin import signed_in_player
+from pbem.zones import player_zone
 
 GameChanges = tuple[RatedGame | None, list[Change]]  # ratings.game_changes
 
@@ -53,7 +60,13 @@ def game_page(game_id: int) -> ResponseReturnValue:
 def render_game(table: Table, message: str = "", code: int = 200) -> ResponseReturnValue:
     context = {**table.context, **gathering(table, signed_in_player), "mail_url": mail_url(),
                "message": message}
+    context["time_left"] = seats_due(table, _signed_in_zone)
     return render_template("web/game.html", ctx=context, **context), code
+
+
+def _signed_in_zone() -> str | None:
+    reader = signed_in_player()
+    return reader.time_zone if reader is not None else None
 
 
 def game_page_with(game_id: int, message: str, code: int) -> ResponseReturnValue:
@@ -121,3 +134,49 @@ def _render_summary(table: Table, reviewed: Review | None, rating: GameChanges,
         "ended_by_agreement": state.ended_by_agreement, "hands_played": len(state.sheet),
     }
     return render_template("web/summary.html", ctx=context, **context)
+
+
+# --- time left to move ----------------------------------------------------------------------
+
+WEEK = timedelta(days=6)
+
+
+def pending_deadlines(game_id: int) -> dict[int, datetime]:
+    """Each seat's pending deadline in the game (the earliest, if it has more than one)."""
+    with transaction(db_engine(), read_only=True) as session:
+        rows = session.exec(select(Deadline.seat_no, func.min(Deadline.due_at)).where(
+            Deadline.game_id == game_id, Deadline.status == "pending")
+            .group_by(col(Deadline.seat_no))).all()
+    return {seat: due for seat, due in rows if due is not None}
+
+
+def time_left(due: datetime, time_zone: str | None,
+              now: datetime | None = None) -> dict[str, str]:
+    """A deadline as the pages show it beside a name: "due in 3 hours, Tuesday 18:00" in the
+    reader's language and time zone (written by the server: right without JavaScript), with
+    the moment itself for a `<time datetime>`."""
+    now = now or datetime.now(UTC)
+    due = due if due.tzinfo else due.replace(tzinfo=UTC)
+    zone = player_zone(time_zone)
+    pattern = "EEEE HH:mm" if due - now < WEEK else "EEEE d MMMM HH:mm"
+    when = i18n.format_datetime(due, zone, format=pattern)
+    if due <= now:
+        text = _("overdue since %(when)s", when=when)
+    else:
+        text = _("due in %(left)s, %(when)s",
+                 left=i18n.format_timedelta((due - now).total_seconds()), when=when)
+    return {"iso": due.astimezone(UTC).isoformat(timespec="seconds"), "text": text}
+
+
+def seats_due(table: Table, reader_zone: Callable[[], str | None]) -> list[dict[str, object]]:
+    """Whoever is to move in an active game, each with their time left in the reader's zone
+    (`reader_zone`, asked only when someone has a deadline); [] when nobody is."""
+    if table.game.status != "active" or not table.state.to_move or table.game.id is None:
+        return []
+    due = pending_deadlines(table.game.id)
+    moving = [s for s in table.state.to_move if s in due]
+    if not moving:
+        return []
+    time_zone = reader_zone()
+    return [{"seat": s, "name": table.names[s], "is_you": s == table.seat,
+             **time_left(due[s], time_zone)} for s in moving]

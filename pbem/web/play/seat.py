@@ -67,6 +67,7 @@ from pbem.web.play.common import (
     mail_url,
     pass_target,
 )
+from pbem.web.play.public import seats_due
 from pbem.zones import player_zone
 
 
@@ -174,8 +175,16 @@ def render_seat(page: SeatPage, *, message: str = "", code: int = 200) -> Respon
                "end_vote": end_vote_context(table, seat),
                "invitation": invitation_context(table, seat), "held": held_context(page),
                "may_leave": table.game.status in service.UNDER_WAY
-               and not table.state.game_over}
+               and not table.state.game_over,
+               "time_left": seats_due(table, lambda: _player_zone(page))}
     return render_template("web/seat.html", ctx=context, **context), code
+
+
+def _player_zone(page: SeatPage) -> str | None:
+    """The private page's reader's time zone (the seat's player's)."""
+    with transaction(db_engine(), read_only=True) as session:
+        player = session.get(Player, page.token.player_id)
+    return player.time_zone if player is not None else None
 
 
 def invitation_context(table: Table, seat: int) -> dict[str, object]:
