@@ -16,15 +16,14 @@ from collections.abc import Sequence
 from datetime import date, datetime
 
 from babel import dates as babel_dates
-from babel.lists import format_list
 from flask import Blueprint, Flask, Response, g, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import Babel
 from flask_wtf.csrf import generate_csrf
 
-from pbem.engine import list_in_words
 from pbem.present import i18n
 from pbem.present.signin import local_path
+from pbem.present.words import list_words
 from pbem.store.app_engine import db_engine
 from pbem.store.db import transaction
 from pbem.store.models import Player
@@ -135,11 +134,8 @@ def format_deadline(when: datetime | None, time_zone: str | None) -> str | None:
 
 
 def names_in_words(names: Sequence[str]) -> str:
-    """"Ann, Bob and Cy" in the reader's language (English as pbem.engine writes it)."""
-    worded = [str(i18n.label(name)) for name in names]
-    if i18n.current() == i18n.DEFAULT or len(worded) < 2:
-        return list_in_words(worded)
-    return format_list(worded, locale=i18n.current())
+    """"Ann, Bob and Cy" in the reader's language (pbem.present.words.list_words)."""
+    return list_words(names)
 
 
 def _back_to() -> str:
