@@ -81,7 +81,7 @@ from pbem.present.presenters import presenter
 from pbem.present.refusals import mistake_words
 from pbem.present.words import list_words
 from pbem.roster import load_roster
-from pbem.store.db import transaction
+from pbem.store.db import read_alone, transaction
 from pbem.store.events import load_state
 from pbem.store.models import Game, InboundMail, OutboxEmail, Player, Seat
 from pbem.store.types import utcnow
@@ -163,14 +163,24 @@ def process_pending(inbox: Inbox, limit: int = 1000,
     long ago to the process that stored them. `unclaimed_only`: only those nobody ever
     claimed (what `pbem ingest` stored)."""
     now = inbox.clock()
-    free: ColumnElement[bool] = col(InboundMail.processed_at).is_(None)
-    if not unclaimed_only:
-        free = or_(free, col(InboundMail.processed_at) < now - inbox.lease)
-    with transaction(inbox.engine, read_only=True) as session:
-        ids = list(session.exec(select(InboundMail.id).where(
-            InboundMail.status == "pending", col(InboundMail.received_at) <= now - min_age, free,
-        ).order_by(col(InboundMail.id)).limit(limit)))
-    return sum(process(inbox, mail_id) is not None for mail_id in ids if mail_id is not None)
+    statement = _UNCLAIMED if unclaimed_only else _UNCLAIMED_OR_LAPSED
+    ids = [row[0] for row in read_alone(inbox.engine, statement, {
+        "stored_before": now - min_age, "lapsed_before": now - inbox.lease, "limit": limit})]
+    return sum(process(inbox, mail_id) is not None for mail_id in ids)
+
+
+def _pending_statement(free: ColumnElement[bool]) -> Any:
+    return (select(InboundMail.id)
+            .where(col(InboundMail.status) == "pending",
+                   col(InboundMail.received_at) <= bindparam("stored_before"), free)
+            .order_by(col(InboundMail.id)).limit(bindparam("limit")))
+
+
+# The pending messages' ids (indexed by status), built once: the worker polls every second.
+_NEVER_CLAIMED = col(InboundMail.processed_at).is_(None)
+_UNCLAIMED = _pending_statement(_NEVER_CLAIMED)
+_UNCLAIMED_OR_LAPSED = _pending_statement(
+    or_(_NEVER_CLAIMED, col(InboundMail.processed_at) < bindparam("lapsed_before")))
 
 
 def process_new(app: Flask) -> int:
