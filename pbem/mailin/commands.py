@@ -53,7 +53,13 @@ from pbem.engine import (
     parse_suit,
     sort_cards,
 )
-from pbem.mailin.language import cards_in, cards_in_prose, in_english
+from pbem.mailin.language import (
+    after_command_word,
+    cards_in,
+    cards_in_prose,
+    in_english,
+    suit_in_english,
+)
 from pbem.present.i18n import _
 from pbem.present.refusals import explain
 from pbem.present.words import list_words
@@ -77,7 +83,9 @@ _NUMBER_WORDS = {word: n for n, word in enumerate((
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
     "nineteen", "twenty"))}
-_BID = re.compile(r"^(-?\d+(?:[.,]\d+)?|[a-z]+)(?:\s+chips?)?$")
+# "bid 5 chips", "biete 5 Chips", "5 jetons", "5 fichas", "5 gettoni", "5 fiches"
+_BID = re.compile(r"^(-?\d+(?:[.,]\d+)?|[a-z]+)(?:\s+(?:chips?|jetons?|fiches?|fichas?|"
+                  r"gettoni|gettone))?$")
 _SUIT_LETTERS = frozenset("cdhs")  # alone on a line: an initial, not a suit
 _TRAILING = re.compile(r"[\s.!,;:]+$")
 # Polite words around a short command, in the six languages read and a few more people
@@ -198,7 +206,8 @@ def read_commands(text: str, now: Asked | None = None) -> Reading:
         if not line:
             continue
         if _verb(line) == "say":
-            rest = "\n".join([raw.strip()[3:].lstrip(":").strip(), *lines[i + 1:]]).strip()
+            said = after_command_word(raw.strip()).lstrip(" :").strip()
+            rest = "\n".join([said, *lines[i + 1:]]).strip()
             found.append(Command("say", text=rest, line=raw.strip()))
             break
         try:
@@ -506,7 +515,7 @@ def _suit(verb: str, text: str) -> Suit | None:
     if not text and verb == "avoid":
         raise _worded(_("Name the suit to avoid, e.g. “avoid spades”."))
     try:
-        return parse_suit(text) if text else None
+        return parse_suit(suit_in_english(text)) if text else None
     except UnreadableInput:
         if verb != "avoid":
             return None
@@ -520,7 +529,7 @@ def _bare_suit(line: str) -> Suit | None:
     if not line or len(line) > 9 or " " in line or line in _SUIT_LETTERS:
         return None  # "diamonds" is the longest
     try:
-        return parse_suit(line)
+        return parse_suit(suit_in_english(line))
     except UnreadableInput:
         return None
 
@@ -620,25 +629,39 @@ _MONTH_NAMES = {name: i for i, names in enumerate((
     "noviembre", "dezember décembre decembre diciembre dicembre dez déc dic"), start=1)
     for name in names.split()}
 _ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
+# "24.12.2026", "24.12.", "24/12/26", "24/12": the day first, as in every language read
+_NUMERIC = re.compile(r"^(\d{1,2})[./](\d{1,2})(?:[./](\d{4}|\d{2})?)?\.?$")
 _DAY_MONTH = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)?\.?\s+([^\W\d_]+)\.?(?:\s+(\d{4}))?$")
 _MONTH_DAY = re.compile(r"^([^\W\d_]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?$")
-_SPLIT = re.compile(r"\s+(?:to|until|till)\s+|\s*[-\u2013\u2014]\s+|\s+[-\u2013\u2014]\s*|"
-                    r"(?<=\d)\s*\.\.\.?\s*(?=\d)")  # ... and "2026-12-24..2026-12-31"
-_DAY_DOT = re.compile(r"\b(\d{1,2})\.(?=\s|-|\u2013|$)")  # German "20.-27. Dezember"
-_DAYS_SHARED = re.compile(r"^(\d{1,2})\s*[-\u2013]\s*(\d{1,2})\s+([^\W\d_]+)(?:\s+(\d{4}))?$")
-AWAY_OFF = frozenset({"off", "none", "cancel", "back", "clear", "stop"})
+_SPLIT = re.compile(r"\s+to\s+|\s*[-\u2013\u2014]\s+|\s+[-\u2013\u2014]\s*|"
+                    r"(?<=\d)\s*\.\.\.?\s*(?=\d)|"  # "2026-12-24..2026-12-31"
+                    r"(?<=[\d.])[-\u2013](?=\d{1,2}[./]\d)")  # "24.12.-31.12.", "20.12-27.12"
+# "20.-27. Dezember", "1-14 August", "20 to 27 December": days sharing a month
+_DAYS_SHARED = re.compile(r"^(\d{1,2})\.?\s*(?:[-\u2013]|\s+to\s+)\s*(\d{1,2})\.?\s+"
+                          r"([^\W\d_]+)\.?(?:\s+(\d{4}))?$")
+_MONTH_DAYS_SHARED = re.compile(r"^([^\W\d_]+)\.?\s+(\d{1,2})\s*(?:[-\u2013]|\s+to\s+)\s*"
+                                r"(\d{1,2})(?:,?\s+(\d{4}))?$")
+# The words around the dates in the languages read ("vom 20. bis 27. Dezember", "du 20 au 27
+# décembre", "del 20 al 27 de diciembre", "dal 20 al 27 dicembre", "20 t/m 27 december").
+_FROM = re.compile(r"^(?:from|vom|von|ab|du|del|desde\s+el|desde|dal|dall['\u2019]|van|de)\s+")
+_UNTIL = re.compile(r"\s+(?:to|until|till|through|thru|bis(?:\s+zum)?|au|à|a|al|hasta\s+el|"
+                    r"hasta|fino\s+al|tot\s+en\s+met|t/m|tm|tot)\s+")
+_SPANISH_OF = re.compile(r"(?<=\d)\.?\s+de\s+(?=[^\W\d_])|(?<=[^\W\d_])\s+de\s+(?=\d{4})")
+AWAY_OFF = frozenset({"off", "none", "cancel", "back", "clear", "stop",
+                      "aus", "zurück", "zurueck", "beenden", "fini", "annuler", "terminé",
+                      "termine", "de retour", "cancelar", "fin", "de vuelta", "annulla",
+                      "finito", "finite", "tornato", "tornata", "uit", "terug", "voorbij"})
 
 
 def away_dates(text: str, today: date) -> tuple[date, date] | None:
-    """`2026-08-01 to 2026-08-14`, `1-14 August`, `3 March - 9 March 2027`, `August 3`...
+    """`2026-08-01 to 2026-08-14`, `2026-12-24..2026-12-31`, `1-14 August`, `3 March - 9
+    March 2027`, `August 3`, `24.12.-31.12.`, and the native forms (`vom 20. bis 27.
+    Dezember`, `du 20 au 27 décembre`, `del 20 al 27 de diciembre`, `20 t/m 27 december`).
     A date without a year is the next one on or after `today`. None if unreadable."""
-    text = re.sub(r"^(?:from\s+)", "", text.strip().lower())
-    text = _DAY_DOT.sub(r"\1", text)
-    shared = _DAYS_SHARED.match(text)
-    if shared:
-        first, last, month, year = shared.groups()
-        text = f"{first} {month} {year or ''} to {last} {month} {year or ''}".replace("  ", " ")
-    parts = [p.strip() for p in _SPLIT.split(text, maxsplit=1) if p.strip()]
+    text = _FROM.sub("", re.sub(r"\s+", " ", text.strip().lower()))
+    text = _SPANISH_OF.sub(" ", _UNTIL.sub(" to ", text))
+    parts = [p.strip() for p in _SPLIT.split(_month_spelled_twice(text), maxsplit=1)
+             if p.strip()]
     if not 1 <= len(parts) <= 2:
         return None
     start = _one_date(parts[0], today)
@@ -648,12 +671,29 @@ def away_dates(text: str, today: date) -> tuple[date, date] | None:
     return start, end
 
 
+def _month_spelled_twice(text: str) -> str:
+    """Days sharing a month ("20-27 december", "December 20-27") as two whole dates."""
+    shared = _DAYS_SHARED.match(text)
+    month_first = _MONTH_DAYS_SHARED.match(text)
+    if month_first:
+        month, first, last, year = month_first.groups()
+    elif shared:
+        first, last, month, year = shared.groups()
+    else:
+        return text
+    return f"{first} {month} {year or ''} to {last} {month} {year or ''}".replace("  ", " ")
+
+
 def _one_date(text: str, after: date) -> date | None:
     text = text.strip()
     iso = _ISO.match(text)
     try:
         if iso:
             return date(int(iso[1]), int(iso[2]), int(iso[3]))
+        numeric = _NUMERIC.match(text)
+        if numeric:
+            day, month, year = numeric.groups()
+            return _dated(int(day), int(month), year, after)
         found = _DAY_MONTH.match(text)
         if found:
             day, month, year = found.groups()
@@ -665,10 +705,14 @@ def _one_date(text: str, after: date) -> date | None:
         number = _MONTH_NAMES.get(month) or _MONTHS.get(month[:3])
         if number is None:
             return None
-        if year:
-            return date(int(year), number, int(day))
-        guess = date(after.year, number, int(day))
-        return guess if guess >= after - timedelta(days=1) else date(after.year + 1, number,
-                                                                     int(day))
+        return _dated(int(day), number, year, after)
     except ValueError:
         return None
+
+
+def _dated(day: int, month: int, year: str | None, after: date) -> date:
+    """The day; without a year, the next one on or after `after` (ValueError: no such day)."""
+    if year:
+        return date(int(year) + (2000 if len(year) == 2 else 0), month, day)
+    guess = date(after.year, month, day)
+    return guess if guess >= after - timedelta(days=1) else date(after.year + 1, month, day)
