@@ -156,6 +156,10 @@ class Reading:
     action: Command | None = None
     say: Command | None = None
     problem: str = ""  # empty when the reading can be carried out
+    # why not, as a code: the reader's ("no_command", "several_commands", "question",
+    # "cards_in_sentence", "several_cards", "empty_say", "bad_bid"...) or the engine's
+    # UnreadableInput code ("not_a_card"...)
+    code: str = ""
     read: str = ""  # the reply's text as we read it (shortened), for error emails
 
     @property
@@ -199,7 +203,7 @@ def read_commands(text: str, now: Asked | None = None) -> Reading:
     phase = now.state.phase if now is not None and now.state is not None else None
     read = _shorten(text)
     found: list[Command] = []
-    problems: list[str] = []
+    problems: list[tuple[str, str]] = []  # (code, words)
     lines = _listed_pass(text.splitlines(), phase)
     for i, raw in enumerate(lines):
         line = _clean(raw)
@@ -213,7 +217,7 @@ def read_commands(text: str, now: Asked | None = None) -> Reading:
         try:
             command = _read(raw, line, now)
         except UnreadableInput as exc:
-            problems.append(explain(exc))
+            problems.append((str(exc.data.get("why") or exc.code), explain(exc)))
             continue
         if command is not None:
             found.append(command)
@@ -237,7 +241,7 @@ def _question(raw: str, line: str, now: Asked | None) -> Command | None:
         return None  # a question in words, read with the rest of the reply
     if command is None or not command.is_move:
         return command
-    raise _worded(_("“%(raw)s” reads as a question, so we didn't act on it. To "
+    raise _worded("question", _("“%(raw)s” reads as a question, so we didn't act on it. To "
                             "%(what)s, reply with just “%(reply)s” on a line of its own.",
                             raw=raw, what=command.describe(), reply=command.reply))
 
@@ -278,21 +282,23 @@ def _listed_pass(lines: list[str], phase: Phase | None) -> list[str]:
     return joined
 
 
-def _judge(found: list[Command], problems: list[str], read: str, text: str,
+def _judge(found: list[Command], problems: list[tuple[str, str]], read: str, text: str,
            phase: Phase | None) -> Reading:
     say = next((c for c in found if c.verb == "say"), None)
     actions = list(dict.fromkeys(c for c in found if c.verb != "say"))
     if say is not None and not say.text:
         return Reading(problem=_("“say” needs a message after it, e.g. “say good game!”."),
-                       read=read)
+                       read=read, code="empty_say")
     if problems:
-        return Reading(problem=problems[0], read=read)
+        code, problem = problems[0]
+        return Reading(problem=problem, read=read, code=code)
     if phase is Phase.PASS:
         actions = _one_pass(actions)
     if len({c.describe() for c in actions}) > 1:
         named = list_words([f"“{c.line}”" for c in actions])
         return Reading(problem=_("Your reply has more than one command (%(named)s); send one "
-                                 "at a time.", named=named), read=read)
+                                 "at a time.", named=named), read=read,
+                       code="several_commands")
     if not actions and say is None:
         return _in_sentences(text, phase, read)
     return Reading(action=actions[0] if actions else None, say=say, read=read)
@@ -318,7 +324,8 @@ def _in_sentences(text: str, phase: Phase | None, read: str) -> Reading:
         loose.setdefault(parse_card(code), code)
     others = [code for card, code in loose.items() if card not in cards]
     if others and not cards:
-        return Reading(problem=_codes_in_sentences(others, phase, text), read=read)
+        return Reading(problem=_codes_in_sentences(others, phase, text), read=read,
+                       code="cards_in_sentence")
     if len(cards) == 1 and not others:
         return Reading(action=Command("play", cards, line=read), read=read)
     if len(cards) > 1 and phase is Phase.PASS and not others:
@@ -331,8 +338,8 @@ def _in_sentences(text: str, phase: Phase | None, read: str) -> Reading:
                      cards=named_all) if phase is Phase.PASS else
                    _("Your reply names %(count)s different cards (%(cards)s), so we didn't "
                      "guess: reply with just the one you play.", count=count, cards=named_all))
-        return Reading(problem=problem, read=read)
-    return Reading(problem=_nothing_found(text, phase), read=read)
+        return Reading(problem=problem, read=read, code="several_cards")
+    return Reading(problem=_nothing_found(text, phase), read=read, code="no_command")
 
 
 def _codes_in_sentences(codes: list[str], phase: Phase | None, text: str) -> str:
@@ -433,14 +440,14 @@ def _moon(rest: str, line: str) -> Command:
         return Command("moon", down=True, line=line)
     if rest in {"up", "others up", "put others up"}:
         return Command("moon", down=False, line=line)
-    raise _worded(_("Choose “moon down” (you go down) or “moon up” (everyone "
+    raise _worded("moon_choice", _("Choose “moon down” (you go down) or “moon up” (everyone "
                             "else goes up)."))
 
 
 def _address(line: str) -> Command:
     address = line.removeprefix("add address ").removeprefix("address").strip(" :")
     if not address:
-        raise _worded(_("Write the address to add, e.g. “address you@example.org”."))
+        raise _worded("no_address", _("Write the address to add, e.g. “address you@example.org”."))
     return Command("address", text=address, line=line)
 
 
@@ -464,20 +471,21 @@ def _bare_pass(line: str, now: Asked | None) -> Command:
     if now is None or now.kind is Ask.PASS or state is None or state.rules.pass_count:
         held = now.cards if now is not None and now.kind is Ask.PASS else ()
         count = now.pass_count if now is not None and now.kind is Ask.PASS else 3
-        raise _worded(_("Name the cards to pass, e.g. “%(example)s”.",
+        raise _worded("pass_needs_cards", _("Name the cards to pass, e.g. “%(example)s”.",
                         example=pass_example(held, count)))
     refused = now.why_not(PassCards(now.seat, ()))
     why = explain(refused) if refused is not None else _("No cards are passed now.")
     if now.kind is Ask.PLAY:
-        raise _worded(_("%(why)s: reply with the card you play, e.g. “QS”.",
+        raise _worded("no_pass_now", _("%(why)s: reply with the card you play, e.g. “QS”.",
                         why=why.rstrip(".")))
-    raise _worded(why)
+    raise _worded("no_pass_now", why)
 
 
-def _worded(words: str) -> UnreadableInput:
+def _worded(why: str, words: str) -> UnreadableInput:
     """The reply reader's own refusal, worded here: the engine's code for words made above it
-    (pbem.present.refusals.explain gives them back as they are)."""
-    return UnreadableInput("worded", words=words)
+    (pbem.present.refusals.explain gives them back as they are), and `why`, the reader's code
+    for it (Reading.code)."""
+    return UnreadableInput("worded", words=words, why=why)
 
 
 def pass_example(hand: Sequence[Card], count: int) -> str:
@@ -492,7 +500,7 @@ def _chips(text: str) -> int:
     """The chips of `bid N`: a whole number, at least 1 (the engine checks it beats the
     highest bid)."""
     if not text:
-        raise _worded(_("Say how many chips you bid, e.g. “bid 5”; or reply “pass”."))
+        raise _worded("no_chips", _("Say how many chips you bid, e.g. “bid 5”; or reply “pass”."))
     found = _BID.match(text)
     number = found.group(1) if found else ""
     if number.lstrip("-").isdigit() and len(number) <= 7:
@@ -500,10 +508,10 @@ def _chips(text: str) -> int:
     elif number in _NUMBER_WORDS:
         chips = _NUMBER_WORDS[number]
     else:
-        raise _worded(_("We couldn't read “bid %(text)s” as a bid: write a whole number "
+        raise _worded("bad_bid", _("We couldn't read “bid %(text)s” as a bid: write a whole number "
                                 "of chips, e.g. “bid 5”; or reply “pass”.", text=text))
     if chips < 1:
-        raise _worded(_("“bid %(text)s” isn't a bid: a bid is a whole number of chips, "
+        raise _worded("bad_bid", _("“bid %(text)s” isn't a bid: a bid is a whole number of chips, "
                                 "at least 1, e.g. “bid 5”; or reply “pass”.", text=text))
     return chips
 
@@ -511,15 +519,16 @@ def _chips(text: str) -> int:
 def _suit(verb: str, text: str) -> Suit | None:
     """The suit of `avoid spades` (`name spades`, `suit: spades`). Only `avoid` insists: a
     line like "Name: Ann Smith" is no command."""
-    text = re.sub(r"^(?:the\s+)?(?:suit\s+)?(?:to\s+avoid\s+)?:?\s*", "", text)
+    text = re.sub(r"^(?:(?:the|les|le|la|los|las|el|die|den|de|het|gli|i)\s+)?(?:suit\s+)?"
+                  r"(?:to\s+avoid\s+)?:?\s*", "", text)
     if not text and verb == "avoid":
-        raise _worded(_("Name the suit to avoid, e.g. “avoid spades”."))
+        raise _worded("no_suit", _("Name the suit to avoid, e.g. “avoid spades”."))
     try:
         return parse_suit(suit_in_english(text)) if text else None
     except UnreadableInput:
         if verb != "avoid":
             return None
-        raise _worded(_("“%(verb)s %(text)s”: “%(text)s” isn't a suit. Name the suit "
+        raise _worded("not_a_suit", _("“%(verb)s %(text)s”: “%(text)s” isn't a suit. Name the suit "
                                 "to avoid as clubs, diamonds, hearts or spades, e.g. “avoid "
                                 "spades”.", verb=verb, text=text)) from None
 
@@ -545,17 +554,18 @@ def _bare_cards(line: str, passing: bool) -> Command | None:
         return Command("play", cards, line=line)
     if passing:
         return Command("pass", cards, line=line)
-    raise _worded(_("You named %(count)s cards (%(cards)s); play one card at a time.",
-                            count=len(cards), cards=list_words([str(c) for c in cards])))
+    raise _worded("several_cards", _("You named %(count)s cards (%(cards)s); play one card "
+                                     "at a time.", count=len(cards),
+                                     cards=list_words([str(c) for c in cards])))
 
 
 def _one_card(text: str) -> Card:
     if not text:
-        raise _worded(_("Name the card to play, e.g. “play QS”."))
+        raise _worded("no_card", _("Name the card to play, e.g. “play QS”."))
     cards = _cards(text)
     if len(cards) != 1:
-        raise _worded(_("“play %(text)s” names %(count)s cards: play one at a time.",
-                                text=text, count=len(cards)))
+        raise _worded("several_cards", _("“play %(text)s” names %(count)s cards: play one at "
+                                         "a time.", text=text, count=len(cards)))
     return cards[0]
 
 
@@ -567,7 +577,7 @@ def _cards(text: str) -> tuple[Card, ...]:
     except UnreadableInput as exc:
         cards = tuple(dict.fromkeys(cards_in(text, any_case=True)))
         if not cards and " " in text:  # the whole phrase, not its first word ("the")
-            raise _worded(_("We couldn't find a card in “%(text)s”. Write the rank then "
+            raise _worded("no_card", _("We couldn't find a card in “%(text)s”. Write the rank then "
                                     "the suit, like QS, 10H or “queen of spades”.",
                                     text=text)) from exc
         if not cards:
