@@ -26,6 +26,7 @@ from pbem.mailin.commands import AWAY_OFF, away_dates, needs_phase, read_command
 from pbem.mailin.language import LANGUAGES, RANKS, SUIT_LETTERS
 from pbem.mailin.process import Inbox, deliver
 from pbem.present.i18n import _, using
+from pbem.present.refusals import no_command_while_waiting
 from pbem.store.db import transaction
 from pbem.store.models import Away, InboundMail
 from tests.helpers import asked_at
@@ -385,3 +386,22 @@ def test_auction_bid_and_suit_by_reply_in_each_language(engine: Engine, language
                                        sender=f"{NAMES[seat]} <{me}>"))
     assert any(isinstance(e, SuitNamed) and e.suit.plural == "spades"
                for e in events(engine, game)), newest_reason(engine)
+
+
+@pytest.mark.parametrize(("language", "text"), [
+    ("en", "Any news? Thanks"), ("de", "Gibt es was Neues? Danke"),
+    ("fr", "Des nouvelles ? Merci"), ("es", "¿Novedades? Gracias"),
+    ("it", "Novità? Grazie"), ("nl", "Nog nieuws? Bedankt")])
+def test_a_reply_with_no_command_while_someone_else_is_to_move_points_to_nudge(
+        engine: Engine, language: str, text: str) -> None:
+    """Not "Reply with the card you play" to a player nothing is asked of."""
+    game = two_human_game(engine)
+    seat, _state = to_play(engine, game)
+    waiting = (ANN, BOB)[1 - seat]
+    deliver(fixed_inbox(engine), reply(latest_token(engine, waiting), text, sender=waiting))
+    (error,) = emails(engine, waiting, "error")
+    with using(language):
+        told = no_command_while_waiting("\0").split("\0")[1]
+    assert language == "en" or told != no_command_while_waiting("\0").split("\0")[1]
+    assert " ".join(told.split()) in " ".join(error.body_text.split())
+    assert "Reply with the card you play" not in error.body_text
