@@ -209,8 +209,8 @@ def read_commands(text: str, now: Asked | None = None) -> Reading:
         line = _clean(raw)
         if not line:
             continue
-        if _verb(line) == "say":
-            said = after_command_word(raw.strip()).lstrip(" :").strip()
+        said = _said(raw, line)
+        if said is not None:
             rest = "\n".join([said, *lines[i + 1:]]).strip()
             found.append(Command("say", text=rest, line=raw.strip()))
             break
@@ -222,6 +222,19 @@ def read_commands(text: str, now: Asked | None = None) -> Reading:
         if command is not None:
             found.append(command)
     return _judge(found, problems, read, text, phase)
+
+
+def _said(raw: str, line: str) -> str | None:
+    """The message of a `say` line (the rest of the reply follows it), or None if the line
+    is no `say`. The other languages' words ("Nachricht", "dis", "zeg") say it only with a
+    colon ("Nachricht: gutes Spiel"): "Sag mal, ..." or "Dis, tu joues ?" are no message."""
+    if _verb(line) != "say":
+        return None
+    written = _LIST_MARKER.sub("", raw.strip())
+    after = after_command_word(written)
+    if written[:3].lower() != "say" and not after.lstrip().startswith(":"):
+        return None
+    return after.lstrip(" :").strip()
 
 
 def _read(raw: str, line: str, now: Asked | None) -> Command | None:

@@ -118,7 +118,7 @@ LANGUAGES: dict[str, Words] = {
                   "unsubscribe": "afmelden uitschrijven",
                   "leave": "opgeven ik_geef_op spel_verlaten",
                   "export": "exporteren mijn_gegevens",
-                  "bid": "bied bod", "avoid": "vermijd vermijden", "say": "zeg bericht",
+                  "bid": "bied bod", "avoid": "vermijd vermijden", "say": "zeg",
                   "nudge": "porren herinneren herinnering", "address": "adres"},
         pronouns="ik", polite="alsjeblieft alstublieft bedankt dank_je dank_u"),
 }

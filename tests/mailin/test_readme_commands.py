@@ -152,7 +152,7 @@ def assert_away_noted(engine: Engine, text: str, reason: str) -> None:
 
 # What follows a command word to make it whole ("spiele" + " QS")
 _ARGUMENTS = {"play": " QS", "pass": " 2C 3D AH", "vacation": " 1-14 August", "bid": " 5",
-              "avoid": " spades", "say": " good game!", "address": " you@example.org"}
+              "avoid": " spades", "say": ": good game!", "address": " you@example.org"}
 _OUTCOME = {"vacation": "away", "end": "end", "play on": "end"}
 
 
