@@ -87,21 +87,28 @@ _NUMBER_WORDS = {word: n for n, word in enumerate((
 _BID = re.compile(r"^(-?\d+(?:[.,]\d+)?|[a-z]+)(?:\s+(?:chips?|jetons?|fiches?|fichas?|"
                   r"gettoni|gettone))?$")
 _SUIT_LETTERS = frozenset("cdhs")  # alone on a line: an initial, not a suit
-_TRAILING = re.compile(r"[\s.!,;:]+$")
+_TRAILING = re.compile(r"[\s.!,;:\-\u2013\u2014]+$")  # "QS - thanks!" → "QS -" → "QS"
+# A smiley or emoji after a short command ("QS :)", "KS 👍", "QS ❤️"); not the suit symbols
+# or the playing cards (U+1F0A0..), which name cards.
+_SMILEY = re.compile(r"(?:\s*(?:[:;]-?[()dpD]|<3|\^\^)|\s*[\U0001F300-\U0001FAFF\u2700-\u27BF"
+                     r"\u263A\u2639\uFE0F\u200D])+$")
 # Polite words around a short command, in the six languages read and a few more people
 # write ("10c thx", "5C proszę", "KS bitte"): dropped before the line is read.
-_POLITE = re.compile(r"^(?:please\s+|pls\s+|bitte\s+|por favor\s+|per favore\s+)|\s+(?:please|"
+_POLITE = re.compile(r"^(?:please\s+|pls\s+|bitte\s+|por favor\s+|per favore\s+|ok(?:ay)?,?\s+)|"
+                     r"\s+(?:please and thanks|please|"
                      r"pls|plz|thanks|thank you|thx|ty|cheers|bitte|danke|merci|svp|gracias|"
                      r"por favor|grazie|per favore|dank je|dankjewel|alsjeblieft|proszę|prosze|"
                      r"dzięki|dzieki|obrigado|obrigada)$")
 # "I bid 5", "I pass", "I'll play the QS", "let me play QS"
-_I = re.compile(r"^(?:i(?:['\u2019]ll|\s+will|['\u2019]d)?|let me|i'd like to)\s+"
-                r"(?=(?:play|pass|bid|avoid|name|claim)\b)")
+_I = re.compile(r"^(?:i(?:['\u2019]ll|\s+will|['\u2019]d)?|let me|let['\u2019]s|i'd like to)\s+"
+                r"(?=(?:play|pass|bid|avoid|name|claim|lead|go with|throw)\b)")
+_PLAY_WORDS = re.compile(r"^(?:lead|go with|throw)\s+")  # "I'll go with QS": after "I" only
 _ARTICLE = re.compile(r"^(?:the|my|a|an)\s+")  # "play the QS"
 # "king spades", "10 of clubs" without "of": a rank and a suit named in words
+# (not "a": "a heart" is any heart)
 _RANK_SUIT_WORDS = re.compile(r"^((?:play\s+|pass\s+)?(?:ace|king|queen|jack|ten|\d{1,2}|two|three|"
-                              r"four|five|six|seven|eight|nine))\s+(clubs?|diamonds?|hearts?|"
-                              r"spades?)$")
+                              r"four|five|six|seven|eight|nine|[kqjt]))\s+(clubs?|diamonds?|"
+                              r"hearts?|spades?)$")
 _LIST_MARKER = re.compile(r"^(?:[-*\u2022\u00b7\u2013\u2014]|\(?\d{1,2}[.)])\s+")  # "- KS", "1. KS"
 _SPACED_CODE = re.compile(r"^((?:play|pass)\s+)?(10|[2-9akqjt])\s+([cdhs])$")  # "Q S", "10 H"
 _ASKED = frozenset({"help", "status", "unsubscribe"})  # "help?" asks for help
@@ -616,20 +623,25 @@ def _verb(cleaned: str) -> str:
 def _clean(line: str) -> str:
     line = _LIST_MARKER.sub("", line.strip().lstrip("¿¡").replace("\u00a0", " "))
     line = in_english(line)
-    line = _TRAILING.sub("", line)
+    line = _TRAILING.sub("", _SMILEY.sub("", line))
     line = _TRAILING.sub("", _POLITE.sub("", line).strip())
     line = re.sub(r"\s+", " ", line)
     if line.endswith("?") and line.rstrip("?") in _ASKED:
         line = line.rstrip("?")  # "help?"
     line = _SPACED_CODE.sub(r"\1\2\3", line)  # "q s" → "qs"
     line = _RANK_SUIT_WORDS.sub(r"\1 of \2", line)  # "king spades" → "king of spades"
+    if line.startswith("the ") and _card_count(line[4:]) == 1:
+        return line[4:]  # "the QS" (not "my QS": "my 2c" is money)
+    if not line.startswith(("i ", "i'", "i\u2019", "let me ", "let's ", "let\u2019s ")):
+        return line
+    said = _I.sub("", line)
+    played = _PLAY_WORDS.sub("play ", said)  # "I'll go with QS": a move only with one card
+    if played != said:
+        return played if _card_count(_ARTICLE.sub("", played[5:])) == 1 else line
     if line.startswith("i "):
-        return _I.sub("", line)  # "I pass", "I play the big one": a command, read as one
-    if line.startswith(("i'", "i\u2019", "let me ")):  # "I'll play the QS": a move only when
-        said = _I.sub("", line)  # what follows the verb is one card; else a sentence
-        verb, _sep, rest = said.partition(" ")
-        return said if verb != "play" or _card_count(_ARTICLE.sub("", rest)) == 1 else line
-    return line
+        return said  # "I pass", "I play the big one": a command, read as one
+    verb, _sep, rest = said.partition(" ")  # "I'll play the QS": a move only when what
+    return said if verb != "play" or _card_count(_ARTICLE.sub("", rest)) == 1 else line
 
 
 def _shorten(text: str) -> str:

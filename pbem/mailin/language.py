@@ -45,7 +45,8 @@ LANGUAGES: dict[str, Words] = {
                   "unsubscribe": "unsub opt_out remove_me",
                   "leave": "resign leave_game leave_the_game quit_game quit_the_game give_up "
                            "i_resign i_give_up"},
-        polite="please pls thanks thank_you cheers ta"),
+        polite="please pls thanks thank_you cheers ta many_thanks thanks_a_lot "
+               "please_and_thanks please_and_thank_you"),
     "de": Words(
         ranks=("zwei", "drei", "vier", "fünf fuenf", "sechs", "sieben", "acht", "neun", "zehn",
                "bube bauer", "dame", "könig koenig konig", "ass as"),
@@ -59,7 +60,7 @@ LANGUAGES: dict[str, Words] = {
                   "export": "daten_exportieren meine_daten exportieren",
                   "bid": "biete gebot", "avoid": "vermeide meide", "say": "sag sage nachricht",
                   "nudge": "anstupsen stupsen erinnern", "address": "adresse"},
-        pronouns="ich", polite="bitte danke vielen_dank gruß gruss"),
+        pronouns="ich", polite="bitte danke vielen_dank danke_schön dankeschön gruß gruss"),
     "fr": Words(
         ranks=("deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix",
                "valet", "dame reine", "roi", "as"),
@@ -77,7 +78,7 @@ LANGUAGES: dict[str, Words] = {
                   "bid": "enchère enchere enchéris encheris mise", "avoid": "évite evite "
                   "éviter eviter", "say": "dis", "nudge": "relancer relance",
                   "address": "adresse"},
-        pronouns="je j'", polite="merci s'il_vous_plaît s'il_vous_plait svp stp"),
+        pronouns="je j'", polite="merci merci_beaucoup s'il_vous_plaît s'il_vous_plait svp stp"),
     "es": Words(
         ranks=("dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez",
                "jota sota", "reina dama", "rey", "as"),
@@ -93,7 +94,7 @@ LANGUAGES: dict[str, Words] = {
                   "export": "exportar mis_datos exportar_mis_datos",
                   "bid": "pujo puja apuesto", "avoid": "evito evitar", "say": "mensaje",
                   "nudge": "recordar recordatorio", "address": "dirección direccion"},
-        pronouns="yo", polite="gracias por_favor"),
+        pronouns="yo", polite="gracias muchas_gracias por_favor"),
     "it": Words(
         ranks=("due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove", "dieci",
                "fante jack", "regina donna", "re", "asso"),
@@ -107,7 +108,7 @@ LANGUAGES: dict[str, Words] = {
                   "export": "esporta esportare i_miei_dati",
                   "bid": "offro offerta", "avoid": "evito evitare", "say": "messaggio",
                   "nudge": "sollecita sollecito", "address": "indirizzo"},
-        pronouns="io", polite="grazie per_favore"),
+        pronouns="io", polite="grazie grazie_mille per_favore"),
     "nl": Words(
         ranks=("twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen", "tien",
                "boer", "vrouw dame", "heer koning", "aas"),
@@ -120,7 +121,7 @@ LANGUAGES: dict[str, Words] = {
                   "export": "exporteren mijn_gegevens",
                   "bid": "bied bod", "avoid": "vermijd vermijden", "say": "zeg",
                   "nudge": "porren herinneren herinnering", "address": "adres"},
-        pronouns="ik", polite="alsjeblieft alstublieft bedankt dank_je dank_u"),
+        pronouns="ik", polite="alsjeblieft alstublieft bedankt dank_je dank_je_wel dank_u"),
 }
 
 SUIT_LETTERS = "CDHS"

@@ -76,6 +76,19 @@ ITEM_8 = [
     Row("en", "I'll play the ace of diamonds", "play", "play AD"),
 ]
 
+# One card named once in a short reply, however it is dressed: a move
+SHORT = rows("en", "play", ("QS - thanks!", "play QS"), ("QS :)", "play QS"), ("KS 👍", "play KS"),
+             ("ok QS", "play QS"), ("the QS", "play QS"), ("K spades", "play KS"),
+             ("QS please and thanks", "play QS"), ("Let’s play the KS", "play KS"),
+             ("I’ll go with QS", "play QS"), ("I lead the queen of spades", "play QS"),
+             ("Q♠ 😀", "play QS")) + [
+    Row("fr", "QS merci beaucoup", "play", "play QS"),
+    Row("nl", "QS dank je wel", "play", "play QS"),
+    Row("it", "QS grazie mille", "play", "play QS"),
+    Row("es", "QS muchas gracias", "play", "play QS"),
+    Row("de", "QS, danke schön", "play", "play QS"),
+]
+
 PLAY = [
     *rows("en", "play", ("QS", "play QS"), ("play 10H", "play TH"), ("Q♠", "play QS"),
           ("queen of spades", "play QS"), ("Play the queen of spades, please", "play QS"),
@@ -197,9 +210,14 @@ REFUSED = [
     Row("it", "say", "play", "refused:empty_say"),
     Row("nl", "pas", "pass", "refused:pass_needs_cards"),
     Row("en", "2C 3D AH", "play", "refused:several_cards"),
+    # a card in a sentence, not a short reply: asked about, never guessed (as "my 2c")
+    Row("en", "my QS", "play", "refused:cards_in_sentence"),
+    Row("en", "QS is my card", "play", "refused:cards_in_sentence"),
+    Row("en", "I go with the flow", "play", "refused:no_command"),
+    Row("en", "the end", "play", "refused:no_command"),
 ]
 
-TABLE = [*ITEM_8, *PLAY, *PASS, *AUCTION, *COMMANDS, *SAY, *AWAY, *MOON, *REFUSED]
+TABLE = [*ITEM_8, *SHORT, *PLAY, *PASS, *AUCTION, *COMMANDS, *SAY, *AWAY, *MOON, *REFUSED]
 
 
 @cache
