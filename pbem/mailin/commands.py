@@ -2,14 +2,19 @@
 
 One command a line, case-insensitive: a card alone or `play QS`; `pass 2C 3D AH` (in the pass
 phase a bare list of cards is a pass too); `claim`; `moon down` / `moon up`; `status`; `help`;
-`say <text>` (the rest of the reply is the message); `away <dates>` (`vacation <dates>`,
-`Urlaub ...`); `unsubscribe` (`stop`, `abmelden`...: answered with how to stop the emails).
+`say <text>` (the rest of the reply is the message; another language's word for it takes a
+colon: `Nachricht: gutes Spiel`); `away <dates>` (`vacation <dates>`, `Urlaub ...`: the dates
+as the pages write them, `2026-12-24..2026-12-31`, and as people do in each language,
+`vom 20. bis 27. Dezember`, `du 20 au 27 décembre`, `24.12.-31.12.`); `nudge`; `unsubscribe`
+(`stop`, `abmelden`...: answered with how to stop the emails).
 Cards as the engine reads them: `QS`, `Q♠`, `10H`, `TH`, `Q S`, `10 H`, `queen of spades`,
 `7 of diamonds` (with two decks, Cancellation Hearts, `QS` is "a queen of spades you hold",
 whichever deck it came from). A list marker before a line ("- KS", "* KS", "1. KS") is
 dropped, and a trailing "?" after `help` or `status`; a move asked as a question ("QS?",
 "claim?") is not made but answered. Lines that aren't commands ("Thanks!") are ignored; a
-reply with none, or with two different ones, gets an error email.
+reply with none, or with two different ones, gets an error email. A card named once in a short
+reply is a move however it is dressed: polite words, a smiley, "ok", "the", "I'll play / go
+with"; `Reading.code` says why a reply can't be carried out.
 
 Auction Hearts: `bid 5` (`bid 5 chips`, `bid five`), and `pass` alone (also `no bid`, `bid
 pass`) passes the bid; the winning bidder names the suit to avoid with `avoid spades` (`avoid
