@@ -78,7 +78,7 @@ from pbem.mailin.unroutable import unroutable
 from pbem.present import service_words, views
 from pbem.present.i18n import DEFAULT, _, current, format_date, lazy, using
 from pbem.present.presenters import presenter
-from pbem.present.refusals import mistake_words
+from pbem.present.refusals import mistake_words, no_command_while_waiting
 from pbem.present.words import list_words
 from pbem.roster import load_roster
 from pbem.store.db import read_alone, transaction
@@ -500,7 +500,10 @@ def _carry_out(inbox: Inbox, route: Route, reading: Reading, message: Message,
                mail_id: int | None = None) -> Decision:
     if not reading.ok:
         over = _game_over(inbox, route, reading)
-        return over or _error(inbox, route, reading.read, reading.problem, "unreadable")
+        waiting = no_command_while_waiting(printable(reading.read)) \
+            if reading.code == "no_command" and reading.read else ""
+        return over or _error(inbox, route, reading.read, reading.problem, "unreadable",
+                              waiting=waiting)
     answers: list[Answer] = []
     reasons: list[str] = []
     action = reading.action
@@ -644,16 +647,19 @@ def _game_over(inbox: Inbox, route: Route, reading: Reading) -> Decision | None:
 
 
 def _error(inbox: Inbox, route: Route, read: str, reason: str, label: str,
-           command: Command | None = None) -> Decision:
+           command: Command | None = None, waiting: str = "") -> Decision:
+    """The error email; `waiting`: the reason instead when nothing is asked of the seat now
+    (a reply with no command while someone else is to move)."""
     def answer(session: Session) -> None:
         player, game = session.get(Player, route.player_id), session.get(Game, route.game_id)
         if player is None or game is None or not replies.may_answer(session, player, inbox.clock()):
             return
         state = load_state(session, route.game_id).state
+        idle = waiting and not state.game_over and not asked(state, route.seat_no).must_act
         send_error(session, game, state, route.seat_no,
                    what_was_read=printable(read) or _("(nothing)"),
-                   reason=explain(reason, state, route.seat_no, command,
-                                  stale=label == "stale"),
+                   reason=waiting if idle else explain(reason, state, route.seat_no, command,
+                                                       stale=label == "stale"),
                    settings=inbox.settings, now=inbox.clock(), in_reply_to=route.answered,
                    language=route.answer_language)
 
