@@ -141,8 +141,8 @@ def decide(state: GameState, command: Command, names: Sequence[str] = ()) -> tup
 
 def _decide_play(state: GameState, command: PlayCard) -> tuple[Event, ...]:
     seat, card = command.seat, command.card
-    kept = state._table
-    if (type(kept) is Table and state.phase is _PLAY and seat == state.turn
+    kept = state._table  # the table `state` was frozen from: the same phase, turn, hands
+    if (type(kept) is Table and kept.phase is _PLAY and seat == kept.turn
             and kept._legal(kept.hands[seat]) >> card.index & 1):
         return (_checked_play(kept, seat, card),)  # most plays: legal, a standard game
     if state.phase is not PLAY:
