@@ -280,7 +280,14 @@ def _phase_error(state: GameState) -> WrongPhase:
 # --- pass --------------------------------------------------------------------------------
 
 def _decide_pass(state: GameState, command: PassCards) -> tuple[Event, ...]:
-    seat, cards, rules = command.seat, command.cards, state.rules
+    seat, cards = command.seat, command.cards
+    kept = state._table  # the table `state` was frozen from: the same phase, passes, hands
+    if type(kept) is Table and kept.phase is PASS and 0 <= seat < kept.seats:
+        mask = mask_of(cards)  # interned cards: a card named twice sets a bit once
+        if (kept.passed[seat] < 0 and mask.bit_count() == len(cards) == kept.rules.pass_count
+                and not mask & ~kept.hands[seat]):
+            return (CardsPassed(seat, sort_cards(cards)),)  # most passes: a legal one
+    rules = state.rules
     if state.phase is not PASS:
         if rules.pass_count == 0:
             raise WrongPhase("no_passing", variant=rules.variant.value)
