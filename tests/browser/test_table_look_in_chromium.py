@@ -156,13 +156,21 @@ def test_a_card_link_confirms_then_plays(live_site: LiveSite, browser_page: Any,
     game_id = start_game(app, seed=11, name="Table look", human=ANN)
     now = to_mid_trick(live_site, game_id)
     frame = open_newest_mail(page, live_site, "Your turn,")
+    expect(frame.locator(".felt .trick-play")).to_have_count(len(now.current_trick.plays))
+    mail_html = page.locator("iframe.mail").get_attribute("srcdoc") or ""
     link = frame.locator("a.card").first
     code = link.locator(".code").inner_text().strip()
     link.click()
+    expect(page).to_have_url(re.compile(r"/t/"))
+    artefact(page, "card-confirm", width)
+    email = page.context.new_page()  # the turn email alone, as a mail client shows it
+    email.set_viewport_size({"width": min(width, 640), "height": 900})
+    email.set_content(mail_html)
+    artefact(email, "turn-email", width)
+    email.close()
     expect(page.locator(".felt .mid ol.trick-cards li")).to_have_count(
         len(now.current_trick.plays))
     no_sideways_scroll(page)
-    artefact(page, "card-confirm", width)
     confirm = page.get_by_role("button", name=re.compile(r"^Play "))
     box = confirm.bounding_box()
     assert box["width"] >= 44 and box["height"] >= 44
