@@ -156,7 +156,7 @@ def test_a_card_link_confirms_then_plays(live_site: LiveSite, browser_page: Any,
     game_id = start_game(app, seed=11, name="Table look", human=ANN)
     now = to_mid_trick(live_site, game_id)
     frame = open_newest_mail(page, live_site, "Your turn,")
-    expect(frame.locator(".felt .trick-play")).to_have_count(len(now.current_trick.plays))
+    expect(frame.locator(".felt .felt-play")).to_have_count(len(now.current_trick.plays))
     mail_html = page.locator("iframe.mail").get_attribute("srcdoc") or ""
     link = frame.locator("a.card").first
     code = link.locator(".code").inner_text().strip()
