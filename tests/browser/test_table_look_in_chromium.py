@@ -53,6 +53,16 @@ def artefact(page: Any, name: str, width: int) -> None:
     page.screenshot(path=str(folder / f"{name}-{width}.png"), full_page=True)
 
 
+def picture(page: Any, name: str, width: int, top: str, bottom: str) -> None:
+    """The part of the page from `top`'s top to `bottom`'s bottom (README's pictures)."""
+    first, last = page.locator(top).bounding_box(), page.locator(bottom).bounding_box()
+    left = max(0, first["x"] - 16)
+    clip = {"x": left, "y": max(0, first["y"] - 8), "width": min(first["width"] + 32, width - left),
+            "height": last["y"] + last["height"] - first["y"] + 16}
+    folder = Path(os.environ.get("PBEM_ARTEFACTS") or "test-artefacts")
+    page.screenshot(path=str(folder / f"{name}-{width}.png"), clip=clip, full_page=True)
+
+
 def no_sideways_scroll(page: Any) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
@@ -129,6 +139,7 @@ def test_the_table_look(live_site: LiveSite, browser_page: Any, width: int) -> N
         assert dimmed.nth(i).evaluate(CONTRAST) >= 4.5
     no_sideways_scroll(page)
     artefact(page, "seat-trick", width)
+    picture(page, "table", width, "main h1", ".fan")
 
     page.goto(f"{live_site.url}/games/{game_id}")  # the public table: no hand, the same felt
     seats_around_the_table(page, now, names, mine=False)
@@ -167,6 +178,7 @@ def test_a_card_link_confirms_then_plays(live_site: LiveSite, browser_page: Any,
     email.set_viewport_size({"width": min(width, 640), "height": 900})
     email.set_content(mail_html)
     artefact(email, "turn-email", width)
+    picture(email, "turn-email-top", width, ".sheet", ".hand-table")
     email.close()
     expect(page.locator(".felt .mid ol.trick-cards li")).to_have_count(
         len(now.current_trick.plays))
