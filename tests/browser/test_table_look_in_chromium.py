@@ -22,7 +22,7 @@ from tests.browser.conftest import LiveSite
 from tests.browser.test_create_in_chromium import robots_answered
 from tests.browser.test_play_in_chromium import open_newest_mail
 from tests.web.support import events, finish_game, human_move, start_game, state
-from tests.web.variant_support import seat_page
+from tests.web.variant_support import seat_page, variant_game
 
 pytestmark = pytest.mark.browser
 WIDTHS = (375, 1280)
@@ -82,8 +82,9 @@ def seats_around_the_table(page: Any, now: GameState, names: list[str], *,
     bottom = page.locator(".felt .me .seat")
     expect(bottom.locator(".who")).to_have_text(names[0])
     expect(bottom).to_have_class(re.compile(r"\byou\b" if mine else r"^(?!.*\byou\b)"))
-    for side in ("top", "left", "right", "me"):  # four players: one on each side
-        expect(page.locator(f".felt .{side} .seat")).to_have_count(1)
+    if now.seats == 4:  # four players: one on each side
+        for side in ("top", "left", "right", "me"):
+            expect(page.locator(f".felt .{side} .seat")).to_have_count(1)
 
 
 def to_mid_trick(site: LiveSite, game_id: int) -> GameState:
@@ -221,3 +222,32 @@ def _names_by_seat(page: Any, now: GameState) -> list[str]:
     """The seats' names as the page's points table lists them (seat order)."""
     cells = page.locator("details.points tbody tr td:first-child bdi")
     return [(cells.nth(s).text_content() or "").strip() for s in range(now.seats)]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_ten_seats_round_the_table(live_site: LiveSite, browser_page: Any, width: int) -> None:
+    """Cancellation Hearts for ten: the seats go round the felt (three a side and three on
+    top), wrapping on a phone rather than widening the page; the hand is still 44 px targets."""
+    page, app = browser_page, live_site.app
+    page.set_viewport_size({"width": width, "height": 900})
+    names = [f"Player {n}" for n in range(1, 11)]
+    game_id = variant_game(app, "cancellation", options={"players": 10}, names=names)
+    for _ in range(30):  # into the play, a card or two on the table
+        now = state(app, game_id)
+        if now.phase is Phase.PLAY and now.current_trick.plays:
+            break
+        (seat,) = now.to_move if now.phase is Phase.PLAY else (now.to_move[0],)
+        assert human_move(app, game_id, seat)
+    page.goto(f"{live_site.url}/games/{game_id}")
+    seats_around_the_table(page, now, names, mine=False)
+    for side, count in (("top", 3), ("left", 3), ("right", 3), ("me", 1)):
+        expect(page.locator(f".felt .{side} .seat")).to_have_count(count)
+    no_sideways_scroll(page)
+    artefact(page, "game-ten-seats", width)
+    (seat,) = now.to_move
+    page.goto(live_site.url + seat_page(app, game_id, seat))
+    no_sideways_scroll(page)
+    for i in range(page.locator(".fan button.card").count()):
+        box = page.locator(".fan button.card").nth(i).bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44
+    artefact(page, "seat-ten-seats", width)
