@@ -249,6 +249,17 @@ class Counter:
 _COUNTING: list[Counter] = []  # the counter a `counting` block adds to
 
 
+_LAST_TRACED = [""]  # the statement SQLite's trace callback reported last
+
+
+def _traced(sql: str) -> None:
+    """SQLite's trace callback reports a statement again for each step of a trigger it fires
+    (pbem.store.triggers), with the same text: those are not statements the code sent."""
+    if sql != _LAST_TRACED[0]:
+        _statement(sql)
+    _LAST_TRACED[0] = sql
+
+
 def _statement(sql: str) -> None:
     if _COUNTING and sql.split(None, 1)[0].upper() not in ("BEGIN", "COMMIT", "ROLLBACK"):
         _COUNTING[-1].statements += 1
@@ -258,7 +269,7 @@ def _count_driver(dbapi_connection: Any, _record: Any) -> None:
     """Count every statement the driver runs (pbem runs many straight through the driver,
     past SQLAlchemy's events): SQLite's trace callback, psycopg's cursors."""
     if isinstance(dbapi_connection, sqlite3.Connection):
-        dbapi_connection.set_trace_callback(_statement)
+        dbapi_connection.set_trace_callback(_traced)
         return
     base = dbapi_connection.cursor_factory
 
