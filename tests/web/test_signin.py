@@ -77,7 +77,8 @@ def test_a_new_visitor_gets_an_account_and_chooses_their_name(
     done = client.post(link, data={"csrf_token": csrf_of(page), "name": " Nova\r\nBcc: x "})
     assert done.status_code == 303
     me = unescape(client.get("/me").get_data(as_text=True))
-    assert "<bdi>Nova Bcc: x</bdi>'s games" in me and "No games going on" in me
+    assert "<h1>Your games</h1>" in me and "Signed in as Nova Bcc: x." in me
+    assert "No games going on" in me
     assert accounts_of(app, "new.visitor@example.net") == 1
 
 
@@ -114,7 +115,8 @@ def test_opening_the_link_changes_nothing_and_the_button_signs_in_once(
     done = client.post(link, data={"csrf_token": csrf_of(page.get_data(as_text=True))})
     assert done.status_code == 303
     me = client.get("/me").get_data(as_text=True)
-    assert "<bdi>You</bdi>'s games" in unescape(me) and "Demo" in me
+    assert "Signed in as You." in unescape(me) and "Demo" in me
+    assert "You's games" not in unescape(me)  # issue 37: no possessive made of a name
     again = client.get(link)
     assert again.status_code == 410 and "has been used already" in again.get_data(as_text=True)
     used = client.post(link, data={"csrf_token": csrf_of(me)})
