@@ -102,8 +102,8 @@ def page_tour(app: Flask) -> Tour:
 
 
 def email_tour(app: Flask) -> list[Shown]:
-    """Every email kind with stand-in values, then every HTML email the games sent (one per
-    kind and subject line shape: the newest of each kind)."""
+    """Every email kind with stand-in values, then the newest HTML email of each kind the
+    games sent (the games are played first if `app` has none)."""
     if not _newest_kind_to_human(app):
         _human_games(app)
     renderer = Renderer()
@@ -130,11 +130,9 @@ def answer_from(client_of: Callable[[], FlaskClient]) -> Callable[[Any], None]:
         if path == BLANK:
             route.fulfill(status=200, content_type="text/html", body="<!doctype html>")
             return
-        response = client_of().open(path, method=request.method,
-                                    data=request.post_data_buffer,
-                                    headers={"Content-Type": request.headers.get(
-                                        "content-type", "")} if request.post_data_buffer
-                                    else {})
+        body = request.post_data_buffer
+        sent_as = {"Content-Type": request.headers.get("content-type", "")} if body else {}
+        response = client_of().open(path, method=request.method, data=body, headers=sent_as)
         route.fulfill(status=response.status_code, body=response.get_data(),
                       headers={key: value for key, value in response.headers.items()
                                if key.lower() not in ("content-length", "set-cookie")})
@@ -151,12 +149,16 @@ def show_all(page: Any, tour: Tour, emails: list[Shown]) -> Iterator[Shown]:
         assert client is not None
         return client
 
-    page.route(f"{SITE}/**", answer_from(client_of))
-    for shown in [*tour.pages, *emails]:
-        current["client"] = tour.signed_in if shown.signed_in else tour.signed_out
-        if shown.path is not None:
-            page.goto(SITE + shown.path)
-        else:
-            page.goto(SITE + BLANK)  # an origin for the content's relative links
-            page.set_content(shown.html)
-        yield shown
+    answer = answer_from(client_of)
+    page.route(f"{SITE}/**", answer)
+    try:
+        for shown in [*tour.pages, *emails]:
+            current["client"] = tour.signed_in if shown.signed_in else tour.signed_out
+            if shown.path is not None:
+                page.goto(SITE + shown.path)
+            else:
+                page.goto(SITE + BLANK)  # an origin for the content's relative links
+                page.set_content(shown.html)
+            yield shown
+    finally:
+        page.unroute(f"{SITE}/**", answer)
