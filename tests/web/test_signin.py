@@ -237,7 +237,7 @@ def test_my_games_lists_every_game_with_whose_turn_and_links_to_the_seat(
     sign_in(app, client)
     html = unescape(client.get("/me").get_data(as_text=True))
     assert "First game" in html and "Second game" in html
-    assert html.count("your move") == 2 and "<bdi>Robot 2</bdi> 0" in html
+    assert html.count("your move") == 2 and "<bdi>Robot 2</bdi>\xa00" in html
     seat_links = re.findall(r'href="(/s/[A-Za-z0-9_-]+)"', html)
     assert len(seat_links) == 2
     assert all(client.get(p).status_code == 200 for p in seat_links)
