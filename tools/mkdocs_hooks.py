@@ -27,8 +27,8 @@ if str(ROOT) not in sys.path:
 MARKER = re.compile(r"^<!-- pbem:(\w+)(?: ([^ ]+))? -->$", re.MULTILINE)
 LANGUAGE_NAMES = {"en": "English", "de": "German", "fr": "French", "es": "Spanish",
                   "it": "Italian", "nl": "Dutch"}
-COMMAND_ROWS = ("play", "pass", "claim", "help", "status", "end", "play on", "vacation",
-                "unsubscribe", "leave", "export")
+COMMAND_ROWS = ("play", "pass", "claim", "help", "status", "say", "nudge", "end", "play on",
+                "vacation", "address", "bid", "avoid", "unsubscribe", "leave", "export")
 
 
 def settings_table() -> str:

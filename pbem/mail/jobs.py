@@ -57,6 +57,7 @@ from pbem.store.db import (
     pipelined_transaction,
     planned_engine,
     planning,
+    reading_connection,
     run_writes,
     transaction,
 )
@@ -210,8 +211,8 @@ def fan_out_pending(engine: Engine, *, game_id: int | None = None, most: int = 1
     the ids of the jobs this call fanned out. A job that fails is counted and tried again
     after a back-off (its game's later jobs wait), and set aside after MAX_ATTEMPTS."""
     now = now or utcnow()
-    with planning(engine) as session:  # a read (PostgreSQL: no BEGIN/ROLLBACK round trips)
-        jobs = pending_jobs(session.connection(), now=now, game_id=game_id, most=most)
+    with reading_connection(engine) as connection:  # PostgreSQL: no BEGIN/ROLLBACK either
+        jobs = pending_jobs(connection, now=now, game_id=game_id, most=most)
     if jobs and settings is None:
         settings = default_settings()  # once for the batch, not once per job
     done: list[int] = []
@@ -230,9 +231,8 @@ def _still_due(engine: Engine, group: list[Job], now: datetime) -> list[Job]:
     """`group` as it is now that its game's mail is claimed: another worker may have fanned
     some of it out between the listing and the claim (one indexed read, then no job is
     worked out twice)."""
-    with planning(engine) as session:
-        due = {job.id for job in pending_jobs(session.connection(), now=now,
-                                                game_id=group[0].game_id)}
+    with reading_connection(engine) as connection:
+        due = {job.id for job in pending_jobs(connection, now=now, game_id=group[0].game_id)}
     return [job for job in group if job.id in due]
 
 

@@ -25,11 +25,19 @@ from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, bindparam, insert, or_, update
+from sqlalchemy import Connection, Engine, bindparam, exists, insert, or_, update
+from sqlalchemy import select as core_select
 from sqlmodel import Session, col, select
 
 from pbem.mail.compose import MailSettings, to_bytes, without_tokens
-from pbem.store.db import execute_write, inserted_id, is_planning, transaction, writing
+from pbem.store.db import (
+    execute_write,
+    inserted_id,
+    is_planning,
+    read_alone,
+    transaction,
+    writing,
+)
 from pbem.store.gamerows import plain
 from pbem.store.models import OutboxEmail, Player, normalise_email
 from pbem.store.types import utcnow
@@ -191,6 +199,24 @@ def claim(engine: Engine, worker_id: str, batch: int, now: datetime) -> list[Cla
         return sorted((Claimed(*row) for row in result), key=lambda r: r.id)
 
 
+# Whether a drain has anything to do: a due pending row, a row left "sending" too long. One
+# indexed read (status, next_attempt_at), built once: an idle outbox costs no write
+# transaction (on SQLite, a BEGIN IMMEDIATE taking the writer lock) every few seconds.
+_WORK = core_select(
+    exists().where(_T.c.status == "pending", _T.c.next_attempt_at <= bindparam("now"))
+    .label("due"),
+    exists().where(_T.c.status == "sending", _T.c.claimed_at < bindparam("stale_before"))
+    .label("stale"),
+)
+
+
+def outbox_work(engine: Engine, now: datetime,
+                stale_after: timedelta = STALE_AFTER) -> tuple[bool, bool]:
+    """(a due pending row exists, a stale "sending" row exists), read without a transaction."""
+    [(due, stale)] = read_alone(engine, _WORK, {"now": now, "stale_before": now - stale_after})
+    return bool(due), bool(stale)
+
+
 def drain_outbox(
     engine: Engine,
     smtp_settings: SmtpSettings,
@@ -204,9 +230,11 @@ def drain_outbox(
     """Send one batch of due rows over one SMTP connection; return what happened to each.
     Once `stop()` is true (the worker is shutting down) the rest of the batch is handed back."""
     worker_id = worker_id or default_worker_id()
-    reclaim_stale(engine, clock(), stale_after)
-    rows = claim(engine, worker_id, batch, clock())
     result = DrainResult()
+    due, stale = outbox_work(engine, clock(), stale_after)
+    if stale:
+        reclaim_stale(engine, clock(), stale_after)
+    rows = claim(engine, worker_id, batch, clock()) if due or stale else []
     if not rows:
         return result
     with engine.connect() as conn:

@@ -2,14 +2,19 @@
 
 One command a line, case-insensitive: a card alone or `play QS`; `pass 2C 3D AH` (in the pass
 phase a bare list of cards is a pass too); `claim`; `moon down` / `moon up`; `status`; `help`;
-`say <text>` (the rest of the reply is the message); `away <dates>` (`vacation <dates>`,
-`Urlaub ...`); `unsubscribe` (`stop`, `abmelden`...: answered with how to stop the emails).
+`say <text>` (the rest of the reply is the message; another language's word for it takes a
+colon: `Nachricht: gutes Spiel`); `away <dates>` (`vacation <dates>`, `Urlaub ...`: the dates
+as the pages write them, `2026-12-24..2026-12-31`, and as people do in each language,
+`vom 20. bis 27. Dezember`, `du 20 au 27 décembre`, `24.12.-31.12.`); `nudge`; `unsubscribe`
+(`stop`, `abmelden`...: answered with how to stop the emails).
 Cards as the engine reads them: `QS`, `Q♠`, `10H`, `TH`, `Q S`, `10 H`, `queen of spades`,
 `7 of diamonds` (with two decks, Cancellation Hearts, `QS` is "a queen of spades you hold",
 whichever deck it came from). A list marker before a line ("- KS", "* KS", "1. KS") is
 dropped, and a trailing "?" after `help` or `status`; a move asked as a question ("QS?",
 "claim?") is not made but answered. Lines that aren't commands ("Thanks!") are ignored; a
-reply with none, or with two different ones, gets an error email.
+reply with none, or with two different ones, gets an error email. A card named once in a short
+reply is a move however it is dressed: polite words, a smiley, "ok", "the", "I'll play / go
+with"; `Reading.code` says why a reply can't be carried out.
 
 Auction Hearts: `bid 5` (`bid 5 chips`, `bid five`), and `pass` alone (also `no bid`, `bid
 pass`) passes the bid; the winning bidder names the suit to avoid with `avoid spades` (`avoid
@@ -53,7 +58,13 @@ from pbem.engine import (
     parse_suit,
     sort_cards,
 )
-from pbem.mailin.language import cards_in, cards_in_prose, in_english
+from pbem.mailin.language import (
+    after_command_word,
+    cards_in,
+    cards_in_prose,
+    in_english,
+    suit_in_english,
+)
 from pbem.present.i18n import _
 from pbem.present.refusals import explain
 from pbem.present.words import list_words
@@ -77,23 +88,32 @@ _NUMBER_WORDS = {word: n for n, word in enumerate((
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
     "nineteen", "twenty"))}
-_BID = re.compile(r"^(-?\d+(?:[.,]\d+)?|[a-z]+)(?:\s+chips?)?$")
+# "bid 5 chips", "biete 5 Chips", "5 jetons", "5 fichas", "5 gettoni", "5 fiches"
+_BID = re.compile(r"^(-?\d+(?:[.,]\d+)?|[a-z]+)(?:\s+(?:chips?|jetons?|fiches?|fichas?|"
+                  r"gettoni|gettone))?$")
 _SUIT_LETTERS = frozenset("cdhs")  # alone on a line: an initial, not a suit
-_TRAILING = re.compile(r"[\s.!,;:]+$")
+_TRAILING = re.compile(r"[\s.!,;:\-\u2013\u2014]+$")  # "QS - thanks!" → "QS -" → "QS"
+# A smiley or emoji after a short command ("QS :)", "KS 👍", "QS ❤️"); not the suit symbols
+# or the playing cards (U+1F0A0..), which name cards.
+_SMILEY = re.compile(r"(?:\s*(?:[:;]-?[()dpD]|<3|\^\^)|\s*[\U0001F300-\U0001FAFF\u2700-\u27BF"
+                     r"\u263A\u2639\uFE0F\u200D])+$")
 # Polite words around a short command, in the six languages read and a few more people
 # write ("10c thx", "5C proszę", "KS bitte"): dropped before the line is read.
-_POLITE = re.compile(r"^(?:please\s+|pls\s+|bitte\s+|por favor\s+|per favore\s+)|\s+(?:please|"
+_POLITE = re.compile(r"^(?:please\s+|pls\s+|bitte\s+|por favor\s+|per favore\s+|ok(?:ay)?,?\s+)|"
+                     r"\s+(?:please and thanks|please|"
                      r"pls|plz|thanks|thank you|thx|ty|cheers|bitte|danke|merci|svp|gracias|"
                      r"por favor|grazie|per favore|dank je|dankjewel|alsjeblieft|proszę|prosze|"
                      r"dzięki|dzieki|obrigado|obrigada)$")
 # "I bid 5", "I pass", "I'll play the QS", "let me play QS"
-_I = re.compile(r"^(?:i(?:['\u2019]ll|\s+will|['\u2019]d)?|let me|i'd like to)\s+"
-                r"(?=(?:play|pass|bid|avoid|name|claim)\b)")
+_I = re.compile(r"^(?:i(?:['\u2019]ll|\s+will|['\u2019]d)?|let me|let['\u2019]s|i'd like to)\s+"
+                r"(?=(?:play|pass|bid|avoid|name|claim|lead|go with|throw)\b)")
+_PLAY_WORDS = re.compile(r"^(?:lead|go with|throw)\s+")  # "I'll go with QS": after "I" only
 _ARTICLE = re.compile(r"^(?:the|my|a|an)\s+")  # "play the QS"
 # "king spades", "10 of clubs" without "of": a rank and a suit named in words
+# (not "a": "a heart" is any heart)
 _RANK_SUIT_WORDS = re.compile(r"^((?:play\s+|pass\s+)?(?:ace|king|queen|jack|ten|\d{1,2}|two|three|"
-                              r"four|five|six|seven|eight|nine))\s+(clubs?|diamonds?|hearts?|"
-                              r"spades?)$")
+                              r"four|five|six|seven|eight|nine|[kqjt]))\s+(clubs?|diamonds?|"
+                              r"hearts?|spades?)$")
 _LIST_MARKER = re.compile(r"^(?:[-*\u2022\u00b7\u2013\u2014]|\(?\d{1,2}[.)])\s+")  # "- KS", "1. KS"
 _SPACED_CODE = re.compile(r"^((?:play|pass)\s+)?(10|[2-9akqjt])\s+([cdhs])$")  # "Q S", "10 H"
 _ASKED = frozenset({"help", "status", "unsubscribe"})  # "help?" asks for help
@@ -148,6 +168,10 @@ class Reading:
     action: Command | None = None
     say: Command | None = None
     problem: str = ""  # empty when the reading can be carried out
+    # why not, as a code: the reader's ("no_command", "several_commands", "question",
+    # "cards_in_sentence", "several_cards", "empty_say", "bad_bid"...) or the engine's
+    # UnreadableInput code ("not_a_card"...)
+    code: str = ""
     read: str = ""  # the reply's text as we read it (shortened), for error emails
 
     @property
@@ -191,24 +215,38 @@ def read_commands(text: str, now: Asked | None = None) -> Reading:
     phase = now.state.phase if now is not None and now.state is not None else None
     read = _shorten(text)
     found: list[Command] = []
-    problems: list[str] = []
+    problems: list[tuple[str, str]] = []  # (code, words)
     lines = _listed_pass(text.splitlines(), phase)
     for i, raw in enumerate(lines):
         line = _clean(raw)
         if not line:
             continue
-        if _verb(line) == "say":
-            rest = "\n".join([raw.strip()[3:].lstrip(":").strip(), *lines[i + 1:]]).strip()
+        said = _said(raw, line)
+        if said is not None:
+            rest = "\n".join([said, *lines[i + 1:]]).strip()
             found.append(Command("say", text=rest, line=raw.strip()))
             break
         try:
             command = _read(raw, line, now)
         except UnreadableInput as exc:
-            problems.append(explain(exc))
+            problems.append((str(exc.data.get("why") or exc.code), explain(exc)))
             continue
         if command is not None:
             found.append(command)
     return _judge(found, problems, read, text, phase)
+
+
+def _said(raw: str, line: str) -> str | None:
+    """The message of a `say` line (the rest of the reply follows it), or None if the line
+    is no `say`. The other languages' words ("Nachricht", "dis", "zeg") say it only with a
+    colon ("Nachricht: gutes Spiel"): "Sag mal, ..." or "Dis, tu joues ?" are no message."""
+    if _verb(line) != "say":
+        return None
+    written = _LIST_MARKER.sub("", raw.strip())
+    after = after_command_word(written)
+    if written[:3].lower() != "say" and not after.lstrip().startswith(":"):
+        return None
+    return after.lstrip(" :").strip()
 
 
 def _read(raw: str, line: str, now: Asked | None) -> Command | None:
@@ -228,7 +266,7 @@ def _question(raw: str, line: str, now: Asked | None) -> Command | None:
         return None  # a question in words, read with the rest of the reply
     if command is None or not command.is_move:
         return command
-    raise _worded(_("“%(raw)s” reads as a question, so we didn't act on it. To "
+    raise _worded("question", _("“%(raw)s” reads as a question, so we didn't act on it. To "
                             "%(what)s, reply with just “%(reply)s” on a line of its own.",
                             raw=raw, what=command.describe(), reply=command.reply))
 
@@ -269,21 +307,23 @@ def _listed_pass(lines: list[str], phase: Phase | None) -> list[str]:
     return joined
 
 
-def _judge(found: list[Command], problems: list[str], read: str, text: str,
+def _judge(found: list[Command], problems: list[tuple[str, str]], read: str, text: str,
            phase: Phase | None) -> Reading:
     say = next((c for c in found if c.verb == "say"), None)
     actions = list(dict.fromkeys(c for c in found if c.verb != "say"))
     if say is not None and not say.text:
         return Reading(problem=_("“say” needs a message after it, e.g. “say good game!”."),
-                       read=read)
+                       read=read, code="empty_say")
     if problems:
-        return Reading(problem=problems[0], read=read)
+        code, problem = problems[0]
+        return Reading(problem=problem, read=read, code=code)
     if phase is Phase.PASS:
         actions = _one_pass(actions)
     if len({c.describe() for c in actions}) > 1:
         named = list_words([f"“{c.line}”" for c in actions])
         return Reading(problem=_("Your reply has more than one command (%(named)s); send one "
-                                 "at a time.", named=named), read=read)
+                                 "at a time.", named=named), read=read,
+                       code="several_commands")
     if not actions and say is None:
         return _in_sentences(text, phase, read)
     return Reading(action=actions[0] if actions else None, say=say, read=read)
@@ -309,7 +349,8 @@ def _in_sentences(text: str, phase: Phase | None, read: str) -> Reading:
         loose.setdefault(parse_card(code), code)
     others = [code for card, code in loose.items() if card not in cards]
     if others and not cards:
-        return Reading(problem=_codes_in_sentences(others, phase, text), read=read)
+        return Reading(problem=_codes_in_sentences(others, phase, text), read=read,
+                       code="cards_in_sentence")
     if len(cards) == 1 and not others:
         return Reading(action=Command("play", cards, line=read), read=read)
     if len(cards) > 1 and phase is Phase.PASS and not others:
@@ -322,8 +363,8 @@ def _in_sentences(text: str, phase: Phase | None, read: str) -> Reading:
                      cards=named_all) if phase is Phase.PASS else
                    _("Your reply names %(count)s different cards (%(cards)s), so we didn't "
                      "guess: reply with just the one you play.", count=count, cards=named_all))
-        return Reading(problem=problem, read=read)
-    return Reading(problem=_nothing_found(text, phase), read=read)
+        return Reading(problem=problem, read=read, code="several_cards")
+    return Reading(problem=_nothing_found(text, phase), read=read, code="no_command")
 
 
 def _codes_in_sentences(codes: list[str], phase: Phase | None, text: str) -> str:
@@ -424,14 +465,14 @@ def _moon(rest: str, line: str) -> Command:
         return Command("moon", down=True, line=line)
     if rest in {"up", "others up", "put others up"}:
         return Command("moon", down=False, line=line)
-    raise _worded(_("Choose “moon down” (you go down) or “moon up” (everyone "
+    raise _worded("moon_choice", _("Choose “moon down” (you go down) or “moon up” (everyone "
                             "else goes up)."))
 
 
 def _address(line: str) -> Command:
     address = line.removeprefix("add address ").removeprefix("address").strip(" :")
     if not address:
-        raise _worded(_("Write the address to add, e.g. “address you@example.org”."))
+        raise _worded("no_address", _("Write the address to add, e.g. “address you@example.org”."))
     return Command("address", text=address, line=line)
 
 
@@ -455,20 +496,21 @@ def _bare_pass(line: str, now: Asked | None) -> Command:
     if now is None or now.kind is Ask.PASS or state is None or state.rules.pass_count:
         held = now.cards if now is not None and now.kind is Ask.PASS else ()
         count = now.pass_count if now is not None and now.kind is Ask.PASS else 3
-        raise _worded(_("Name the cards to pass, e.g. “%(example)s”.",
+        raise _worded("pass_needs_cards", _("Name the cards to pass, e.g. “%(example)s”.",
                         example=pass_example(held, count)))
     refused = now.why_not(PassCards(now.seat, ()))
     why = explain(refused) if refused is not None else _("No cards are passed now.")
     if now.kind is Ask.PLAY:
-        raise _worded(_("%(why)s: reply with the card you play, e.g. “QS”.",
+        raise _worded("no_pass_now", _("%(why)s: reply with the card you play, e.g. “QS”.",
                         why=why.rstrip(".")))
-    raise _worded(why)
+    raise _worded("no_pass_now", why)
 
 
-def _worded(words: str) -> UnreadableInput:
+def _worded(why: str, words: str) -> UnreadableInput:
     """The reply reader's own refusal, worded here: the engine's code for words made above it
-    (pbem.present.refusals.explain gives them back as they are)."""
-    return UnreadableInput("worded", words=words)
+    (pbem.present.refusals.explain gives them back as they are), and `why`, the reader's code
+    for it (Reading.code)."""
+    return UnreadableInput("worded", words=words, why=why)
 
 
 def pass_example(hand: Sequence[Card], count: int) -> str:
@@ -483,7 +525,7 @@ def _chips(text: str) -> int:
     """The chips of `bid N`: a whole number, at least 1 (the engine checks it beats the
     highest bid)."""
     if not text:
-        raise _worded(_("Say how many chips you bid, e.g. “bid 5”; or reply “pass”."))
+        raise _worded("no_chips", _("Say how many chips you bid, e.g. “bid 5”; or reply “pass”."))
     found = _BID.match(text)
     number = found.group(1) if found else ""
     if number.lstrip("-").isdigit() and len(number) <= 7:
@@ -491,10 +533,10 @@ def _chips(text: str) -> int:
     elif number in _NUMBER_WORDS:
         chips = _NUMBER_WORDS[number]
     else:
-        raise _worded(_("We couldn't read “bid %(text)s” as a bid: write a whole number "
+        raise _worded("bad_bid", _("We couldn't read “bid %(text)s” as a bid: write a whole number "
                                 "of chips, e.g. “bid 5”; or reply “pass”.", text=text))
     if chips < 1:
-        raise _worded(_("“bid %(text)s” isn't a bid: a bid is a whole number of chips, "
+        raise _worded("bad_bid", _("“bid %(text)s” isn't a bid: a bid is a whole number of chips, "
                                 "at least 1, e.g. “bid 5”; or reply “pass”.", text=text))
     return chips
 
@@ -502,15 +544,16 @@ def _chips(text: str) -> int:
 def _suit(verb: str, text: str) -> Suit | None:
     """The suit of `avoid spades` (`name spades`, `suit: spades`). Only `avoid` insists: a
     line like "Name: Ann Smith" is no command."""
-    text = re.sub(r"^(?:the\s+)?(?:suit\s+)?(?:to\s+avoid\s+)?:?\s*", "", text)
+    text = re.sub(r"^(?:(?:the|les|le|la|los|las|el|die|den|de|het|gli|i)\s+)?(?:suit\s+)?"
+                  r"(?:to\s+avoid\s+)?:?\s*", "", text)
     if not text and verb == "avoid":
-        raise _worded(_("Name the suit to avoid, e.g. “avoid spades”."))
+        raise _worded("no_suit", _("Name the suit to avoid, e.g. “avoid spades”."))
     try:
-        return parse_suit(text) if text else None
+        return parse_suit(suit_in_english(text)) if text else None
     except UnreadableInput:
         if verb != "avoid":
             return None
-        raise _worded(_("“%(verb)s %(text)s”: “%(text)s” isn't a suit. Name the suit "
+        raise _worded("not_a_suit", _("“%(verb)s %(text)s”: “%(text)s” isn't a suit. Name the suit "
                                 "to avoid as clubs, diamonds, hearts or spades, e.g. “avoid "
                                 "spades”.", verb=verb, text=text)) from None
 
@@ -520,7 +563,7 @@ def _bare_suit(line: str) -> Suit | None:
     if not line or len(line) > 9 or " " in line or line in _SUIT_LETTERS:
         return None  # "diamonds" is the longest
     try:
-        return parse_suit(line)
+        return parse_suit(suit_in_english(line))
     except UnreadableInput:
         return None
 
@@ -536,17 +579,18 @@ def _bare_cards(line: str, passing: bool) -> Command | None:
         return Command("play", cards, line=line)
     if passing:
         return Command("pass", cards, line=line)
-    raise _worded(_("You named %(count)s cards (%(cards)s); play one card at a time.",
-                            count=len(cards), cards=list_words([str(c) for c in cards])))
+    raise _worded("several_cards", _("You named %(count)s cards (%(cards)s); play one card "
+                                     "at a time.", count=len(cards),
+                                     cards=list_words([str(c) for c in cards])))
 
 
 def _one_card(text: str) -> Card:
     if not text:
-        raise _worded(_("Name the card to play, e.g. “play QS”."))
+        raise _worded("no_card", _("Name the card to play, e.g. “play QS”."))
     cards = _cards(text)
     if len(cards) != 1:
-        raise _worded(_("“play %(text)s” names %(count)s cards: play one at a time.",
-                                text=text, count=len(cards)))
+        raise _worded("several_cards", _("“play %(text)s” names %(count)s cards: play one at "
+                                         "a time.", text=text, count=len(cards)))
     return cards[0]
 
 
@@ -558,7 +602,7 @@ def _cards(text: str) -> tuple[Card, ...]:
     except UnreadableInput as exc:
         cards = tuple(dict.fromkeys(cards_in(text, any_case=True)))
         if not cards and " " in text:  # the whole phrase, not its first word ("the")
-            raise _worded(_("We couldn't find a card in “%(text)s”. Write the rank then "
+            raise _worded("no_card", _("We couldn't find a card in “%(text)s”. Write the rank then "
                                     "the suit, like QS, 10H or “queen of spades”.",
                                     text=text)) from exc
         if not cards:
@@ -584,20 +628,25 @@ def _verb(cleaned: str) -> str:
 def _clean(line: str) -> str:
     line = _LIST_MARKER.sub("", line.strip().lstrip("¿¡").replace("\u00a0", " "))
     line = in_english(line)
-    line = _TRAILING.sub("", line)
+    line = _TRAILING.sub("", _SMILEY.sub("", line))
     line = _TRAILING.sub("", _POLITE.sub("", line).strip())
     line = re.sub(r"\s+", " ", line)
     if line.endswith("?") and line.rstrip("?") in _ASKED:
         line = line.rstrip("?")  # "help?"
     line = _SPACED_CODE.sub(r"\1\2\3", line)  # "q s" → "qs"
     line = _RANK_SUIT_WORDS.sub(r"\1 of \2", line)  # "king spades" → "king of spades"
+    if line.startswith("the ") and _card_count(line[4:]) == 1:
+        return line[4:]  # "the QS" (not "my QS": "my 2c" is money)
+    if not line.startswith(("i ", "i'", "i\u2019", "let me ", "let's ", "let\u2019s ")):
+        return line
+    said = _I.sub("", line)
+    played = _PLAY_WORDS.sub("play ", said)  # "I'll go with QS": a move only with one card
+    if played != said:
+        return played if _card_count(_ARTICLE.sub("", played[5:])) == 1 else line
     if line.startswith("i "):
-        return _I.sub("", line)  # "I pass", "I play the big one": a command, read as one
-    if line.startswith(("i'", "i\u2019", "let me ")):  # "I'll play the QS": a move only when
-        said = _I.sub("", line)  # what follows the verb is one card; else a sentence
-        verb, _sep, rest = said.partition(" ")
-        return said if verb != "play" or _card_count(_ARTICLE.sub("", rest)) == 1 else line
-    return line
+        return said  # "I pass", "I play the big one": a command, read as one
+    verb, _sep, rest = said.partition(" ")  # "I'll play the QS": a move only when what
+    return said if verb != "play" or _card_count(_ARTICLE.sub("", rest)) == 1 else line
 
 
 def _shorten(text: str) -> str:
@@ -620,25 +669,39 @@ _MONTH_NAMES = {name: i for i, names in enumerate((
     "noviembre", "dezember décembre decembre diciembre dicembre dez déc dic"), start=1)
     for name in names.split()}
 _ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
+# "24.12.2026", "24.12.", "24/12/26", "24/12": the day first, as in every language read
+_NUMERIC = re.compile(r"^(\d{1,2})[./](\d{1,2})(?:[./](\d{4}|\d{2})?)?\.?$")
 _DAY_MONTH = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)?\.?\s+([^\W\d_]+)\.?(?:\s+(\d{4}))?$")
 _MONTH_DAY = re.compile(r"^([^\W\d_]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?$")
-_SPLIT = re.compile(r"\s+(?:to|until|till)\s+|\s*[-\u2013\u2014]\s+|\s+[-\u2013\u2014]\s*|"
-                    r"(?<=\d)\s*\.\.\.?\s*(?=\d)")  # ... and "2026-12-24..2026-12-31"
-_DAY_DOT = re.compile(r"\b(\d{1,2})\.(?=\s|-|\u2013|$)")  # German "20.-27. Dezember"
-_DAYS_SHARED = re.compile(r"^(\d{1,2})\s*[-\u2013]\s*(\d{1,2})\s+([^\W\d_]+)(?:\s+(\d{4}))?$")
-AWAY_OFF = frozenset({"off", "none", "cancel", "back", "clear", "stop"})
+_SPLIT = re.compile(r"\s+to\s+|\s*[-\u2013\u2014]\s+|\s+[-\u2013\u2014]\s*|"
+                    r"(?<=\d)\s*\.\.\.?\s*(?=\d)|"  # "2026-12-24..2026-12-31"
+                    r"(?<=[\d.])[-\u2013](?=\d{1,2}[./]\d)")  # "24.12.-31.12.", "20.12-27.12"
+# "20.-27. Dezember", "1-14 August", "20 to 27 December": days sharing a month
+_DAYS_SHARED = re.compile(r"^(\d{1,2})\.?\s*(?:[-\u2013]|\s+to\s+)\s*(\d{1,2})\.?\s+"
+                          r"([^\W\d_]+)\.?(?:\s+(\d{4}))?$")
+_MONTH_DAYS_SHARED = re.compile(r"^([^\W\d_]+)\.?\s+(\d{1,2})\s*(?:[-\u2013]|\s+to\s+)\s*"
+                                r"(\d{1,2})(?:,?\s+(\d{4}))?$")
+# The words around the dates in the languages read ("vom 20. bis 27. Dezember", "du 20 au 27
+# décembre", "del 20 al 27 de diciembre", "dal 20 al 27 dicembre", "20 t/m 27 december").
+_FROM = re.compile(r"^(?:from|vom|von|ab|du|del|desde\s+el|desde|dal|dall['\u2019]|van|de)\s+")
+_UNTIL = re.compile(r"\s+(?:to|until|till|through|thru|bis(?:\s+zum)?|au|à|a|al|hasta\s+el|"
+                    r"hasta|fino\s+al|tot\s+en\s+met|t/m|tm|tot)\s+")
+_SPANISH_OF = re.compile(r"(?<=\d)\.?\s+de\s+(?=[^\W\d_])|(?<=[^\W\d_])\s+de\s+(?=\d{4})")
+AWAY_OFF = frozenset({"off", "none", "cancel", "back", "clear", "stop",
+                      "aus", "zurück", "zurueck", "beenden", "fini", "annuler", "terminé",
+                      "termine", "de retour", "cancelar", "fin", "de vuelta", "annulla",
+                      "finito", "finite", "tornato", "tornata", "uit", "terug", "voorbij"})
 
 
 def away_dates(text: str, today: date) -> tuple[date, date] | None:
-    """`2026-08-01 to 2026-08-14`, `1-14 August`, `3 March - 9 March 2027`, `August 3`...
+    """`2026-08-01 to 2026-08-14`, `2026-12-24..2026-12-31`, `1-14 August`, `3 March - 9
+    March 2027`, `August 3`, `24.12.-31.12.`, and the native forms (`vom 20. bis 27.
+    Dezember`, `du 20 au 27 décembre`, `del 20 al 27 de diciembre`, `20 t/m 27 december`).
     A date without a year is the next one on or after `today`. None if unreadable."""
-    text = re.sub(r"^(?:from\s+)", "", text.strip().lower())
-    text = _DAY_DOT.sub(r"\1", text)
-    shared = _DAYS_SHARED.match(text)
-    if shared:
-        first, last, month, year = shared.groups()
-        text = f"{first} {month} {year or ''} to {last} {month} {year or ''}".replace("  ", " ")
-    parts = [p.strip() for p in _SPLIT.split(text, maxsplit=1) if p.strip()]
+    text = _FROM.sub("", re.sub(r"\s+", " ", text.strip().lower()))
+    text = _SPANISH_OF.sub(" ", _UNTIL.sub(" to ", text))
+    parts = [p.strip() for p in _SPLIT.split(_month_spelled_twice(text), maxsplit=1)
+             if p.strip()]
     if not 1 <= len(parts) <= 2:
         return None
     start = _one_date(parts[0], today)
@@ -648,12 +711,29 @@ def away_dates(text: str, today: date) -> tuple[date, date] | None:
     return start, end
 
 
+def _month_spelled_twice(text: str) -> str:
+    """Days sharing a month ("20-27 december", "December 20-27") as two whole dates."""
+    shared = _DAYS_SHARED.match(text)
+    month_first = _MONTH_DAYS_SHARED.match(text)
+    if month_first:
+        month, first, last, year = month_first.groups()
+    elif shared:
+        first, last, month, year = shared.groups()
+    else:
+        return text
+    return f"{first} {month} {year or ''} to {last} {month} {year or ''}".replace("  ", " ")
+
+
 def _one_date(text: str, after: date) -> date | None:
     text = text.strip()
     iso = _ISO.match(text)
     try:
         if iso:
             return date(int(iso[1]), int(iso[2]), int(iso[3]))
+        numeric = _NUMERIC.match(text)
+        if numeric:
+            day, month, year = numeric.groups()
+            return _dated(int(day), int(month), year, after)
         found = _DAY_MONTH.match(text)
         if found:
             day, month, year = found.groups()
@@ -665,10 +745,14 @@ def _one_date(text: str, after: date) -> date | None:
         number = _MONTH_NAMES.get(month) or _MONTHS.get(month[:3])
         if number is None:
             return None
-        if year:
-            return date(int(year), number, int(day))
-        guess = date(after.year, number, int(day))
-        return guess if guess >= after - timedelta(days=1) else date(after.year + 1, number,
-                                                                     int(day))
+        return _dated(int(day), number, year, after)
     except ValueError:
         return None
+
+
+def _dated(day: int, month: int, year: str | None, after: date) -> date:
+    """The day; without a year, the next one on or after `after` (ValueError: no such day)."""
+    if year:
+        return date(int(year) + (2000 if len(year) == 2 else 0), month, day)
+    guess = date(after.year, month, day)
+    return guess if guess >= after - timedelta(days=1) else date(after.year + 1, month, day)

@@ -41,10 +41,12 @@ LANGUAGES: dict[str, Words] = {
         suits=("clubs club", "diamonds diamond", "hearts heart", "spades spade"),
         joins="of", pronouns="i",
         commands={"vacation": "holiday holidays on_holiday on_vacation",
+                  "nudge": "remind poke",
                   "unsubscribe": "unsub opt_out remove_me",
                   "leave": "resign leave_game leave_the_game quit_game quit_the_game give_up "
                            "i_resign i_give_up"},
-        polite="please pls thanks thank_you cheers ta"),
+        polite="please pls thanks thank_you cheers ta many_thanks thanks_a_lot "
+               "please_and_thanks please_and_thank_you"),
     "de": Words(
         ranks=("zwei", "drei", "vier", "fünf fuenf", "sechs", "sieben", "acht", "neun", "zehn",
                "bube bauer", "dame", "könig koenig konig", "ass as"),
@@ -55,8 +57,10 @@ LANGUAGES: dict[str, Words] = {
                   "play on": "weiterspielen weiter_spielen",
                   "vacation": "urlaub ferien abwesend", "unsubscribe": "abmelden abbestellen",
                   "leave": "aufgeben spiel_verlassen ich_gebe_auf",
-                  "export": "daten_exportieren meine_daten exportieren"},
-        pronouns="ich", polite="bitte danke vielen_dank gruß gruss"),
+                  "export": "daten_exportieren meine_daten exportieren",
+                  "bid": "biete gebot", "avoid": "vermeide meide", "say": "sag sage nachricht",
+                  "nudge": "anstupsen stupsen erinnern", "address": "adresse"},
+        pronouns="ich", polite="bitte danke vielen_dank danke_schön dankeschön gruß gruss"),
     "fr": Words(
         ranks=("deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix",
                "valet", "dame reine", "roi", "as"),
@@ -70,8 +74,11 @@ LANGUAGES: dict[str, Words] = {
                   "unsubscribe": "désabonner désabonnez-moi desabonner désinscrire "
                                  "desinscrire me_désabonner me_desabonner",
                   "leave": "abandonner j'abandonne quitter_la_partie",
-                  "export": "exporter mes_données mes_donnees exporter_mes_données"},
-        pronouns="je j'", polite="merci s'il_vous_plaît s'il_vous_plait svp stp"),
+                  "export": "exporter mes_données mes_donnees exporter_mes_données",
+                  "bid": "enchère enchere enchéris encheris mise", "avoid": "évite evite "
+                  "éviter eviter", "say": "dis", "nudge": "relancer relance",
+                  "address": "adresse"},
+        pronouns="je j'", polite="merci merci_beaucoup s'il_vous_plaît s'il_vous_plait svp stp"),
     "es": Words(
         ranks=("dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez",
                "jota sota", "reina dama", "rey", "as"),
@@ -84,8 +91,10 @@ LANGUAGES: dict[str, Words] = {
                   "unsubscribe": "darme_de_baja darse_de_baja cancelar_suscripción "
                                  "cancelar_suscripcion",
                   "leave": "abandonar abandono dejar_la_partida",
-                  "export": "exportar mis_datos exportar_mis_datos"},
-        pronouns="yo", polite="gracias por_favor"),
+                  "export": "exportar mis_datos exportar_mis_datos",
+                  "bid": "pujo puja apuesto", "avoid": "evito evitar", "say": "mensaje",
+                  "nudge": "recordar recordatorio", "address": "dirección direccion"},
+        pronouns="yo", polite="gracias muchas_gracias por_favor"),
     "it": Words(
         ranks=("due", "tre", "quattro", "cinque", "sei", "sette", "otto", "nove", "dieci",
                "fante jack", "regina donna", "re", "asso"),
@@ -96,8 +105,10 @@ LANGUAGES: dict[str, Words] = {
                   "play on": "continuiamo continuare", "vacation": "vacanza vacanze ferie",
                   "unsubscribe": "disiscrivimi disiscrivi annulla_iscrizione",
                   "leave": "abbandono abbandonare lascio_la_partita",
-                  "export": "esporta esportare i_miei_dati"},
-        pronouns="io", polite="grazie per_favore"),
+                  "export": "esporta esportare i_miei_dati",
+                  "bid": "offro offerta", "avoid": "evito evitare", "say": "messaggio",
+                  "nudge": "sollecita sollecito", "address": "indirizzo"},
+        pronouns="io", polite="grazie grazie_mille per_favore"),
     "nl": Words(
         ranks=("twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen", "tien",
                "boer", "vrouw dame", "heer koning", "aas"),
@@ -107,8 +118,10 @@ LANGUAGES: dict[str, Words] = {
                   "play on": "doorspelen verder_spelen", "vacation": "vakantie afwezig",
                   "unsubscribe": "afmelden uitschrijven",
                   "leave": "opgeven ik_geef_op spel_verlaten",
-                  "export": "exporteren mijn_gegevens"},
-        pronouns="ik", polite="alsjeblieft alstublieft bedankt dank_je dank_u"),
+                  "export": "exporteren mijn_gegevens",
+                  "bid": "bied bod", "avoid": "vermijd vermijden", "say": "zeg",
+                  "nudge": "porren herinneren herinnering", "address": "adres"},
+        pronouns="ik", polite="alsjeblieft alstublieft bedankt dank_je dank_je_wel dank_u"),
 }
 
 SUIT_LETTERS = "CDHS"
@@ -270,6 +283,30 @@ def in_english(line: str) -> str:
     if found:
         line = verbs[found.group("verb").lower()] + line[found.end():]
     return unicodedata.normalize("NFC", line).lower()
+
+
+def after_command_word(line: str) -> str:
+    """`line` as written, after its leading command word in any language (and a pronoun
+    before it): the message of "Nachricht: gutes Spiel", "je dis bravo", "say hi"."""
+    lead, _verbs, _trail = _command_words()
+    found = lead.match(line)
+    if found:
+        return line[found.end():]
+    return line[3:] if line[:3].lower() == "say" else line.partition(" ")[2]
+
+
+@cache
+def _suits_in_english() -> dict[str, str]:
+    english = [spelled.split()[0] for spelled in LANGUAGES["en"].suits]
+    return {s: english[i] for words in LANGUAGES.values() for i, spelled in enumerate(words.suits)
+            for s in _spellings(spelled)}
+
+
+def suit_in_english(word: str) -> str:
+    """A suit's name in any of the languages as the English one ("Pik" → "spades"); other
+    words as they are."""
+    cleaned = unicodedata.normalize("NFC", word.strip()).lower()
+    return _suits_in_english().get(cleaned, word)
 
 
 @cache

@@ -78,10 +78,10 @@ from pbem.mailin.unroutable import unroutable
 from pbem.present import service_words, views
 from pbem.present.i18n import DEFAULT, _, current, format_date, lazy, using
 from pbem.present.presenters import presenter
-from pbem.present.refusals import mistake_words
+from pbem.present.refusals import mistake_words, no_command_while_waiting
 from pbem.present.words import list_words
 from pbem.roster import load_roster
-from pbem.store.db import transaction
+from pbem.store.db import read_alone, transaction
 from pbem.store.events import load_state
 from pbem.store.models import Game, InboundMail, OutboxEmail, Player, Seat
 from pbem.store.types import utcnow
@@ -163,14 +163,24 @@ def process_pending(inbox: Inbox, limit: int = 1000,
     long ago to the process that stored them. `unclaimed_only`: only those nobody ever
     claimed (what `pbem ingest` stored)."""
     now = inbox.clock()
-    free: ColumnElement[bool] = col(InboundMail.processed_at).is_(None)
-    if not unclaimed_only:
-        free = or_(free, col(InboundMail.processed_at) < now - inbox.lease)
-    with transaction(inbox.engine, read_only=True) as session:
-        ids = list(session.exec(select(InboundMail.id).where(
-            InboundMail.status == "pending", col(InboundMail.received_at) <= now - min_age, free,
-        ).order_by(col(InboundMail.id)).limit(limit)))
-    return sum(process(inbox, mail_id) is not None for mail_id in ids if mail_id is not None)
+    statement = _UNCLAIMED if unclaimed_only else _UNCLAIMED_OR_LAPSED
+    ids = [row[0] for row in read_alone(inbox.engine, statement, {
+        "stored_before": now - min_age, "lapsed_before": now - inbox.lease, "limit": limit})]
+    return sum(process(inbox, mail_id) is not None for mail_id in ids)
+
+
+def _pending_statement(free: ColumnElement[bool]) -> Any:
+    return (select(InboundMail.id)
+            .where(col(InboundMail.status) == "pending",
+                   col(InboundMail.received_at) <= bindparam("stored_before"), free)
+            .order_by(col(InboundMail.id)).limit(bindparam("limit")))
+
+
+# The pending messages' ids (indexed by status), built once: the worker polls every second.
+_NEVER_CLAIMED = col(InboundMail.processed_at).is_(None)
+_UNCLAIMED = _pending_statement(_NEVER_CLAIMED)
+_UNCLAIMED_OR_LAPSED = _pending_statement(
+    or_(_NEVER_CLAIMED, col(InboundMail.processed_at) < bindparam("lapsed_before")))
 
 
 def process_new(app: Flask) -> int:
@@ -490,7 +500,10 @@ def _carry_out(inbox: Inbox, route: Route, reading: Reading, message: Message,
                mail_id: int | None = None) -> Decision:
     if not reading.ok:
         over = _game_over(inbox, route, reading)
-        return over or _error(inbox, route, reading.read, reading.problem, "unreadable")
+        waiting = no_command_while_waiting(printable(reading.read)) \
+            if reading.code == "no_command" and reading.read else ""
+        return over or _error(inbox, route, reading.read, reading.problem, "unreadable",
+                              waiting=waiting)
     answers: list[Answer] = []
     reasons: list[str] = []
     action = reading.action
@@ -634,16 +647,19 @@ def _game_over(inbox: Inbox, route: Route, reading: Reading) -> Decision | None:
 
 
 def _error(inbox: Inbox, route: Route, read: str, reason: str, label: str,
-           command: Command | None = None) -> Decision:
+           command: Command | None = None, waiting: str = "") -> Decision:
+    """The error email; `waiting`: the reason instead when nothing is asked of the seat now
+    (a reply with no command while someone else is to move)."""
     def answer(session: Session) -> None:
         player, game = session.get(Player, route.player_id), session.get(Game, route.game_id)
         if player is None or game is None or not replies.may_answer(session, player, inbox.clock()):
             return
         state = load_state(session, route.game_id).state
+        idle = waiting and not state.game_over and not asked(state, route.seat_no).must_act
         send_error(session, game, state, route.seat_no,
                    what_was_read=printable(read) or _("(nothing)"),
-                   reason=explain(reason, state, route.seat_no, command,
-                                  stale=label == "stale"),
+                   reason=waiting if idle else explain(reason, state, route.seat_no, command,
+                                                       stale=label == "stale"),
                    settings=inbox.settings, now=inbox.clock(), in_reply_to=route.answered,
                    language=route.answer_language)
 

@@ -470,3 +470,11 @@ def awaited_words(code: str) -> str:
     if code == "card":
         return _("your card")
     return code  # words already (a caller that still passes them)
+
+
+def no_command_while_waiting(written: str) -> str:
+    """A reply with no command from a seat nothing is asked of (someone else is to move): not
+    "reply with the card you play", but that we'll write when it's their turn, and `nudge`."""
+    return _("We found no command in “%(text)s”. It isn't your turn: we'll email you when it "
+             "is. To remind whoever everyone waits for, reply “nudge”; “help” lists every "
+             "command.", text=written)

@@ -490,6 +490,17 @@ def fan_out_mail(app: Flask, stopping: threading.Event | None = None) -> list[in
     return done
 
 
+def fan_out_and_send(app: Flask, holder: str | None = None,
+                     stopping: threading.Event | None = None) -> list[int]:
+    """Every second: fan the mail jobs out, then send at once what they queued, so the next
+    turn email leaves within about a second of the move (the outbox's own tick, every
+    `OUTBOX_INTERVAL_SECONDS`, still sends retries and what other processes queued)."""
+    done = fan_out_mail(app, stopping)
+    if done and not (stopping and stopping.is_set()):
+        send_outbox(app, holder, stopping)
+    return done
+
+
 def send_daily_digests(app: Flask, now: datetime | None = None) -> int:
     """Hourly: queue the digests of players for whom it is now 8 in the morning (one worker's
     run at a time; a player gets at most one a day however many run it)."""
@@ -582,7 +593,7 @@ def build_scheduler(app: Flask, scheduler: BaseScheduler | None = None,
 
     every(send_outbox, OUTBOX_INTERVAL_SECONDS, [app, holder, stopping], "send_outbox",
           OUTBOX_INTERVAL_SECONDS * 6)
-    every(fan_out_mail, MAIL_JOBS_INTERVAL_SECONDS, [app, stopping], "fan_out_mail",
+    every(fan_out_and_send, MAIL_JOBS_INTERVAL_SECONDS, [app, holder, stopping], "fan_out_mail",
           OUTBOX_INTERVAL_SECONDS * 6)
     every(processes.beat, HEARTBEAT_INTERVAL_SECONDS, [engine, holder, stats], "heartbeat",
           HEARTBEAT_INTERVAL_SECONDS)

@@ -39,7 +39,7 @@ from pbem.service.core import (
     robots_have_moves,
     run,
 )
-from pbem.store.db import planning, transaction
+from pbem.store.db import planning, read_alone, transaction
 from pbem.store.events import set_robots_thinking
 from pbem.store.models import Deadline, Game, Seat
 
@@ -74,10 +74,8 @@ _AWAITING_ROBOTS = (sql_select(_G.c.id)
 def games_awaiting_robots(ctx: Context) -> list[int]:
     """The games where a command left robots' moves to the worker (`robots_thinking_since`:
     a player waits to see them), the longest waiting first: one indexed read (a planning
-    read), which the worker makes several times a second."""
-    with planning(ctx.engine) as session:
-        return [int(game_id) for game_id in session.connection().execute(_AWAITING_ROBOTS)
-                .scalars()]
+    read, straight through the driver), which the worker makes several times a second."""
+    return [int(game_id) for (game_id,) in read_alone(ctx.engine, _AWAITING_ROBOTS, {})]
 
 
 def games_left_to_robots(ctx: Context) -> list[int]:

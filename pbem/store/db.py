@@ -416,6 +416,12 @@ def read_now(connection: Connection, statement: Executable,
     return rows
 
 
+def reading_connection(engine: Engine) -> Connection:
+    """A connection for reads that need no transaction around them, as `read_alone` takes
+    (use it in a `with` block): several `read_now` calls without a session's machinery."""
+    return _reading(engine).connect()
+
+
 def read_alone(engine: Engine, statement: Executable,
                params: dict[str, Any]) -> list[tuple[Any, ...]]:
     """The rows of one SELECT that needs no transaction around it (a request's one read, as a

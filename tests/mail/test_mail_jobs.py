@@ -21,12 +21,18 @@ from pbem.engine import GameState, PassCards, Phase, PlayCard, legal_cards
 from pbem.mail import jobs as mail_jobs
 from pbem.mail import notify as mail_notify
 from pbem.mail.jobs import fan_out_all, fan_out_one, fan_out_pending, jobs_waiting, retry_delay
-from pbem.scheduler.worker import MAIL_JOBS_INTERVAL_SECONDS, build_scheduler, fan_out_mail
+from pbem.scheduler.worker import (
+    MAIL_JOBS_INTERVAL_SECONDS,
+    build_scheduler,
+    fan_out_and_send,
+    fan_out_mail,
+)
 from pbem.service import Context, Invitee, create_game, make_rng, move
 from pbem.store.db import defer_write, make_engine, transaction
 from pbem.store.mailjobs import listed_jobs, pending_jobs
 from pbem.store.models import MailJob, OutboxEmail, Token
 from pbem.store.types import utcnow
+from tests.mail.mailtest_support import SmtpServer, free_port
 
 PLAYERS = [Invitee(f"p{n}@example.org", f"P{n}", accepted=True) for n in range(4)]
 
@@ -185,6 +191,24 @@ def test_the_worker_fans_out_every_second(app: Flask, engine: Engine) -> None:
     job = build_scheduler(app).get_job("fan_out_mail")
     assert job is not None
     assert job.trigger.interval.total_seconds() == MAIL_JOBS_INTERVAL_SECONDS == 1
+
+
+def test_the_worker_sends_what_it_fanned_out_in_the_same_second(
+        make_app: Callable[..., Flask], db_url: str) -> None:
+    """The next turn email leaves within the fan-out's own second, not at the outbox's tick."""
+    server = SmtpServer(free_port())
+    server.start()
+    try:
+        app = make_app(DATABASE_URL=db_url, SMTP_HOST="127.0.0.1", SMTP_PORT=server.port)
+        with app.app_context():
+            game_id, _state = new_game(later(db_engine(app)))
+            assert fan_out_and_send(app) != []
+            sent = outbox(db_engine(app), game_id)
+        assert len(sent) == 8 and {row.status for row in sent} == {"sent"}
+        assert len(server.messages) == 8
+        assert fan_out_and_send(app) == [] and len(server.messages) == 8  # nothing twice
+    finally:
+        server.stop()
 
 
 def _racing_games(engine: Engine, games: int, moves: int) -> list[int]:
