@@ -35,6 +35,7 @@ from tests.i18n.test_pseudo_locale import (
     _sign_in,
 )
 from tests.web.support import finish_game, human_move, outbox, start_game
+from tests.web.variant_support import bid_link, seat_page, to_move, variant_game
 
 SITE = "http://pbem.test"  # the app's BASE_URL in tests
 HUMAN = service.Invitee(email="zora@example.com", name="Zora", accepted=True)
@@ -77,14 +78,26 @@ def _newest_kind_to_human(app: Flask) -> str:
     return kinds[-1] if kinds else ""
 
 
+def _auction_paths(app: Flask) -> list[str]:
+    """An Auction game of four people at its first bid (after the human's games: its emails
+    are the newest): the bidder's private page, a bid link's page, the game's page."""
+    game_id = variant_game(app, "auction")
+    bidder = to_move(app, game_id)
+    return [seat_page(app, game_id, bidder), bid_link(app, game_id, bidder, 5),
+            f"/games/{game_id}"]
+
+
 def page_tour(app: Flask) -> Tour:
-    """Every page kind the site has, each once per path (the crawl finds ~40)."""
+    """Every page kind the site has, each once per path (the crawl finds ~50): the home page,
+    lobby, new game form, sign-in, leaderboard, /me, the game pages at play, at the pass, at a
+    bid and over, a hand's page, the summary, the private pages and one-time links, the
+    confirm pages (end, leave, delete, rematch), the error pages."""
     finished, playing = _human_games(app)
     signed_out = app.test_client()
     seeds = ["/", "/new", "/lobby", "/leaderboard", "/signin", f"/games/{playing}",
              f"/games/{playing}/hands/1", f"/games/{finished}", f"/games/{finished}/summary",
              *_private_paths(app), "/no/such/page", "/games/999", "/s/nosuchtoken",
-             "/t/nosuchtoken"]
+             "/t/nosuchtoken", *_auction_paths(app)]
     tour = Tour(signed_out=signed_out, signed_in=app.test_client())
     tour.pages = [Shown(label, path=label.rsplit(" (", 1)[0])
                   for label in _crawl(signed_out, seeds, set())]
