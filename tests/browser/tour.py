@@ -41,6 +41,7 @@ SITE = "http://pbem.test"  # the app's BASE_URL in tests
 HUMAN = service.Invitee(email="zora@example.com", name="Zora", accepted=True)
 WIDTHS = (1280, 375)
 BLANK = "/.blank"  # an empty page on the site, where HTML content is set
+OPEN_ALL_DETAILS = "document.querySelectorAll('details').forEach((d) => { d.open = true; })"
 
 
 @dataclass
@@ -154,7 +155,8 @@ def answer_from(client_of: Callable[[], FlaskClient]) -> Callable[[Any], None]:
 
 
 def show_all(page: Any, tour: Tour, emails: list[Shown]) -> Iterator[Shown]:
-    """Shows each page, then each email, in `page` (Chromium); yields each once it is shown."""
+    """Shows each page, then each email, in `page` (Chromium), every <details> opened; yields
+    each once it is shown."""
     current: dict[str, FlaskClient | None] = {"client": tour.signed_out}
 
     def client_of() -> FlaskClient:
@@ -172,6 +174,7 @@ def show_all(page: Any, tour: Tour, emails: list[Shown]) -> Iterator[Shown]:
             else:
                 page.goto(SITE + BLANK)  # an origin for the content's relative links
                 page.set_content(shown.html)
+            page.evaluate(OPEN_ALL_DETAILS)  # what is shown on request is checked too
             yield shown
     finally:
         page.unroute(f"{SITE}/**", answer)
