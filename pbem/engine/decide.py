@@ -141,8 +141,8 @@ def decide(state: GameState, command: Command, names: Sequence[str] = ()) -> tup
 
 def _decide_play(state: GameState, command: PlayCard) -> tuple[Event, ...]:
     seat, card = command.seat, command.card
-    kept = state._table
-    if (type(kept) is Table and state.phase is _PLAY and seat == state.turn
+    kept = state._table  # the table `state` was frozen from: the same phase, turn, hands
+    if (type(kept) is Table and kept.phase is _PLAY and seat == kept.turn
             and kept._legal(kept.hands[seat]) >> card.index & 1):
         return (_checked_play(kept, seat, card),)  # most plays: legal, a standard game
     if state.phase is not PLAY:
@@ -280,7 +280,14 @@ def _phase_error(state: GameState) -> WrongPhase:
 # --- pass --------------------------------------------------------------------------------
 
 def _decide_pass(state: GameState, command: PassCards) -> tuple[Event, ...]:
-    seat, cards, rules = command.seat, command.cards, state.rules
+    seat, cards = command.seat, command.cards
+    kept = state._table  # the table `state` was frozen from: the same phase, passes, hands
+    if type(kept) is Table and kept.phase is PASS and 0 <= seat < kept.seats:
+        mask = mask_of(cards)  # interned cards: a card named twice sets a bit once
+        if (kept.passed[seat] < 0 and mask.bit_count() == len(cards) == kept.rules.pass_count
+                and not mask & ~kept.hands[seat]):
+            return (CardsPassed(seat, sort_cards(cards)),)  # most passes: a legal one
+    rules = state.rules
     if state.phase is not PASS:
         if rules.pass_count == 0:
             raise WrongPhase("no_passing", variant=rules.variant.value)

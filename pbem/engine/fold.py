@@ -109,6 +109,9 @@ def replay_json(payloads: Iterable[dict[str, Any]]) -> GameState:
 
 def legal_cards(state: GameState, seat: int) -> tuple[Card, ...]:
     """The one legality check: the cards `seat` may play now (empty when it isn't their move)."""
+    kept = state._table
+    if type(kept) is Table:  # a standard state's table, asked natively
+        return cards_of(kept.legal_mask(seat))
     return cards_of(reader(state).legal_mask(seat))
 
 

@@ -111,8 +111,8 @@ class GameState:
     # --- questions ---------------------------------------------------------------------
     @property
     def to_move(self) -> tuple[int, ...]:
-        if self.phase is PASS:
-            return tuple(s for s in range(self.seats) if self.passed[s] < 0)
+        if self.phase is PASS:  # (`passed` read once: a kept state fills it on first read)
+            return tuple([seat for seat, mask in enumerate(self.passed) if mask < 0])
         if self.phase is PLAY:
             return (self.turn,)
         if self.phase is MOON_CHOICE:

@@ -153,10 +153,28 @@ class Table:
         return table
 
     def clone(self) -> Self:
-        # A standard table is made by a native call, not through its type object.
-        copy = cast(Self, Table()) if type(self) is Table else type(self)()
+        if type(self) is Table:  # (a variant's table loads its own fields too)
+            return cast(Self, self._standard_clone())
+        copy = type(self)()
         copy.load(self)
         copy.penalty, copy.simulating = self.penalty, self.simulating
+        return copy
+
+    def _standard_clone(self) -> Table:
+        """A standard table's copy, made by a native call, every field read natively (`load`
+        takes a state too: compiled, it reads each of its fields as a Python attribute)."""
+        copy = Table()
+        copy.rules, copy.seats, copy.first_dealer = self.rules, self.seats, self.first_dealer
+        copy.hand_number, copy.dealer, copy.phase = self.hand_number, self.dealer, self.phase
+        copy.hands, copy.passed = self.hands[:], self.passed
+        copy.trick, copy.leader, copy.turn = self.trick[:], self.leader, self.turn
+        copy.tricks, copy.won = self.tricks, self.won[:]
+        copy.hearts_broken, copy.kitty, copy.in_play = self.hearts_broken, self.kitty, self.in_play
+        copy.totals, copy.sheet = self.totals, self.sheet
+        copy.moon_shooter, copy.winners = self.moon_shooter, self.winners
+        copy.claimed_by, copy.turns = self.claimed_by, self.turns[:]
+        copy.end_votes, copy.penalty, copy.simulating = (self.end_votes, self.penalty,
+                                                         self.simulating)
         return copy
 
     def load(self, source: GameState | Self) -> None:

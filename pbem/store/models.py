@@ -20,6 +20,7 @@ from sqlalchemy.orm import Mapper, ORMExecuteState
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Field, SQLModel
 
+from pbem.store.triggers import count_pending_deadlines
 from pbem.store.types import UTCDateTime, utcnow
 
 # Stable constraint names, so migrations can drop and alter them on every database.
@@ -118,7 +119,11 @@ class Game(SQLModel, table=True):
                       # planner, which knows no row counts, does not take one of those for
                       # `status = 'active'` and walk every active game.
                       Index("ix_game_status_robots_thinking_since", "status",
-                            "robots_thinking_since"))
+                            "robots_thinking_since"),
+                      # ... and the active games no person is waited for, every second
+                      # (robotturns: `pending_deadlines = 0`, kept by pbem.store.triggers).
+                      Index("ix_game_status_pending_deadlines", "status",
+                            "pending_deadlines"))
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(max_length=200)
@@ -158,6 +163,11 @@ class Game(SQLModel, table=True):
     # until an operator retries it (`pbem robots retry`). None: not set aside.
     robots_error: str | None = Field(default=None, sa_type=Text)
     robots_error_at: datetime | None = Field(default=None, sa_type=UTCDateTime, index=True)
+    # How many of the game's deadline rows are pending: the people it waits for. Written by
+    # the database's triggers on the deadline table (pbem.store.triggers, migration 0029),
+    # never by the code; 0 for an active game: no person is waited for (the robots', the
+    # dealer's or nobody's move: pbem.service.robotturns looks at those games every second).
+    pending_deadlines: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class Seat(SQLModel, table=True):
@@ -523,3 +533,4 @@ def _refuse_bulk_change(state: ORMExecuteState) -> None:
 event.listen(Event, "before_update", _refuse_change)
 event.listen(Event, "before_delete", _refuse_change)
 event.listen(OrmSession, "do_orm_execute", _refuse_bulk_change)
+count_pending_deadlines(Deadline.__table__)  # type: ignore[attr-defined]  # game.pending_deadlines

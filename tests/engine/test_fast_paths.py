@@ -10,10 +10,12 @@ import pytest
 
 from pbem.engine import (
     ALL_CARDS,
+    CardsPassed,
     GameState,
     HandDealt,
     IllegalMove,
     NotYourTurn,
+    PassCards,
     Phase,
     PlayCard,
     apply,
@@ -21,8 +23,11 @@ from pbem.engine import (
     legal_cards,
     preset,
     replay,
+    restore,
+    snapshot,
 )
 from pbem.engine.cards import cards_of, indices, iter_indices
+from pbem.engine.table import Table
 from pbem.playout import random_game
 
 
@@ -95,3 +100,50 @@ def test_cards_and_indices_of_a_mask_are_its_bits_lowest_first(mask: int) -> Non
     assert indices(mask) == found
     if mask < 1 << 52:
         assert cards_of(mask) == tuple(ALL_CARDS[i] for i in found)
+
+
+# Every field of a Table (a native class where the engine is compiled: no `__slots__` to read).
+TABLE_FIELDS = (
+    "rules", "seats", "first_dealer", "hand_number", "dealer", "phase", "hands", "passed",
+    "trick", "leader", "turn", "tricks", "won", "hearts_broken", "kitty", "in_play", "totals",
+    "sheet", "moon_shooter", "winners", "claimed_by", "turns", "end_votes", "penalty",
+    "simulating")
+
+
+def test_a_standard_tables_clone_has_every_field_and_lists_of_its_own() -> None:
+    events, _ = random_game(preset("standard"), 3, max_hands=2)
+    table = replay(events[:28])._table  # mid-hand: cards on the trick, tricks taken
+    assert isinstance(table, Table) and table.trick and table.tricks
+    copy = table.clone()
+    assert type(copy) is Table and copy.decided is None
+    for name in TABLE_FIELDS:
+        assert getattr(copy, name) == getattr(table, name), name
+        if isinstance(getattr(table, name), list):  # what the fold changes in place
+            assert getattr(copy, name) is not getattr(table, name), name
+    copy.play(copy.turn, indices(copy.legal_mask(copy.turn))[0])
+    assert copy.hands != table.hands and replay(events[:28])._table.hands == table.hands
+
+
+@pytest.mark.parametrize(("cards", "code"), [
+    ("first3", None), ("twice", "named_twice"), ("two", "pass_count"), ("not_held", "not_held")])
+def test_a_pass_decided_on_the_kept_table_is_the_checked_decision(cards: str,
+                                                                   code: str | None) -> None:
+    events, _ = random_game(preset("standard"), 4, max_hands=1)
+    state = replay(events[:2])  # dealt, nobody has passed
+    assert state.phase is Phase.PASS
+    hand = state.hand(1)
+    chosen = {"first3": hand[:3], "twice": (hand[0], hand[0], hand[1]), "two": hand[:2],
+              "not_held": (*hand[:2], next(c for c in ALL_CARDS if c not in hand))}[cards]
+    def checked() -> GameState:  # a restored state keeps no table: the checked path
+        restored = restore(snapshot(state))
+        assert restored == state and restored._table is None
+        return restored
+
+    if code is None:
+        fast, slow = decide(state, PassCards(1, chosen)), decide(checked(), PassCards(1, chosen))
+        assert fast == slow == (CardsPassed(1, tuple(sorted(chosen))),)
+        return
+    for asked in (state, checked()):
+        with pytest.raises(IllegalMove) as refused:
+            decide(asked, PassCards(1, chosen))
+        assert refused.value.code == code

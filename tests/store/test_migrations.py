@@ -273,3 +273,55 @@ def test_0023_adds_seat_names_and_cleans_invisible_characters_out_of_old_names(
     upgrade(empty_db_url)
     assert names() == expected
     engine.dispose()
+
+
+def _deadline(conn: Connection, game_id: int, seat_no: int, status: str) -> int:
+    deadline = Table("deadline", MetaData(), autoload_with=conn)
+    return int(conn.execute(insert(deadline).returning(deadline.c.id), {
+        "game_id": game_id, "seat_no": seat_no, "kind": "play", "turn_seq": seat_no,
+        "started_at": WHEN, "due_at": WHEN, "grace_until": WHEN, "reminders_sent": 0,
+        "status": status}).scalar_one())
+
+
+def _pending_counts(engine: Engine) -> dict[int, tuple[int, int]]:
+    """Each game's kept count beside the count of its pending deadline rows."""
+    with engine.connect() as conn:
+        return {game_id: (kept, counted) for game_id, kept, counted in conn.execute(text(
+            "SELECT id, pending_deadlines, (SELECT count(*) FROM deadline WHERE "
+            "deadline.game_id = game.id AND deadline.status = 'pending') FROM game"))}
+
+
+def test_0029_counts_each_games_pending_deadlines_and_keeps_the_count(
+        empty_db_url: str) -> None:
+    """Games made before 0029 get their count from their rows; after it, the triggers keep
+    it through inserts, closes, reopens, a row moved to another game, and deletes."""
+    upgrade(empty_db_url, "0028")
+    engine = make_engine(empty_db_url, poolclass=NullPool)
+    with engine.begin() as conn:
+        waiting, idle = _game(conn, [(0, None, False)]), _game(conn, [(0, None, True)])
+        _deadline(conn, waiting, 0, "pending")
+        _deadline(conn, waiting, 1, "pending")
+        _deadline(conn, idle, 0, "done")
+    upgrade(empty_db_url)
+    assert _pending_counts(engine) == {waiting: (2, 2), idle: (0, 0)}
+    with engine.begin() as conn:
+        row = _deadline(conn, idle, 2, "pending")
+        conn.execute(text("UPDATE deadline SET status = 'done' WHERE game_id = :g"),
+                     {"g": waiting})
+        conn.execute(text("UPDATE deadline SET reminders_sent = 1"))  # no status change
+    assert _pending_counts(engine) == {waiting: (0, 0), idle: (1, 1)}
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE deadline SET game_id = :g WHERE id = :id"),
+                     {"g": waiting, "id": row})
+        conn.execute(text("UPDATE deadline SET status = 'pending' WHERE game_id = :g "
+                          "AND seat_no = 0"), {"g": idle})
+    assert _pending_counts(engine) == {waiting: (1, 1), idle: (1, 1)}
+    with engine.begin() as conn:
+        conn.execute(text("DELETE FROM deadline WHERE status = 'pending'"))
+    assert _pending_counts(engine) == {waiting: (0, 0), idle: (0, 0)}
+    downgrade(empty_db_url, "0028")
+    with engine.connect() as conn:
+        assert "pending_deadlines" not in {c["name"] for c in inspect(conn).get_columns("game")}
+    upgrade(empty_db_url)
+    assert _pending_counts(engine) == {waiting: (0, 0), idle: (0, 0)}
+    engine.dispose()
