@@ -130,7 +130,7 @@ def test_create_accept_and_play_from_the_private_view(live_site: LiveSite,
 
     page.goto(bob_view)
     expect(page.locator("#your-turn")).to_be_visible()
-    button = page.get_by_role("button", name=re.compile(r"^Play \w\w$")).first
+    button = page.get_by_role("button", name=re.compile(r"^Play \S+$")).first
     code = button.get_attribute("value")
     button.click()
     expect(page.get_by_role("status")).to_contain_text("You played")

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pbem import service
-from pbem.engine import Phase, Suit
+from pbem.engine import Card, Phase, Suit
 from tests.browser.conftest import LiveSite
 from tests.web.support import state
 from tests.web.variant_support import ctx, seat_page, to_move, variant_game
@@ -70,7 +70,8 @@ def test_bid_name_the_suit_and_play_on_the_private_view(live_site: LiveSite,
     assert state(app, game_id).named_suit is Suit.SPADES
 
     card = page.locator("button.card").first
-    code = card.locator(".code").inner_text().strip()
+    code = card.get_attribute("value") or ""  # the card it plays; it shows as a face: "Q♠"
+    expect(card).to_have_text(Card.parse(code).symbol)
     card.click()
     expect(page.get_by_role("status")).to_contain_text(f"({code})")
     now = state(app, game_id)

@@ -172,9 +172,9 @@ def test_html_has_inlined_css_and_red_hearts(
     run(engine, game, mail_settings, deal_event())
     page = html(deliver(engine, smtp_server)["ann@example.org"][1])
     assert "<style" not in page
-    heart = re.search(r'<span class="card red" style="([^"]*)">[^<]*♥', page)
-    assert heart and "color: #c8102e" in heart.group(1)
-    spade = re.search(r'<span class="card black" style="([^"]*)">[^<]*♠', page)
+    heart = re.search(r'<td class="face-cell red"[^>]* style="([^"]*)"[^>]*>[^<]*♥', page)
+    assert heart and "color: #c8102e" in heart.group(1)  # a card: a table cell, red
+    spade = re.search(r'<td class="face-cell black"[^>]* style="([^"]*)"[^>]*>[^<]*♠', page)
     assert spade and "color: #111111" in spade.group(1)
 
 
