@@ -92,7 +92,8 @@ def test_a_new_visitor_signs_in_joins_plays_sees_their_rating_and_starts_a_remat
     frame.get_by_role("link", name="Sign in").click()
     page.get_by_label("Your name, as the other players see it").fill("Nova")
     page.get_by_role("button", name="Sign me in").click()
-    expect(page.get_by_role("heading", name="Nova's games")).to_be_visible()
+    expect(page.get_by_role("heading", name="Your games")).to_be_visible()
+    expect(page.locator("#signed-in-as")).to_have_text("Signed in as Nova.")
     expect(page.locator("#my-rating")).to_contain_text("No rating yet")
 
     # The lobby: Bob's table, one seat free; joining it fills it and the game starts.
