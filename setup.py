@@ -24,7 +24,8 @@ from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 DATA_DIRS = {"pbem.templates": "templates", "pbem.migrations": "migrations"}
-ENGINE = Path("pbem", "engine")
+PACKAGE = Path("pbem")
+ENGINE = PACKAGE / "engine"
 # One mypyc group (one shared library, pbem/engine/_native__mypyc.*.so): the fold, its working
 # table, the decisions, the events and the card masks (the Card class itself stays a Python
 # class, see `python_class` in values.py; the events but CardPlayed, and the commands but
@@ -33,10 +34,15 @@ ENGINE = Path("pbem", "engine")
 # assignment and fill fields lazily, which native classes cannot. claims.py stays Python too
 # (its test counts calls through a patched helper). Module constants read at every card are
 # `Final`, which mypyc reads without a dict lookup.
+# The robots' worlds and rollouts (bots/worlds.py, bots/rollout.py) are compiled in the same
+# group, so a rollout reads the table's fields natively (pbem/__init__.py lists them too).
+COMPILED_BESIDE = ["bots/rollout.py", "bots/worlds.py"]
 COMPILED_MODULES = [
-    "cards.py", "events.py", "table.py", "fold.py", "decide.py", "asked.py", "scoring.py",
-    "settlement.py", "variants/__init__.py", "variants/auction.py", "variants/cancellation.py",
-    "variants/domino.py",
+    *(f"engine/{name}" for name in (
+        "cards.py", "events.py", "table.py", "fold.py", "decide.py", "asked.py", "scoring.py",
+        "settlement.py", "variants/__init__.py", "variants/auction.py",
+        "variants/cancellation.py", "variants/domino.py")),
+    *COMPILED_BESIDE,
 ]
 GROUP = "pbem.engine._native"
 CATALOGS = ["translations/*.pot", "translations/*/LC_MESSAGES/*.po"]
@@ -55,9 +61,11 @@ def data_packages() -> dict[str, str]:
 
 
 def engine_digests() -> str:
-    """`sha256 path` per engine source (every one: the compiled code was checked against all)."""
-    lines = [f"{hashlib.sha256(path.read_bytes()).hexdigest()} {path.relative_to(ENGINE)}"
-             for path in sorted(ENGINE.rglob("*.py"))]
+    """`sha256 path` per engine source (every one: the compiled code was checked against all)
+    and per module compiled beside the engine, paths relative to the package."""
+    paths = [*sorted(ENGINE.rglob("*.py")), *(PACKAGE / name for name in COMPILED_BESIDE)]
+    lines = [f"{hashlib.sha256(path.read_bytes()).hexdigest()} {path.relative_to(PACKAGE)}"
+             for path in paths]
     return "\n".join(lines) + "\n"
 
 
@@ -119,7 +127,7 @@ def _mypyc_extensions() -> list[Extension]:
     try:
         from mypyc.build import mypycify
 
-        return list(mypycify([str(ENGINE / name) for name in COMPILED_MODULES],
+        return list(mypycify([str(PACKAGE / name) for name in COMPILED_MODULES],
                              group_name=GROUP, opt_level="3", debug_level="0"))
     except (Exception, SystemExit):  # noqa: BLE001 - no mypy, or it refused the code
         traceback.print_exc()

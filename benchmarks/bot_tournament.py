@@ -35,13 +35,42 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import random
 import statistics
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from importlib.machinery import SOURCE_SUFFIXES, FileFinder, ModuleSpec, SourceFileLoader
+from types import ModuleType
 
-from pbem.bots import choose_event, strong
+import pbem
+
+# Today's robot of --compare runs as it ran before issue 36: its worlds and rollouts in Python
+# (the engine compiled). Its processes are started with this variable set, and find the modules
+# compiled beside the engine as their .py files before anything imports them.
+PYTHON_ROLLOUTS = "BOT_TOURNAMENT_PYTHON_ROLLOUTS"
+
+
+class PythonRollouts:
+    """Finds the robots' modules compiled beside the engine as their .py files."""
+
+    def find_spec(self, name: str, path: Sequence[str] | None,
+                  target: ModuleType | None = None, /) -> ModuleSpec | None:
+        if path is None or name not in pbem.GROUP_MODULES:
+            return None
+        for folder in path:
+            spec = FileFinder(folder, (SourceFileLoader, SOURCE_SUFFIXES)).find_spec(name)
+            if spec is not None:
+                return spec
+        return None
+
+
+if os.environ.get(PYTHON_ROLLOUTS):
+    sys.meta_path.insert(0, PythonRollouts())
+
+from pbem.bots import choose_event, strong  # noqa: E402 - after the finder above
 from pbem.bots.strong import DEFAULT_BUDGET, TODAY_BUDGET, Budget, choose
 from pbem.bots.worlds import seen_by
 from pbem.dealing import deal
@@ -95,7 +124,7 @@ def told_choice(state: GameState, seat: int, seed: int, budget: Budget) -> Event
     replaced by the true deal (the others' real hands), the rest of its search unchanged; what
     it scores so bounds what knowing the hidden cards could be worth to this search."""
     sampled = strong._world
-    strong._world = lambda seen, know, rng: thaw(state)
+    strong._world = lambda seen, know, rng, like: thaw(state)
     try:
         return choose(seen_by(state, seat), seed=seed, budget=budget)
     finally:
@@ -243,18 +272,43 @@ def main() -> None:
             for seed in args.seed for d in range(args.first, args.first + args.deals)]
     started = time.perf_counter()
     results: list[Result] = []
-    with multiprocessing.Pool(args.workers) as pool:
-        for result in pool.imap(run_deal, jobs, chunksize=1):  # in deal order, as they come
-            results.append(result)
-            if args.progress and len(results) % args.progress == 0 and len(results) < len(jobs):
-                print(f"-- after {len(results)} deals:", flush=True)
-                report(args, rules, results, time.perf_counter() - started)
-                save(args, results)  # a run stopped early keeps its completed deals
+    for result in played(jobs, args.workers):
+        results.append(result)
+        if args.progress and len(results) % args.progress == 0 and len(results) < len(jobs):
+            print(f"-- after {len(results)} deals:", flush=True)
+            report(args, rules, results, time.perf_counter() - started)
+            save(args, results)  # a run stopped early keeps its completed deals
     report(args, rules, results, time.perf_counter() - started)
     save(args, results)
     per_deal = [r["strong"] for r, _ in results]
     if args.against:
         compare(args, per_deal)
+
+
+def played(jobs: list[Job], workers: int) -> Iterator[Result]:
+    """Each deal's result, in deal order. Today's robot (--compare) plays in processes of its
+    own, whose worlds and rollouts run as Python (see `PYTHON_ROLLOUTS`), beside the others."""
+    today = [replace(job, robots=("today",)) for job in jobs if "today" in job.robots]
+    rest = [replace(job, robots=tuple(r for r in job.robots if r != "today")) for job in jobs]
+    with multiprocessing.Pool(workers) as pool:
+        others = pool.imap(run_deal, rest, chunksize=1)
+        if not today:
+            yield from others
+            return
+        with _python_rollouts_pool(workers) as old_pool:
+            olds = old_pool.imap(run_deal, today, chunksize=1)
+            for (means, times), (old_means, old_times) in zip(others, olds, strict=True):
+                yield {**means, **old_means}, {**times, **old_times}
+
+
+def _python_rollouts_pool(workers: int) -> multiprocessing.pool.Pool:
+    """A pool of fresh processes (spawned, not forked: the robots' modules are imported anew)
+    whose robots run their worlds and rollouts as Python."""
+    os.environ[PYTHON_ROLLOUTS] = "1"
+    try:
+        return multiprocessing.get_context("spawn").Pool(workers)
+    finally:
+        del os.environ[PYTHON_ROLLOUTS]
 
 
 def save(args: argparse.Namespace, results: list[Result]) -> None:

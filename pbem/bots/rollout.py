@@ -12,22 +12,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from typing import Final
 
 from pbem.bots.heuristic import choose_bid, choose_suit, moon_down_is_better
-from pbem.bots.worlds import randbelow
+from pbem.bots.worlds import below
 from pbem.engine import BidMade, Phase, SuitNamed, Table, Variant, forced_events
 
-DECK = 52
-QUEEN, KING_AND_UP = 10, 11  # ranks counted from 0 (two) to 12 (ace)
-SPADES = 3
-QS_BITS = 1 << (SPADES * 13 + QUEEN) | 1 << (SPADES * 13 + QUEEN + DECK)
-SUIT_BITS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
-BOTH_DECKS = tuple(m | m << DECK for m in SUIT_BITS)
-HIGH_SPADES = sum(1 << (SPADES * 13 + r) | 1 << (SPADES * 13 + r + DECK)
+DECK: Final = 52
+# Ranks counted from 0 (two) to 12 (ace). The module's constants are `Final`: compiled
+# (setup.py), the rollouts read them without a dictionary lookup.
+QUEEN: Final = 10
+KING_AND_UP: Final = 11
+SPADES: Final = 3
+QS_BITS: Final = 1 << (SPADES * 13 + QUEEN) | 1 << (SPADES * 13 + QUEEN + DECK)
+SUIT_BITS: Final = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+BOTH_DECKS: Final = tuple(m | m << DECK for m in SUIT_BITS)
+HIGH_SPADES: Final = sum(1 << (SPADES * 13 + r) | 1 << (SPADES * 13 + r + DECK)
                   for r in (KING_AND_UP, 12))
-END = (Phase.DEAL, Phase.GAME_OVER)
-PLAY = Phase.PLAY
-MAX_STEPS = 2000  # a hand of Cancellation Hearts has at most 104 plays; far beyond any hand
+END: Final = (Phase.DEAL, Phase.GAME_OVER)
+PLAY: Final = Phase.PLAY
+NO_DRAWS: Final = random.Random(0)  # never drawn from: without `rng` no seat plays at random
+MAX_STEPS: Final = 2000  # a hand of Cancellation Hearts has at most 104 plays; far beyond any hand
 
 
 def indices(mask: int) -> Iterator[int]:
@@ -37,12 +42,14 @@ def indices(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-RANKS = tuple(i % 13 for i in range(2 * DECK))
-SUITS = tuple(i % DECK // 13 for i in range(2 * DECK))
+RANKS: Final = tuple(i % 13 for i in range(2 * DECK))
+SUITS: Final = tuple(i % DECK // 13 for i in range(2 * DECK))
 rank, suit = RANKS.__getitem__, SUITS.__getitem__
-RANK_BITS = tuple(sum(1 << i for i in range(2 * DECK) if i % 13 == r) for r in range(13))
-BELOW_RANK = tuple(sum(RANK_BITS[:r]) for r in range(14))  # the cards ranked below r
-ONE_DECK = (1 << DECK) - 1
+RANK_BITS: Final = tuple(sum(1 << i for i in range(2 * DECK) if i % 13 == r) for r in range(13))
+BELOW_RANK: Final = tuple(sum(RANK_BITS[:r]) for r in range(14))  # the cards ranked below r
+ONE_DECK: Final = (1 << DECK) - 1
+STANDARD: Final = Variant.STANDARD
+AUCTION: Final = Variant.AUCTION
 
 
 def highest(mask: int) -> int:
@@ -87,7 +94,7 @@ def own_policy(t: Table, seat: int) -> int:
     (to make the queen fall on someone else's trick) when it may (the standard game only).
     Against three random players this alone takes ~0.1 point a hand less (6,000 hands of the
     policy alone; ~0.14 less against three heuristic robots, 3,000 hands)."""
-    if not t.trick and t.penalty & QS_BITS and t.rules.variant is Variant.STANDARD:
+    if not t.trick and t.penalty & QS_BITS and t.rules.variant is STANDARD:
         queens = t.penalty & QS_BITS
         spades = t.legal_mask(seat) & BOTH_DECKS[SPADES]
         if spades and not t.hands[seat] & (HIGH_SPADES | queens) and _queen_out(t, seat, queens):
@@ -214,17 +221,17 @@ def play_out(t: Table, wild: Sequence[float] = (), rng: random.Random | None = N
     the model of an opponent who does not play like the heuristic; and seat `own` (the robot
     searching) plays `own_policy`, its own rules of thumb."""
     odds = [0.0] * max(t.seats, len(wild))
+    draws = NO_DRAWS if rng is None else rng
     if rng is not None:
         odds[: len(wild)] = wild
-        chance, draw = rng.random, randbelow(rng)
     play, legal_mask = t.play, t.legal_mask
     for _ in range(MAX_STEPS):
         phase = t.phase
         if phase is PLAY:
             seat = t.turn
-            if odds[seat] and chance() < odds[seat]:
+            if odds[seat] and draws.random() < odds[seat]:
                 legal = legal_mask(seat)
-                play(seat, nth_card(legal, draw(legal.bit_count())))
+                play(seat, nth_card(legal, below(draws, legal.bit_count())))
             elif seat == own:
                 play(seat, own_policy(t, seat))
             else:
@@ -238,8 +245,8 @@ def play_out(t: Table, wild: Sequence[float] = (), rng: random.Random | None = N
 
 def random_card(legal: int, rng: random.Random) -> int:
     """A card of the (non-empty) legal mask, each equally likely: the `randrange(count)`-th in
-    index order (drawn as `randbelow` says)."""
-    return nth_card(legal, randbelow(rng)(legal.bit_count()))
+    index order (drawn as `below` says)."""
+    return nth_card(legal, below(rng, legal.bit_count()))
 
 
 def nth_card(cards: int, n: int) -> int:
@@ -269,6 +276,6 @@ def _other_step(t: Table, phase: Phase) -> None:
 
 def cost(t: Table, seat: int, chips_before: int) -> float:
     """What the finished hand cost `seat`: its points, or in Auction Hearts the chips it lost."""
-    if t.rules.variant is Variant.AUCTION:
+    if t.rules.variant is AUCTION:
         return float(chips_before - t.chips[seat])  # type: ignore[attr-defined]
     return float(t.sheet[-1].points[seat])

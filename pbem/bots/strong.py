@@ -247,6 +247,7 @@ class _Search(Generic[Option]):
         self.worlds = self.spent = 0
         self.wild = wildness(seen)  # per seat: how likely it plays a random card
         self.deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        self.first: Table | None = None  # the first world's table (see `world_table`'s `like`)
 
     def more(self) -> bool:
         """Is another world worth playing (and allowed)?"""
@@ -267,7 +268,8 @@ class _Search(Generic[Option]):
         """One more world for every choice still in the running; when the limit passes
         during it, nothing of it is kept (every choice keeps the same worlds)."""
         me, choices, act = self.seen.seat, self.options.choices, self.options.act
-        base = _world(self.seen, self.know, self.rng)
+        base = _world(self.seen, self.know, self.rng, self.first)
+        self.first = self.first or base
         chance = self.rng.randrange(2**32)  # the wild opponents' draws: the same for every choice
         found = []
         for i in self.alive:
@@ -329,9 +331,9 @@ def search(seen: Seen, seed: int, budget: Budget, options: Options[Option],
         [Result(choices[i], tuple(c)) for i, c in enumerate(s.costs) if i not in s.alive]
 
 
-def _world(seen: Seen, know: Knowledge, rng: random.Random) -> Table:
+def _world(seen: Seen, know: Knowledge, rng: random.Random, like: Table | None) -> Table:
     hands, rest = sample_world(know, rng)
-    return world_table(seen, know, hands, rest, rng)
+    return world_table(seen, know, hands, rest, rng, like)
 
 
 __all__ = ["DEFAULT_BUDGET", "Budget", "Estimate", "choose", "evaluate", "mask"]

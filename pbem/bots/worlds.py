@@ -11,8 +11,9 @@ the GameState built here is made from the view and the sample alone.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Final
 
 from pbem.engine import (
     Card,
@@ -29,7 +30,7 @@ from pbem.engine import (
     thaw,
 )
 
-DECK = 52
+DECK: Final = 52
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +75,23 @@ def suit_of(index: int) -> int:
     return index % DECK // 13
 
 
-def randbelow(rng: random.Random) -> Callable[[int], int]:
-    """`rng.randrange` for a positive bound, without its argument checks: CPython's
-    `randrange(n)` (3.11 to 3.13) returns `self._randbelow(n)` for an int n > 0, so calling it
-    directly draws exactly the same numbers from the generator."""
-    draw: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
-    return draw
+def below(rng: random.Random, n: int) -> int:
+    """`rng.randrange(n)` for n > 0, without its argument checks and compiled with the rollouts:
+    CPython's `randrange(n)` (3.11 to 3.13) returns `rng._randbelow(n)`, which for
+    `random.Random` draws `n.bit_length()` bits until they are below n; so does this, from the
+    same generator, so it draws exactly the same numbers (tests/engine/test_bot_draws.py)."""
+    bits = n.bit_length()
+    drawn = rng.getrandbits(bits)
+    while drawn >= n:
+        drawn = rng.getrandbits(bits)
+    return drawn
+
+
+def shuffle(items: list[int], rng: random.Random) -> None:
+    """`rng.shuffle(items)`, the same swaps from the same draws (see `below`)."""
+    for i in range(len(items) - 1, 0, -1):
+        j = below(rng, i + 1)
+        items[i], items[j] = items[j], items[i]
 
 
 # --- what is known: the unseen cards, the voids, where the passed cards went ---------------------
@@ -197,11 +209,10 @@ def _try_world(know: Knowledge, rng: random.Random,
     rest_room = len(free) - sum(room)
     if rest_room < 0:
         return None
-    rng.shuffle(free)
+    shuffle(free, rng)
     voids = know.voids if respect_voids else [0] * len(room)
     lacking = [sum(v >> s & 1 for v in voids) for s in range(4)]  # per suit: the seats void
     free.sort(key=lambda i: -lacking[i % DECK // 13])
-    draw = randbelow(rng)  # rng.randrange's draws (see `randbelow`)
     rest, room_left = 0, sum(room)
     for index in free:
         suit = index % DECK // 13
@@ -213,7 +224,7 @@ def _try_world(know: Knowledge, rng: random.Random,
             weights, total = room, room_left + rest_room
         if total <= 0:
             return None
-        pick = draw(total)
+        pick = below(rng, total)
         if pick >= total - rest_room:
             rest |= 1 << index
             rest_room -= 1
@@ -236,11 +247,26 @@ def _seat_at(weights: list[int], pick: int) -> int:
 # --- from a world to an engine table ---
 
 def world_table(seen: Seen, know: Knowledge, hands: list[int], rest: int,
-                rng: random.Random) -> Table:
+                rng: random.Random, like: Table | None = None) -> Table:
     """The engine table of this world: the view's public facts, the sampled hidden cards.
     During the pass every other seat holds its whole hand and passes again in the rollout (a
-    seat that passed already is taken to have passed what the rollout policy passes)."""
-    return thaw(world_state(seen, know, hands, rest, rng))
+    seat that passed already is taken to have passed what the rollout policy passes).
+    `like`, a table of another world of the same decision, lends its public facts: in the
+    standard game only the hidden cards are laid anew on a copy of it (the same table as one
+    built from a state, without building the state)."""
+    if like is None or type(like) is not Table:
+        return thaw(world_state(seen, know, hands, rest, rng))
+    table = like.clone()
+    laid = list(hands)
+    laid[seen.seat] = mask(seen.view.hand)
+    table.hands = laid
+    if know.rest_to >= 0:
+        won = list(know.won) + [0] * (seen.view.seats - len(know.won))
+        won[know.rest_to] |= rest
+        table.won = won
+    else:
+        table.kitty = rest
+    return table
 
 
 def public_state(seen: Seen) -> GameState:
@@ -264,7 +290,7 @@ def world_state(seen: Seen, know: Knowledge, hands: list[int], rest: int,
     stock: tuple[int, ...] = ()
     if seen.rules.variant is Variant.DOMINO:
         order = [i for i in range(DECK * 2) if rest >> i & 1]
-        rng.shuffle(order)
+        shuffle(order, rng)
         stock = tuple(order)
     elif know.rest_to >= 0:
         won[know.rest_to] |= rest
