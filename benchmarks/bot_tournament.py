@@ -17,8 +17,10 @@ Run: python benchmarks/bot_tournament.py [--preset standard] [--deals 500] [--op
   --save FILE keeps a run's points per deal, --against FILE prints this run minus that one, deal by
   deal (e.g. --budget 1 --save b1.json, then --budget 2 --against b1.json).
   --compare (issue 36) also plays today's robot (the budget of docs/robots.md §8, no race, no
-  time limit) in the same seats of the same deals, and prints the two side by side: points a
-  hand, their paired difference, CPU per decision (process_time) p50 and p99 of each. Run long
+  time limit, its worlds and rollouts run as Python as they were before they were compiled with
+  the engine: in processes of its own) in the same seats of the same deals, and prints the two
+  side by side: points a hand, their paired difference, CPU per decision (process_time) p50
+  and p99 of each. Run long
   ones under `nice -n 10` with --progress N: every N deals the figures so far are printed and
   --save written, so a run stopped early keeps its completed deals.
   --seconds S gives the strong robot a wall-clock limit per decision (what a tight one costs).
