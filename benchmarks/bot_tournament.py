@@ -73,10 +73,10 @@ if os.environ.get(PYTHON_ROLLOUTS):
     sys.meta_path.insert(0, PythonRollouts())
 
 from pbem.bots import choose_event, strong  # noqa: E402 - after the finder above
-from pbem.bots.strong import DEFAULT_BUDGET, TODAY_BUDGET, Budget, choose
-from pbem.bots.worlds import seen_by
-from pbem.dealing import deal
-from pbem.engine import (
+from pbem.bots.strong import DEFAULT_BUDGET, TODAY_BUDGET, Budget, choose  # noqa: E402
+from pbem.bots.worlds import seen_by  # noqa: E402
+from pbem.dealing import deal  # noqa: E402
+from pbem.engine import (  # noqa: E402
     CardPlayed,
     CardsPassed,
     Event,
@@ -93,7 +93,7 @@ from pbem.engine import (
     start,
     thaw,
 )
-from pbem.playout import random_event
+from pbem.playout import random_event  # noqa: E402
 
 Player = Callable[[GameState, int, random.Random], Event]
 TARGETS = {"heuristic": 5.0, "random": 1.5}

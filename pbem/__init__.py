@@ -2,12 +2,12 @@
 
 The engine (pbem.engine) may run compiled by mypyc (setup.py builds it when it can) or as its
 pure Python, and with it the robots' worlds and rollouts (`COMPILED_BESIDE`: one mypyc group,
-so a rollout reads the engine's table natively). The compiled modules are used only when they were built from
-the sources as they are now (the digests the build wrote in `pbem/engine/_compiled_from.txt`)
-and PBEM_ENGINE_PURE is not set; otherwise every module of the group is imported from its .py
-file (one mypyc group must never be mixed with pure modules). `pbem.engine.COMPILED` tells
-which runs.
-This lives here, not in pbem.engine, which stays pure (no environment, no files).
+so a rollout reads the engine's table natively). The compiled modules are used only when they
+were built from the sources as they are now (the digests the build wrote in
+`pbem/engine/_compiled_from.txt`) and PBEM_ENGINE_PURE is not set; otherwise every module of
+the group is imported from its .py file (one mypyc group must never be mixed with pure
+modules). `pbem.engine.COMPILED` tells which runs. This lives here, not in pbem.engine, which
+stays pure (no environment, no files).
 """
 
 import hashlib

@@ -47,7 +47,7 @@ _MOVE_SEQ = (update(_GAMES)
 _INSERT_EVENTS = insert(_EVENTS).inline()  # no RETURNING of the keys: see db.pipelined_transaction
 _INSERT_SNAPSHOT = insert(_SNAPSHOTS)
 _SET_STATUS = (update(_GAMES).where(_GAMES.c.id == bindparam("game_id"))
-               .values(status=bindparam("new_status")))
+               .values(status=bindparam("new_status"), review_due=bindparam("review_due")))
 _SET_THINKING = (update(_GAMES).where(_GAMES.c.id == bindparam("game_id"))
                  .values(robots_thinking_since=bindparam("since")))
 _PAYLOADS = (select(_EVENTS.c.seq, _EVENTS.c.payload)
@@ -327,9 +327,13 @@ def save_snapshot(session: Session, game_id: int, seq: int, state: GameState) ->
 
 
 def set_game_status(session: Session, game: Game, status: str) -> None:
-    """Change the game's status (a plain UPDATE, or collected when planning); `game` too."""
-    execute_write(session, _SET_STATUS, {"game_id": game.id, "new_status": status})
+    """Change the game's status (a plain UPDATE, or collected when planning); `game` too. A
+    finished game's review is due from then on (pbem.service.reviews)."""
+    due = status == "finished"
+    execute_write(session, _SET_STATUS, {"game_id": game.id, "new_status": status,
+                                         "review_due": due})
     set_committed_value(game, "status", status)
+    set_committed_value(game, "review_due", due)
 
 
 def set_robots_thinking(session: Session, game: Game, since: datetime | None) -> None:

@@ -16,6 +16,7 @@ from sqlalchemy import (
     event,
     inspect,
 )
+from sqlalchemy import false as sa_false
 from sqlalchemy.orm import Mapper, ORMExecuteState
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Field, SQLModel
@@ -110,10 +111,12 @@ class Game(SQLModel, table=True):
                       # The worker's scans (docs/scans.md): the tables whose wait for people
                       # is over (pbem.service.lobby `due_tables`, every minute) ...
                       Index("ix_game_status_fill_by", "status", "fill_by"),
-                      # ... the games of one status in id order: the finished ones not
-                      # reviewed yet (pbem.service.reviews), the active ones left to robots
-                      # (pbem.service.robotturns) ...
+                      # ... the games of one status in id order (the active ones left to
+                      # robots, pbem.service.robotturns) ...
                       Index("ix_game_status_id", "status", "id"),
+                      # ... the finished games whose review is due, oldest first
+                      # (pbem.service.reviews, every 30 s) ...
+                      Index("ix_game_review_due_id", "review_due", "id"),
                       # ... and the active games whose robots are thinking, 4 times a second
                       # (robotturns): status first, as in the two above, so that SQLite's
                       # planner, which knows no row counts, does not take one of those for
@@ -168,6 +171,10 @@ class Game(SQLModel, table=True):
     # never by the code; 0 for an active game: no person is waited for (the robots', the
     # dealer's or nobody's move: pbem.service.robotturns looks at those games every second).
     pending_deadlines: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # The game has finished and its review (pbem.service.reviews) is not stored yet: set with
+    # the status "finished", cleared with the review's row (done, skipped or failed), so the
+    # worker's listing reads the games due, not every finished game (migration 0030).
+    review_due: bool = Field(default=False, sa_column_kwargs={"server_default": sa_false()})
 
 
 class Seat(SQLModel, table=True):

@@ -14,6 +14,8 @@ from alembic.migration import MigrationContext
 from sqlalchemy import Connection, Engine, MetaData, Table, insert, inspect, text
 from sqlalchemy.pool import NullPool
 
+from pbem.service import Context
+from pbem.service.reviews import games_to_review, mark_failed
 from pbem.store.db import make_engine
 from pbem.store.migrate import current_heads, downgrade, upgrade
 from pbem.store.models import metadata
@@ -324,4 +326,32 @@ def test_0029_counts_each_games_pending_deadlines_and_keeps_the_count(
         assert "pending_deadlines" not in {c["name"] for c in inspect(conn).get_columns("game")}
     upgrade(empty_db_url)
     assert _pending_counts(engine) == {waiting: (0, 0), idle: (0, 0)}
+    engine.dispose()
+
+
+def test_0030_marks_the_finished_games_not_reviewed_as_due_and_the_listing_reads_them(
+        empty_db_url: str) -> None:
+    """Games finished before 0030 with no review are due, those reviewed and those still
+    playing are not; the worker's listing then finds exactly the due ones, and a review
+    stored clears the mark."""
+    upgrade(empty_db_url, "0029")
+    engine = make_engine(empty_db_url, poolclass=NullPool)
+    with engine.begin() as conn:
+        unreviewed, reviewed, playing = (_game(conn, []) for _ in range(3))
+        conn.execute(text("UPDATE game SET status = 'finished' WHERE id IN (:a, :b)"),
+                     {"a": unreviewed, "b": reviewed})
+        conn.execute(text("INSERT INTO game_review (game_id, status, decisions, cpu_seconds, "
+                          "created_at) VALUES (:g, 'done', 0, 0.0, :at)"),
+                     {"g": reviewed, "at": WHEN})
+    upgrade(empty_db_url)
+    with engine.connect() as conn:
+        due = dict(conn.execute(text("SELECT id, review_due FROM game")).all())
+    assert due == {unreviewed: True, reviewed: False, playing: False}
+    ctx = Context(engine=engine)
+    assert games_to_review(ctx) == [unreviewed]
+    mark_failed(ctx, unreviewed)
+    assert games_to_review(ctx) == []
+    downgrade(empty_db_url, "0029")
+    with engine.connect() as conn:
+        assert "review_due" not in {c["name"] for c in inspect(conn).get_columns("game")}
     engine.dispose()
