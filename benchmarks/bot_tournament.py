@@ -44,7 +44,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from importlib.machinery import SOURCE_SUFFIXES, FileFinder, ModuleSpec, SourceFileLoader
+from importlib.machinery import ModuleSpec
 from types import ModuleType
 
 import pbem
@@ -62,11 +62,7 @@ class PythonRollouts:
                   target: ModuleType | None = None, /) -> ModuleSpec | None:
         if path is None or name not in pbem.GROUP_MODULES:
             return None
-        for folder in path:
-            spec = FileFinder(folder, (SourceFileLoader, SOURCE_SUFFIXES)).find_spec(name)
-            if spec is not None:
-                return spec
-        return None
+        return pbem.source_spec(name, path)
 
 
 if os.environ.get(PYTHON_ROLLOUTS):

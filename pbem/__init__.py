@@ -65,13 +65,17 @@ class PureEngineFinder:
         if self.pure is None:
             self.pure = (os.environ.get("PBEM_ENGINE_PURE", "") not in ("", "0")
                          or not engine_build_matches(ENGINE_DIR))
-        if not self.pure:
-            return None
-        for folder in path:
-            spec = FileFinder(folder, (SourceFileLoader, SOURCE_SUFFIXES)).find_spec(name)
-            if spec is not None:
-                return spec
-        return None
+        return source_spec(name, path) if self.pure else None
+
+
+def source_spec(name: str, path: Sequence[str]) -> ModuleSpec | None:
+    """The spec of module `name` from its .py file in one of the `path` folders (never a
+    compiled extension beside it)."""
+    for folder in path:
+        spec = FileFinder(folder, (SourceFileLoader, SOURCE_SUFFIXES)).find_spec(name)
+        if spec is not None:
+            return spec
+    return None
 
 
 ENGINE_FINDER = PureEngineFinder()

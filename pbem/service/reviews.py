@@ -60,7 +60,8 @@ def review_game(ctx: Context, game_id: int, on_stored: OnStored | None = None) -
             return None
         if game.status != "finished" or session.get(GameReview, game_id) is not None:
             if game.review_due:  # listed, yet nothing to review: never listed again
-                _no_review_due(ctx, game_id)
+                with transaction(ctx.engine) as writing:
+                    _no_review_due(writing, game_id)
             return None
         logged = load_events_by(session, game_id)
         wanted = _seats_reviewed(session, game_id)
@@ -89,14 +90,13 @@ def mark_failed(ctx: Context, game_id: int) -> None:
     with transaction(ctx.engine) as session:
         if session.get(GameReview, game_id) is None:
             session.add(GameReview(game_id=game_id, status="failed"))
-    _no_review_due(ctx, game_id)
+        _no_review_due(session, game_id)
 
 
-def _no_review_due(ctx: Context, game_id: int) -> None:
-    with transaction(ctx.engine) as session:
-        game = session.get(Game, game_id)
-        if game is not None:
-            game.review_due = False
+def _no_review_due(session: Session, game_id: int) -> None:
+    game = session.get(Game, game_id)
+    if game is not None:
+        game.review_due = False
 
 
 def stored_review(session: Session, game_id: int) -> Review | None:
