@@ -71,10 +71,12 @@ def init_serving(app: Flask) -> None:
     """Requests (ids, security, the pages, metrics) and the command line."""
     from pbem.security import init_security, limit_strictly
     from pbem.web.errors import init_error_pages
+    from pbem.web.faces import install_faces
     from pbem.web.i18n import init_language
 
     init_request_ids(app)
     init_language(app)
+    install_faces(app)
     init_security(app)
     init_error_pages(app)  # before the blueprints: the `int` converter of their routes
     register_blueprints(app)

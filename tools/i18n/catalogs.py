@@ -42,7 +42,7 @@ TRANSLATIONS = ROOT / "pbem" / "translations"
 POT = TRANSLATIONS / "messages.pot"
 FRAGMENTS = ROOT / "tools" / "i18n" / "fragments"
 MAPPING = ROOT / "babel.cfg"
-KEYWORDS = ("lazy", "pgettext:1c,2")
+KEYWORDS = ("lazy", "markup", "pgettext:1c,2")
 COMMENT_TAGS = ("Translators:",)
 # Every language but English (the messages as written); two plural forms each.
 PLURAL_FORMS: dict[str, tuple[int, str]] = {
