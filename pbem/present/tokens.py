@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import secrets
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
@@ -92,6 +93,25 @@ def insert_tokens(session: Session, rows: list[dict[str, Any]]) -> None:
         execute_write(session, _INSERT_TOKENS, rows)
 
 
+def token_hashes(raw: str) -> list[str]:
+    """The hashes a raw token may be stored under (one, or two when it was typed in
+    capitals)."""
+    return _candidates(raw)
+
+
+def live_token(tokens: Sequence[Token], purposes: set[str] | frozenset[str] | None = None,
+               *, now: datetime | None = None) -> Token | None:
+    """The first of `tokens` (found by a raw token's hashes) of one of `purposes` that has
+    not expired."""
+    now = now or datetime.now(UTC)
+    for token in tokens:
+        if purposes is not None and token.purpose not in purposes:
+            continue
+        if token.expires_at is None or token.expires_at > now:
+            return token
+    return None
+
+
 def _candidates(raw: str) -> list[str]:
     # A reply token may come back upper-cased by a mail system; its canonical form is lower.
     raw = raw.strip()
@@ -120,17 +140,11 @@ def find_token_row(
     """`find_token` for hot read paths: one prebuilt statement run straight through the
     driver (pbem.store.db.read_now), the row as a plain Token (pbem.store.gamerows.plain:
     in no session; read it, never add it)."""
-    now = now or datetime.now(UTC)
     hashes = _candidates(raw)
     rows = read_now(session.connection(), _BY_TWO_HASHES,
                     {"first": hashes[0], "second": hashes[-1]})
-    for row in rows:
-        token = plain(Token, dict(zip(_TOKEN_KEYS, row, strict=True)))
-        if purposes is not None and token.purpose not in purposes:
-            continue
-        if token.expires_at is None or token.expires_at > now:
-            return token
-    return None
+    return live_token([plain(Token, dict(zip(_TOKEN_KEYS, row, strict=True))) for row in rows],
+                      purposes, now=now)
 
 
 _TOKEN_KEYS = [column.key for column in _TOKENS.c]

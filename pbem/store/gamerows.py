@@ -12,12 +12,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, bindparam, cast, exists, null, select, union_all
+from sqlalchemy import (
+    Connection,
+    bindparam,
+    cast,
+    exists,
+    func,
+    literal,
+    null,
+    select,
+    union_all,
+)
 from sqlalchemy.orm import class_mapper
 from sqlmodel import SQLModel
 
 from pbem.store.db import read_now
-from pbem.store.models import Away, Deadline, Game, Player, Seat
+from pbem.store.models import Away, Deadline, Event, Game, Player, Seat, Token
 
 Model = TypeVar("Model", bound=SQLModel)
 
@@ -129,3 +139,74 @@ def _game_rows(game_row: Any, seat_rows: Sequence[Any]) -> GameRows:
             if row[player_end]:
                 away.add(player_id)
     return GameRows(game, seats, players, away)
+
+
+# --- a link's whole read in one statement (issue 33: one read round trip a request) -------
+# The token rows of a raw token's two candidate hashes; the game of that token with its
+# seats, players and pending deadlines (as `_GAME_AND_DEADLINES`); the game's events after
+# the token's turn (its page and its move tell from them whether the link is still good).
+# Each row starts with its part's number; the other parts' columns are typed NULLs.
+_T, _E = Token.__table__, Event.__table__  # type: ignore[attr-defined]
+_TOKEN_KEYS = [column.key for column in _T.c]
+_EVENT_COLUMNS = (_E.c.seq, _E.c.payload, _E.c.actor)
+_MATCHES = _T.c.token_hash.in_([bindparam("first"), bindparam("second")])
+_LINK_GAME = select(_T.c.game_id).where(_MATCHES).limit(1).scalar_subquery()
+_LINK_TURN = select(func.coalesce(_T.c.turn_seq, 0)).where(_MATCHES).limit(1).scalar_subquery()
+_LINK_PARTS: list[list[Any]] = [list(_T.c), list(_G.c), _SEAT_PART, list(_DEADLINE_COLUMNS),
+                                list(_EVENT_COLUMNS)]
+_STARTS = [1 + sum(len(p) for p in _LINK_PARTS[:n]) for n in range(len(_LINK_PARTS) + 1)]
+
+
+def _link_part(number: int, where: Any, joined: Any = None) -> Any:
+    columns: list[Any] = [literal(number).label("part")]
+    for n, part in enumerate(_LINK_PARTS):
+        columns.extend(part if n == number else _nulls(part, f"p{n}_"))
+    query = select(*columns)
+    return (query.select_from(joined) if joined is not None else query).where(*where)
+
+
+_LINK_READ = union_all(
+    _link_part(0, [_MATCHES]),
+    _link_part(1, [_G.c.id == _LINK_GAME]),
+    _link_part(2, [_S.c.game_id == _LINK_GAME], _S.outerjoin(_P, _S.c.player_id == _P.c.id)),
+    _link_part(3, [_D.c.game_id == _LINK_GAME, _D.c.status == "pending"]),
+    _link_part(4, [_E.c.game_id == _LINK_GAME, _E.c.seq > _LINK_TURN]))
+
+
+@dataclass(frozen=True)
+class LinkRows:
+    """What a link's page and move read: the token rows found for its hashes (plain Tokens,
+    in no session), the token's game (None if the statement found none), and the game's
+    events after the token's turn as (seq, payload, actor), in order."""
+
+    tokens: list[Token]
+    game: GameRows | None
+    events: list[tuple[int, Any, str | None]]
+
+
+def read_link(connection: Connection, hashes: Sequence[str]) -> LinkRows:
+    """The rows of a link's read in one statement: its tokens by `hashes` (one or two
+    candidates), the game of the first and its events after that token's turn. With two
+    token rows found the game is the one of either: the caller checks it is its token's."""
+    tokens, game_row, seat_rows, pending, events = [], None, [], [], []
+    params = {"first": hashes[0], "second": hashes[-1]}
+    for row in read_now(connection, _LINK_READ, params):
+        part = row[0]
+        values = row[_STARTS[part]:_STARTS[part + 1]]
+        if part == 0:
+            tokens.append(plain(Token, dict(zip(_TOKEN_KEYS, values, strict=True))))
+        elif part == 1:
+            game_row = values
+        elif part == 2:
+            seat_rows.append(values)
+        elif part == 3:
+            pending.append((values[0], values[1], values[2]))
+        else:
+            events.append((values[0], values[1], values[2]))
+    events.sort(key=lambda event: int(event[0]))
+    if game_row is None or not seat_rows:
+        return LinkRows(tokens, None, events)
+    seat_rows.sort(key=lambda row: int(row[_KEYS[Seat].index("seat_no")]))
+    laid_out = [(*game_row, *seat) for seat in seat_rows]
+    game = replace(_game_rows(game_row, laid_out), pending=pending)
+    return LinkRows(tokens, game, events)

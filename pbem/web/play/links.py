@@ -43,6 +43,7 @@ from pbem.engine import (
     SuitNamed,
     UnreadableInput,
     asked,
+    decode_event,
     moves_turn,
     parse_card,
     turn_before,
@@ -50,14 +51,14 @@ from pbem.engine import (
 from pbem.present import codes, views
 from pbem.present.i18n import _, pgettext
 from pbem.present.refusals import mistake_words
-from pbem.present.tokens import consume_token, find_token_row
+from pbem.present.tokens import consume_token, live_token, token_hashes
 from pbem.present.words import chips_words
 from pbem.service.games import awaits_confirmation, is_organiser, organiser_seat
 from pbem.service.moves import same_move
 from pbem.store.app_engine import db_engine
 from pbem.store.db import execute_write, planning, transaction
-from pbem.store.events import load_events_by, load_state
-from pbem.store.gamerows import read_game
+from pbem.store.events import load_events_by, load_state, load_state_read
+from pbem.store.gamerows import read_game, read_link
 from pbem.store.models import Game, Player, Token
 from pbem.store.types import utcnow
 from pbem.web.play.common import (
@@ -132,24 +133,33 @@ def link_kind(token: Token) -> str:
 
 def load_link(raw: str, purposes: frozenset[str] = LINK_PURPOSES) -> Link:
     """The link for a raw token, or a 404 for unknown, expired or foreign tokens. Read once,
-    without the writer lock (a planning session: pbem.store.db.planning): the token, the
-    game with its seats, players and pending deadlines (one statement), its state (this
-    process's copy, or the latest snapshot and the events after it), the events since the
-    link's turn; its page and its move (`Link.known`) both start from that."""
+    without the writer lock (a planning session: pbem.store.db.planning), in one statement
+    (pbem.store.gamerows.read_link): the token, the game with its seats, players and
+    pending deadlines, the events since the link's turn; the state from this process's copy
+    folded with those events when it has one that recent, else from the latest snapshot and
+    the events after it. Its page and its move (`Link.known`) both start from that."""
     with planning(db_engine()) as session:
-        token = find_token_row(session, raw, purposes)
+        read = read_link(session.connection(), token_hashes(raw))
+        token = live_token(read.tokens, purposes)
         if token is None or token.game_id is None or token.seat_no is None:
             abort(404)
-        rows = read_game(session.connection(), token.game_id, deadlines=True)
+        turn = token.turn_seq or 0
+        whole = read.game is not None and read.game.game.id == token.game_id
+        # else two tokens were found (one typed in capitals) and the game read is the other's
+        rows = read.game if whole else read_game(session.connection(), token.game_id,
+                                                 deadlines=True)
         if rows is None or rows.game.last_seq == 0:
             abort(404)
-        loaded = load_state(session, token.game_id, rows.game.last_seq)
-        since_by = load_events_by(session, token.game_id, token.turn_seq or 0)
+        if whole:
+            since_by = [(decode_event(payload), by or "") for _seq, payload, by in read.events]
+            loaded = load_state_read(session, token.game_id, rows.game.last_seq, turn,
+                                     [(seq, payload) for seq, payload, _by in read.events])
+        else:
+            since_by = load_events_by(session, token.game_id, turn)
+            loaded = load_state(session, token.game_id, rows.game.last_seq)
     table = table_of(rows, loaded.state, token.seat_no)
-    since = [event for event, _by in since_by]
-    known = service.Known(rows, loaded, token.turn_seq or 0,
-                          tuple((event, by or None) for event, by in since_by))
-    return Link(token, table, link_status(token, table, since), known)
+    known = service.Known(rows, loaded, turn, tuple((e, by or None) for e, by in since_by))
+    return Link(token, table, link_status(token, table, [e for e, _by in since_by]), known)
 
 
 def link_status(token: Token, table: Table, since: Sequence[Event]) -> str:
