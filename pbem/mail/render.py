@@ -7,6 +7,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import re
+
 import css_inline
 from jinja2 import (
     Environment,
@@ -16,6 +18,7 @@ from jinja2 import (
     select_autoescape,
 )
 
+from pbem.mail.faces import Faces
 from pbem.present.i18n import install_words
 from pbem.resources import resource_dir
 
@@ -45,6 +48,9 @@ class Renderer:
         )
         install_words(self.env)
         self.inliner = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
+        # The cards, made in Python and inlined once (pbem.mail.faces), with base.html's styles.
+        self.faces = Faces(_stylesheet(self.env), self.inliner.inline)
+        self.faces.install(self.env)
 
     def render(self, kind: str, **context: Any) -> Rendered:
         context.setdefault("kind", kind)
@@ -53,8 +59,18 @@ class Renderer:
             html_template = self.env.get_template(f"{kind}.html")
         except TemplateNotFound as exc:
             raise ValueError(f"unknown email kind {kind!r}: no {exc.name}") from exc
-        text, html = text_template.render(context), html_template.render(context)
-        return Rendered(kind, _tidy(text), self.inliner.inline(html))
+        text = text_template.render(context)
+        with self.faces.collecting() as cards:
+            html = html_template.render(context)
+        return Rendered(kind, _tidy(text), cards.fill(self.inliner.inline(html)))
+
+
+def _stylesheet(env: Environment) -> str:
+    """The styles of every email (base.html's <style>, which has no Jinja in it)."""
+    assert env.loader is not None
+    source = env.loader.get_source(env, "base.html")[0]
+    found = re.search(r"<style>(.*?)</style>", source, re.S)
+    return found[1] if found else ""
 
 
 def _tidy(text: str) -> str:

@@ -1,0 +1,194 @@
+"""Card faces and card links of the email HTML, made in Python and inlined once (issue 33).
+
+A turn email shows thirty-odd cards (the hand, the trick, the links to play), each a small
+table or span whose HTML has no words in it: only the card's symbol and code. Made by Jinja
+macros, and then parsed, styled and written out again by the CSS inliner in every email, they
+were most of a turn email's CPU. Here each is made by string formatting (`face_html`,
+`card_html`, `link_html`, globals of the mail Jinja environment) and, while `Renderer.render`
+collects slots (`Slots`), goes into the HTML given to the inliner as a token; the token is
+replaced in the inliner's output by the card's HTML inlined once, in a document with the same
+stylesheet and the same ancestors (`WHERE`), and kept. A link's URL differs in every email:
+its inlined HTML is kept as the parts before and after the URL, which is written between them
+as the inliner would write it.
+
+The bytes are those of inlining the whole email (tests/mail/test_faces.py renders both ways);
+outside `Renderer.render` (a template rendered by itself, a test of one macro) the functions
+give the plain HTML, which the caller's inlining, if any, styles as before.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Protocol
+
+from markupsafe import Markup, escape
+
+
+class Card(Protocol):
+    """What the functions read of a card (pbem.present.views.CardView)."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def symbol(self) -> str: ...
+    @property
+    def red(self) -> bool: ...
+    @property
+    def count(self) -> int: ...
+    @property
+    def url(self) -> str | None: ...
+
+
+# Where a slot's card stands in the email, as the HTML around it (the CSS rules that apply to
+# a card depend on its ancestors: `.hand-table td`, `.cancelled .card`). SLOT marks the card.
+WHERE: dict[str, str] = {
+    "p": "<p>SLOT</p>",
+    "grid": '<table class="grid" role="presentation"><tr><td>SLOT</td></tr></table>',
+    "cancelled": ('<table class="grid" role="presentation"><tr><td><span class="cancelled">'
+                  "SLOT</span></td></tr></table>"),
+    "felt": ('<table role="presentation" class="felt" width="100%" cellpadding="0" '
+             'cellspacing="0"><tr><td class="felt-cell"><table role="presentation" '
+             'class="felt-row" align="center" cellpadding="0" cellspacing="4"><tr>'
+             '<td class="felt-play" align="center" valign="top">SLOT</td></tr></table>'
+             "</td></tr></table>"),
+    "hand": ('<table role="presentation" class="hand-table" cellpadding="0" cellspacing="0">'
+             '<tr><td class="suit-name black">x</td><td><table role="presentation" '
+             'cellpadding="0" cellspacing="3"><tr><td>SLOT</td></tr></table></td></tr>'
+             "</table>"),
+}
+# The ancestors every card of an email has (base.html).
+_SHEET = ('<table class="wrap" role="presentation" width="100%" cellpadding="0" cellspacing="0">'
+          '<tr><td><div class="sheet" role="main">{}</div></td></tr></table>')
+_URL = "pbemurl0"  # stands for the URL in a link inlined once
+# A URL the inliner writes out as `_attribute` does (printable ASCII); any other goes whole
+# into the inlined document.
+_PLAIN_URL = re.compile(r"[\x20-\x7e]*")
+
+
+def _colour(card: Card) -> str:
+    return "red" if card.red else "black"
+
+
+def _count(card: Card) -> str:
+    return f'<span class="count"> ×{escape(card.count)}</span>' if card.count > 1 else ""
+
+
+def plain_face(card: Card) -> str:
+    """_macros.html's card face: a one-cell table with the symbol, the count and the code."""
+    return ('<table role="presentation" class="face" cellpadding="0" cellspacing="0"><tr>'
+            f'<td class="face-cell {_colour(card)}" align="center">{escape(card.symbol)}'
+            f'{_count(card)}<br><span class="code">{escape(card.code)}</span></td></tr></table>')
+
+
+def plain_card(card: Card) -> str:
+    """A card as a span (the lists and the tricks of the grid tables)."""
+    return f'<span class="card {_colour(card)}">{escape(card.symbol)}{_count(card)}</span>'
+
+
+def _plain_link(card: Card, url: str) -> str:
+    return (f'<a class="card {_colour(card)}" href="{url}">{escape(card.symbol)}<br>'
+            f'<span class="code">{escape(card.code)}</span></a>')
+
+
+def plain_link(card: Card) -> str:
+    """A card linked to its one-time URL (as a span without one)."""
+    if not card.url:
+        return plain_card(card)
+    return _plain_link(card, str(escape(card.url)))
+
+
+def _attribute(value: str) -> str:
+    """A plain URL (`_PLAIN_URL`) as the inliner writes an attribute's value."""
+    return value.replace("&", "&amp;").replace('"', "&quot;")
+
+
+class Slots:
+    """The cards of one email's HTML, as tokens to replace after the inlining."""
+
+    def __init__(self, owner: Faces) -> None:
+        self.owner = owner
+        self.parts: list[str] = []
+
+    def token(self, inlined: str) -> Markup:
+        self.parts.append(inlined)
+        return Markup(f"{self.owner.nonce}{len(self.parts) - 1}x")
+
+    def fill(self, html: str) -> str:
+        """`html` from the inliner with its tokens replaced by the cards' inlined HTML."""
+        if not self.parts:
+            return html
+        parts = self.parts
+        return self.owner.tokens.sub(lambda m: parts[int(m[1])], html)
+
+
+class Faces:
+    """The card functions of one mail Jinja environment, with its inlined cards kept."""
+
+    def __init__(self, stylesheet: str, inline: Callable[[str], str]) -> None:
+        self.stylesheet = stylesheet
+        self.inline = inline
+        # A token no player can type into a name: a new random one each process.
+        self.nonce = f"pbem{secrets.token_hex(8)}n"
+        self.tokens = re.compile(self.nonce + r"(\d+)x")
+        self._current: ContextVar[Slots | None] = ContextVar("pbem_mail_slots", default=None)
+        self._inlined: dict[tuple[Any, ...], str] = {}
+        self._links: dict[tuple[Any, ...], tuple[str, str]] = {}
+
+    def install(self, env: Any) -> None:
+        env.globals.update(face_html=self.face, card_html=self.card, link_html=self.link)
+
+    @contextmanager
+    def collecting(self) -> Iterator[Slots]:
+        """Inside the block the functions give tokens, filled by the Slots yielded."""
+        slots = Slots(self)
+        reset = self._current.set(slots)
+        try:
+            yield slots
+        finally:
+            self._current.reset(reset)
+
+    def _inlined_once(self, where: str, html: str) -> str:
+        """`html` inlined where it stands (`WHERE[where]`), as in a whole email."""
+        start, end = "pbemstart0", "pbemend0"
+        body = _SHEET.format(WHERE[where].replace("SLOT", f"{start}{html}{end}"))
+        document = (f"<!doctype html><html><head><style>{self.stylesheet}</style></head>"
+                    f"<body>{body}</body></html>")
+        out = self.inline(document)
+        return out[out.index(start) + len(start):out.index(end)]
+
+    def _slot(self, where: str | None, key: tuple[Any, ...], plain: Callable[[], str]) -> Markup:
+        slots = self._current.get()
+        if slots is None or where is None:
+            return Markup(plain())
+        full = (where, *key)
+        inlined = self._inlined.get(full)
+        if inlined is None:
+            inlined = self._inlined[full] = self._inlined_once(where, plain())
+        return slots.token(inlined)
+
+    def face(self, card: Card, where: str | None = None) -> Markup:
+        """A card face (`where`: its place in WHERE, for a slot; None: always the plain HTML)."""
+        return self._slot(where, ("face", card.code, card.symbol, card.red, card.count),
+                          lambda: plain_face(card))
+
+    def card(self, card: Card, where: str | None = None) -> Markup:
+        return self._slot(where, ("card", card.code, card.symbol, card.red, card.count),
+                          lambda: plain_card(card))
+
+    def link(self, card: Card, where: str | None = None) -> Markup:
+        url = card.url
+        if not url:
+            return self.card(card, where)
+        slots = self._current.get()
+        if slots is None or where is None or not _PLAIN_URL.fullmatch(url):
+            return Markup(plain_link(card))
+        key = (where, card.code, card.symbol, card.red)
+        halves = self._links.get(key)
+        if halves is None:
+            before, _, after = self._inlined_once(where, _plain_link(card, _URL)).partition(_URL)
+            halves = self._links[key] = (before, after)
+        return slots.token(f"{halves[0]}{_attribute(url)}{halves[1]}")
