@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Protocol
@@ -55,6 +55,7 @@ WHERE: dict[str, str] = {
              'class="felt-row" align="center" cellpadding="0" cellspacing="4"><tr>'
              '<td class="felt-play" align="center" valign="top">SLOT</td></tr></table>'
              "</td></tr></table>"),
+    "sheet": "SLOT",
     "hand": ('<table role="presentation" class="hand-table" cellpadding="0" cellspacing="0">'
              '<tr><td class="suit-name black">x</td><td><table role="presentation" '
              'cellpadding="0" cellspacing="3"><tr><td>SLOT</td></tr></table></td></tr>'
@@ -63,6 +64,7 @@ WHERE: dict[str, str] = {
 # The ancestors every card of an email has (base.html).
 _SHEET = ('<table class="wrap" role="presentation" width="100%" cellpadding="0" cellspacing="0">'
           '<tr><td><div class="sheet" role="main">{}</div></td></tr></table>')
+_HANDS = 4096
 _URL = "pbemurl0"  # stands for the URL in a link inlined once
 # A URL the inliner writes out as `_attribute` does (printable ASCII); any other goes whole
 # into the inlined document.
@@ -101,6 +103,34 @@ def plain_link(card: Card) -> str:
     return _plain_link(card, str(escape(card.url)))
 
 
+# The preheader's padding (base.html): characters that show nothing, so that a mail client's
+# preview shows the preheader and not the start of the email after it.
+PADDING = "&#847;&zwnj;&nbsp;" * 40
+_HAND_TABLE = '<table role="presentation" class="hand-table" cellpadding="0" cellspacing="0">\n'
+_HAND_ROW = ('<tr><td class="suit-name {}">{}</td><td><table role="presentation" cellpadding="0" '
+             'cellspacing="3"><tr>{}</tr></table></td></tr>\n')
+
+
+class Row(Protocol):
+    """What `hand_cells` reads of a suit of the hand (pbem.present.views.SuitRow)."""
+
+    @property
+    def symbol(self) -> str: ...
+    @property
+    def red(self) -> bool: ...
+    @property
+    def distinct(self) -> Sequence[Card]: ...
+
+
+def plain_hand(rows: Iterable[tuple[Row, Sequence[str]]]) -> str:
+    """_macros.html's hand as card faces: a row per suit, each face in a cell (`rows`: each
+    suit with the HTML of its faces)."""
+    return _HAND_TABLE + "".join(
+        _HAND_ROW.format(_colour(row), escape(row.symbol),
+                         "".join(f"<td>{face}</td>" for face in faces))
+        for row, faces in rows) + "</table>"
+
+
 def _attribute(value: str) -> str:
     """A plain URL (`_PLAIN_URL`) as the inliner writes an attribute's value."""
     return value.replace("&", "&amp;").replace('"', "&quot;")
@@ -137,9 +167,13 @@ class Faces:
         self._current: ContextVar[Slots | None] = ContextVar("pbem_mail_slots", default=None)
         self._inlined: dict[tuple[Any, ...], str] = {}
         self._links: dict[tuple[Any, ...], tuple[str, str]] = {}
+        # A hand's table inlined once per shape (its suits and how many cards in each), as
+        # the parts between its faces; at most _HANDS shapes kept.
+        self._hands: dict[tuple[Any, ...], list[str]] = {}
 
     def install(self, env: Any) -> None:
-        env.globals.update(face_html=self.face, card_html=self.card, link_html=self.link)
+        env.globals.update(face_html=self.face, card_html=self.card, link_html=self.link,
+                           hand_html=self.hand, padding_html=self.padding)
 
     @contextmanager
     def collecting(self) -> Iterator[Slots]:
@@ -164,11 +198,18 @@ class Faces:
         slots = self._current.get()
         if slots is None or where is None:
             return Markup(plain())
+        return slots.token(self._kept(where, key, plain))
+
+    def _kept(self, where: str, key: tuple[Any, ...], plain: Callable[[], str]) -> str:
         full = (where, *key)
         inlined = self._inlined.get(full)
         if inlined is None:
             inlined = self._inlined[full] = self._inlined_once(where, plain())
-        return slots.token(inlined)
+        return inlined
+
+    def _face_inlined(self, card: Card) -> str:
+        return self._kept("hand", ("face", card.code, card.symbol, card.red, card.count),
+                          lambda: plain_face(card))
 
     def face(self, card: Card, where: str | None = None) -> Markup:
         """A card face (`where`: its place in WHERE, for a slot; None: always the plain HTML)."""
@@ -192,3 +233,30 @@ class Faces:
             before, _, after = self._inlined_once(where, _plain_link(card, _URL)).partition(_URL)
             halves = self._links[key] = (before, after)
         return slots.token(f"{halves[0]}{_attribute(url)}{halves[1]}")
+
+    def padding(self) -> Markup:
+        """The preheader's padding (PADDING)."""
+        return self._slot("p", ("padding",), lambda: PADDING)
+
+    def hand(self, rows: Sequence[Row]) -> Markup:
+        """The hand as card faces (`plain_hand`)."""
+        slots = self._current.get()
+        suits = [(row, row.distinct) for row in rows]
+        if slots is None:
+            return Markup(plain_hand((row, [plain_face(c) for c in cards])
+                                     for row, cards in suits))
+        shape = tuple((row.symbol, row.red, len(cards)) for row, cards in suits)
+        parts = self._hands.get(shape)
+        if parts is None:
+            if len(self._hands) >= _HANDS:
+                self._hands.clear()
+            marks = iter(range(52 * 4))
+            skeleton = plain_hand((row, [f"pbemface{next(marks)}z" for _ in cards])
+                                  for row, cards in suits)
+            parts = self._hands[shape] = re.split(r"pbemface\d+z",
+                                                  self._inlined_once("sheet", skeleton))
+        faces = [self._face_inlined(c) for _, cards in suits for c in cards]
+        out = [parts[0]]
+        for face, part in zip(faces, parts[1:], strict=True):
+            out += (face, part)
+        return slots.token("".join(out))
