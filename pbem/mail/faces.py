@@ -27,6 +27,8 @@ from typing import Any, Protocol
 
 from markupsafe import Markup, escape
 
+from pbem.present.i18n import label
+
 
 class Card(Protocol):
     """What the functions read of a card (pbem.present.views.CardView)."""
@@ -41,6 +43,8 @@ class Card(Protocol):
     def count(self) -> int: ...
     @property
     def url(self) -> str | None: ...
+    @property
+    def label(self) -> str: ...
 
 
 # Where a slot's card stands in the email, as the HTML around it (the CSS rules that apply to
@@ -111,6 +115,21 @@ _HAND_ROW = ('<tr><td class="suit-name {}">{}</td><td><table role="presentation"
              'cellspacing="3"><tr>{}</tr></table></td></tr>\n')
 
 
+class ScoreRow(Protocol):
+    """What `score_line` reads of a player's scores (pbem.present.views.ScoreRow)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def hand(self) -> int: ...
+    @property
+    def total(self) -> int: ...
+    @property
+    def is_you(self) -> bool: ...
+    @property
+    def chips(self) -> int | None: ...
+
+
 class Row(Protocol):
     """What `hand_cells` reads of a suit of the hand (pbem.present.views.SuitRow)."""
 
@@ -173,7 +192,8 @@ class Faces:
 
     def install(self, env: Any) -> None:
         env.globals.update(face_html=self.face, card_html=self.card, link_html=self.link,
-                           hand_html=self.hand, padding_html=self.padding)
+                           hand_html=self.hand, padding_html=self.padding,
+                           labels_text=labels_text, score_line=score_line)
 
     @contextmanager
     def collecting(self) -> Iterator[Slots]:
@@ -260,3 +280,20 @@ class Faces:
         for face, part in zip(faces, parts[1:], strict=True):
             out += (face, part)
         return slots.token("".join(out))
+
+
+# ---- Plain text (the .txt emails): the same values, as the macros of _macros.txt wrote them.
+
+def labels_text(cards: Iterable[Card]) -> str:
+    """Cards by their plain-text labels (`Q♠ (QS)`), two spaces apart."""
+    return "  ".join(card.label for card in cards)
+
+
+def score_line(row: ScoreRow, you: str, chips: bool) -> str:
+    """A player's line of the plain-text scores: name (with `you`, the words "(you)" in the
+    reader's language, on the reader's line), hand and game points, chips if `chips`."""
+    name = str(label(row.name))[:16]
+    if row.is_you and str(row.name).lower() != "you":
+        name = f"{name} {you}"
+    line = f"{name.ljust(22)} {str(row.hand).rjust(9)} {str(row.total).rjust(6)}"
+    return line + str(row.chips).rjust(7) if chips else line
