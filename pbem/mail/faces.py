@@ -192,7 +192,7 @@ class Faces:
 
     def install(self, env: Any) -> None:
         env.globals.update(face_html=self.face, card_html=self.card, link_html=self.link,
-                           hand_html=self.hand, padding_html=self.padding,
+                           links_html=self.links, hand_html=self.hand, padding_html=self.padding,
                            labels_text=labels_text, score_line=score_line)
 
     @contextmanager
@@ -253,6 +253,10 @@ class Faces:
             before, _, after = self._inlined_once(where, _plain_link(card, _URL)).partition(_URL)
             halves = self._links[key] = (before, after)
         return slots.token(f"{halves[0]}{_attribute(url)}{halves[1]}")
+
+    def links(self, cards: Iterable[Card], where: str = "p") -> Markup:
+        """Cards linked to their URLs (`link`), each followed by a space."""
+        return Markup("".join(f"{self.link(card, where)} " for card in cards))
 
     def padding(self) -> Markup:
         """The preheader's padding (PADDING)."""
