@@ -75,8 +75,8 @@ _URL = "pbemurl0"  # stands for the URL in a link inlined once
 _PLAIN_URL = re.compile(r"[\x20-\x7e]*")
 
 
-def _colour(card: Card) -> str:
-    return "red" if card.red else "black"
+def _colour(red: bool) -> str:
+    return "red" if red else "black"
 
 
 def _count(card: Card) -> str:
@@ -86,17 +86,17 @@ def _count(card: Card) -> str:
 def plain_face(card: Card) -> str:
     """_macros.html's card face: a one-cell table with the symbol, the count and the code."""
     return ('<table role="presentation" class="face" cellpadding="0" cellspacing="0"><tr>'
-            f'<td class="face-cell {_colour(card)}" align="center">{escape(card.symbol)}'
+            f'<td class="face-cell {_colour(card.red)}" align="center">{escape(card.symbol)}'
             f'{_count(card)}<br><span class="code">{escape(card.code)}</span></td></tr></table>')
 
 
 def plain_card(card: Card) -> str:
     """A card as a span (the lists and the tricks of the grid tables)."""
-    return f'<span class="card {_colour(card)}">{escape(card.symbol)}{_count(card)}</span>'
+    return f'<span class="card {_colour(card.red)}">{escape(card.symbol)}{_count(card)}</span>'
 
 
 def _plain_link(card: Card, url: str) -> str:
-    return (f'<a class="card {_colour(card)}" href="{url}">{escape(card.symbol)}<br>'
+    return (f'<a class="card {_colour(card.red)}" href="{url}">{escape(card.symbol)}<br>'
             f'<span class="code">{escape(card.code)}</span></a>')
 
 
@@ -145,7 +145,7 @@ def plain_hand(rows: Iterable[tuple[Row, Sequence[str]]]) -> str:
     """_macros.html's hand as card faces: a row per suit, each face in a cell (`rows`: each
     suit with the HTML of its faces)."""
     return _HAND_TABLE + "".join(
-        _HAND_ROW.format(_colour(row), escape(row.symbol),
+        _HAND_ROW.format(_colour(row.red), escape(row.symbol),
                          "".join(f"<td>{face}</td>" for face in faces))
         for row, faces in rows) + "</table>"
 
