@@ -115,21 +115,6 @@ _HAND_ROW = ('<tr><td class="suit-name {}">{}</td><td><table role="presentation"
              'cellspacing="3"><tr>{}</tr></table></td></tr>\n')
 
 
-class ScoreRow(Protocol):
-    """What `score_line` reads of a player's scores (pbem.present.views.ScoreRow)."""
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def hand(self) -> int: ...
-    @property
-    def total(self) -> int: ...
-    @property
-    def is_you(self) -> bool: ...
-    @property
-    def chips(self) -> int | None: ...
-
-
 class Row(Protocol):
     """What `hand_cells` reads of a suit of the hand (pbem.present.views.SuitRow)."""
 
@@ -245,7 +230,8 @@ class Faces:
         if not url:
             return self.card(card, where)
         slots = self._current.get()
-        if slots is None or where is None or not _PLAIN_URL.fullmatch(url):
+        if (slots is None or where is None or not isinstance(url, str)
+                or not _PLAIN_URL.fullmatch(url)):
             return Markup(plain_link(card))
         key = (where, card.code, card.symbol, card.red)
         halves = self._links.get(key)
@@ -290,14 +276,25 @@ class Faces:
 
 def labels_text(cards: Iterable[Card]) -> str:
     """Cards by their plain-text labels (`Q♠ (QS)`), two spaces apart."""
-    return "  ".join(card.label for card in cards)
+    return "  ".join(str(card.label) for card in cards)
 
 
-def score_line(row: ScoreRow, you: str, chips: bool) -> str:
-    """A player's line of the plain-text scores: name (with `you`, the words "(you)" in the
-    reader's language, on the reader's line), hand and game points, chips if `chips`."""
-    name = str(label(row.name))[:16]
-    if row.is_you and str(row.name).lower() != "you":
+def _field(row: Any, name: str) -> Any:
+    """`row.name` as a template reads it: an attribute, else an item (a dict's rows)."""
+    try:
+        return getattr(row, name)
+    except AttributeError:
+        return row[name]
+
+
+def score_line(row: Any, you: str, chips: bool) -> str:
+    """A player's line of the plain-text scores (`row`: a pbem.present.views.ScoreRow or a
+    dict of its fields): name (with `you`, the words "(you)" in the reader's language, on the
+    reader's line), hand and game points, chips if `chips`."""
+    who = _field(row, "name")
+    name = str(label(who))[:16]
+    if _field(row, "is_you") and str(who).lower() != "you":
         name = f"{name} {you}"
-    line = f"{name.ljust(22)} {str(row.hand).rjust(9)} {str(row.total).rjust(6)}"
-    return line + str(row.chips).rjust(7) if chips else line
+    line = (f"{name.ljust(22)} {str(_field(row, 'hand')).rjust(9)} "
+            f"{str(_field(row, 'total')).rjust(6)}")
+    return line + str(_field(row, "chips")).rjust(7) if chips else line
