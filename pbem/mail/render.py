@@ -50,6 +50,10 @@ class Renderer:
         # The cards, made in Python and inlined once (pbem.mail.faces), with base.html's styles.
         self.faces = Faces(_stylesheet(self.env), self.inliner.inline)
         self.faces.install(self.env)
+        # The macros of the turn and pass emails, which they use often; as `{% import %}` gives
+        # them, without its cost in every email (Jinja compares the globals at every import).
+        self.env.globals.update(macros_html=Macros(self.env, "_macros.html"),
+                                macros_txt=Macros(self.env, "_macros.txt"))
 
     def render(self, kind: str, **context: Any) -> Rendered:
         context.setdefault("kind", kind)
@@ -62,6 +66,20 @@ class Renderer:
         with self.faces.collecting() as cards:
             html = html_template.render(context)
         return Rendered(kind, _tidy(text), cards.fill(self.inliner.inline(html)))
+
+
+class Macros:
+    """A template's macros (`macros.felt(...)`): the module `{% import name as m %}` gives,
+    made at the first use (after the environment's settings, `undefined` included)."""
+
+    def __init__(self, env: Environment, name: str) -> None:
+        self._env, self._name = env, name
+        self._module: Any = None
+
+    def __getattr__(self, attr: str) -> Any:
+        if self._module is None:
+            self._module = self._env.get_template(self._name).module
+        return getattr(self._module, attr)
 
 
 def _stylesheet(env: Environment) -> str:
