@@ -178,7 +178,7 @@ class Faces:
     def install(self, env: Any) -> None:
         env.globals.update(face_html=self.face, card_html=self.card, link_html=self.link,
                            links_html=self.links, hand_html=self.hand, padding_html=self.padding,
-                           labels_text=labels_text, score_line=score_line)
+                           labels_text=labels_text, score_line=score_line, around=around)
 
     @contextmanager
     def collecting(self) -> Iterator[Slots]:
@@ -270,6 +270,14 @@ class Faces:
         for face, part in zip(faces, parts[1:], strict=True):
             out += (face, part)
         return slots.token("".join(out))
+
+
+def around(rows: Sequence[Any]) -> tuple[Any, list[Any]]:
+    """The reader's row of the scores (the first that `is_you`, else the first) and the
+    others in play order from the reader's left: where the card table seats them."""
+    me = next((row for row in rows if _field(row, "is_you")), rows[0])
+    at = rows.index(me)
+    return me, [*rows[at + 1:], *rows[:at]]
 
 
 # ---- Plain text (the .txt emails): the same values, as the macros of _macros.txt wrote them.
