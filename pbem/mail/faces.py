@@ -178,7 +178,8 @@ class Faces:
     def install(self, env: Any) -> None:
         env.globals.update(face_html=self.face, card_html=self.card, link_html=self.link,
                            links_html=self.links, hand_html=self.hand, padding_html=self.padding,
-                           labels_text=labels_text, score_line=score_line, around=around)
+                           labels_text=labels_text, score_line=score_line, around=around,
+                           hand_text=hand_text, play_line=play_line)
 
     @contextmanager
     def collecting(self) -> Iterator[Slots]:
@@ -285,6 +286,20 @@ def around(rows: Sequence[Any]) -> tuple[Any, list[Any]]:
 def labels_text(cards: Iterable[Card]) -> str:
     """Cards by their plain-text labels (`Q♠ (QS)`), two spaces apart."""
     return "  ".join(str(card.label) for card in cards)
+
+
+def hand_text(rows: Iterable[Any]) -> str:
+    """The hand in plain text: a line per suit, its name and its cards' labels."""
+    return "".join(f"  {f'{row.symbol} {row.name}:'.ljust(11)} {labels_text(row.distinct)}\n"
+                   for row in rows)
+
+
+def play_line(play: Any, you: str, cancelled: str) -> str:
+    """A card played to a trick, in plain text: who (`you`: the word "You" in the reader's
+    language), the card, and `cancelled` ("(cancelled)") after a card cancelled."""
+    who = you if play.is_you else str(label(play.name))[:16]
+    line = f"{str(who).ljust(16)} {play.card.label}"
+    return f"{line}  {cancelled}" if play.cancelled else line
 
 
 def _field(row: Any, name: str) -> Any:
