@@ -214,8 +214,12 @@ class Faces:
         return inlined
 
     def _face_inlined(self, card: Card) -> str:
-        return self._kept("hand", ("face", card.code, card.symbol, card.red, card.count),
-                          lambda: plain_face(card))
+        """A face in the hand, inlined (`_kept`, without its function made per card)."""
+        key = ("hand", "face", card.code, card.symbol, card.red, card.count)
+        inlined = self._inlined.get(key)
+        if inlined is None:
+            inlined = self._inlined[key] = self._inlined_once("hand", plain_face(card))
+        return inlined
 
     def face(self, card: Card, where: str | None = None) -> Markup:
         """A card face (`where`: its place in WHERE, for a slot; None: always the plain HTML)."""
@@ -266,10 +270,11 @@ class Faces:
                                   for row, cards in suits)
             parts = self._hands[shape] = re.split(r"pbemface\d+z",
                                                   self._inlined_once("sheet", skeleton))
-        faces = [self._face_inlined(c) for _, cards in suits for c in cards]
         out = [parts[0]]
-        for face, part in zip(faces, parts[1:], strict=True):
-            out += (face, part)
+        following = iter(parts[1:])
+        for _, cards in suits:
+            for card in cards:
+                out += (self._face_inlined(card), next(following))
         return slots.token("".join(out))
 
 
