@@ -179,7 +179,8 @@ class Faces:
         env.globals.update(face_html=self.face, card_html=self.card, link_html=self.link,
                            links_html=self.links, hand_html=self.hand, padding_html=self.padding,
                            labels_text=labels_text, score_line=score_line, around=around,
-                           hand_text=hand_text, play_line=play_line)
+                           hand_text=hand_text, play_line=play_line,
+                           trick_row_html=self.trick_row)
 
     @contextmanager
     def collecting(self) -> Iterator[Slots]:
@@ -244,6 +245,21 @@ class Faces:
             before, _, after = self._inlined_once(where, _plain_link(card, _URL)).partition(_URL)
             halves = self._links[key] = (before, after)
         return slots.token(f"{halves[0]}{_attribute(url)}{halves[1]}")
+
+    def trick_row(self, play: Any, you: str, cancelled: str) -> Markup:
+        """A card played to a trick, a row of its table: who (`you`: the word "You" in the
+        reader's language, as HTML), the card and its code, and `cancelled` ("cancelled")
+        after a card cancelled."""
+        who = you if play.is_you else escape(label(play.name))
+        card = play.card
+        code = escape(label(card.code))
+        if play.cancelled:
+            cell = (f'<span class="cancelled">{self.card(card, "cancelled")}</span> '
+                    f'<span class="code">{code}</span> <span class="note">{cancelled}</span>')
+        else:
+            cell = f'{self.card(card, "grid")} <span class="code">{code}</span>'
+        return Markup(f'<tr><td class="{"you" if play.is_you else ""}">{who}</td>'
+                      f"<td>{cell}</td></tr>")
 
     def links(self, cards: Iterable[Card], where: str = "p") -> Markup:
         """Cards linked to their URLs (`link`), each followed by a space."""
