@@ -28,7 +28,7 @@ def contexts(name: str, seed: int) -> list[tuple[str, dict[str, Any]]]:
     rules = preset(name)
     state = start(GameCreated(rules, rules.players, 0))
     found: list[tuple[str, dict[str, Any]]] = []
-    while state.phase is not Phase.GAME_OVER and len(found) < 6:
+    while state.phase is not Phase.GAME_OVER and len(found) < 12:
         if state.phase in (Phase.PLAY, Phase.PASS) and rng.random() < 0.15:
             seat = state.turn if state.phase is Phase.PLAY else state.to_move[0]
             view = seat_view(state, seat)
@@ -46,6 +46,12 @@ def contexts(name: str, seed: int) -> list[tuple[str, dict[str, Any]]]:
                 urls[str(view.legal[-1])] = "https://hearts.test/t/zoë\u00a0x"  # not plain
                 context["legal"] = views.card_views(views.distinct_cards(view.legal), urls)
                 found.append(("turn", context))
+                # other emails with the same macros: the cards as spans, tricks in tables
+                found.append(("status", {**context, "passing": False, "situation": "<x>",
+                                         "legal": views.card_views(view.legal)}))
+                if context["previous"]:
+                    found.append(("trick_result", {**context, "tricks": [
+                        {"number": 1, "view": context["previous"]}]}))
             else:
                 found.append(("pass", {**context, "count": 3, "target": names[0],
                                        "direction": "on your left", "pass_url": "https://x/p"}))
@@ -58,7 +64,8 @@ def test_an_email_is_the_bytes_of_inlining_all_of_it(name: str) -> None:
     renderer = Renderer()
     for kind, context in contexts(name, seed=len(name)):
         for language in ("en", "de"):
-            for shown, extra in ((kind, {}), ("reminder", {"asked_template": kind})):
+            reminder = [("reminder", {"asked_template": kind})] if kind in ("turn", "pass") else []
+            for shown, extra in [(kind, {}), *reminder]:
                 full = {**context, **extra}
                 with using(language):
                     fast = renderer.render(shown, **full).html
