@@ -68,7 +68,7 @@ WHERE: dict[str, str] = {
 # The ancestors every card of an email has (base.html).
 _SHEET = ('<table class="wrap" role="presentation" width="100%" cellpadding="0" cellspacing="0">'
           '<tr><td><div class="sheet" role="main">{}</div></td></tr></table>')
-_HANDS = 4096
+_ROWS = 1024
 _URL = "pbemurl0"  # stands for the URL in a link inlined once
 # A URL the inliner writes out as `_attribute` does (printable ASCII); any other goes whole
 # into the inlined document.
@@ -171,9 +171,9 @@ class Faces:
         self._current: ContextVar[Slots | None] = ContextVar("pbem_mail_slots", default=None)
         self._inlined: dict[tuple[Any, ...], str] = {}
         self._links: dict[tuple[Any, ...], tuple[str, str]] = {}
-        # A hand's table inlined once per shape (its suits and how many cards in each), as
-        # the parts between its faces; at most _HANDS shapes kept.
-        self._hands: dict[tuple[Any, ...], list[str]] = {}
+        # A suit's row of the hand's table inlined once per suit and number of cards, as the
+        # parts between its faces, with the table's start and end (at most _ROWS kept).
+        self._rows: dict[tuple[Any, ...], tuple[str, list[str], str]] = {}
 
     def install(self, env: Any) -> None:
         env.globals.update(face_html=self.face, card_html=self.card, link_html=self.link,
@@ -273,25 +273,37 @@ class Faces:
         """The hand as card faces (`plain_hand`)."""
         slots = self._current.get()
         suits = [(row, row.distinct) for row in rows]
-        if slots is None:
-            return Markup(plain_hand((row, [plain_face(c) for c in cards])
-                                     for row, cards in suits))
-        shape = tuple((row.symbol, row.red, len(cards)) for row, cards in suits)
-        parts = self._hands.get(shape)
-        if parts is None:
-            if len(self._hands) >= _HANDS:
-                self._hands.clear()
-            marks = iter(range(52 * 4))
-            skeleton = plain_hand((row, [f"pbemface{next(marks)}z" for _ in cards])
-                                  for row, cards in suits)
-            parts = self._hands[shape] = re.split(r"pbemface\d+z",
-                                                  self._inlined_once("sheet", skeleton))
-        out = [parts[0]]
-        following = iter(parts[1:])
-        for _, cards in suits:
-            for card in cards:
-                out += (self._face_inlined(card), next(following))
+        if slots is None or not suits:
+            return self._slot(None if slots is None else "sheet", ("hand",),
+                              lambda: plain_hand((row, [plain_face(c) for c in cards])
+                                                 for row, cards in suits))
+        out: list[str] = []
+        tail = ""
+        for row, cards in suits:
+            head, parts, tail = self._row(row, len(cards))
+            if not out:
+                out.append(head)
+            out.append(parts[0])
+            for card, part in zip(cards, parts[1:], strict=True):
+                out += (self._face_inlined(card), part)
+        out.append(tail)
         return slots.token("".join(out))
+
+    def _row(self, row: Row, count: int) -> tuple[str, list[str], str]:
+        """A suit's row of the hand inlined (in a table of its own: the table's start up to
+        its <tbody>, the row's parts around its `count` faces, the table's end)."""
+        key = (row.symbol, row.red, count)
+        kept = self._rows.get(key)
+        if kept is None:
+            if len(self._rows) >= _ROWS:
+                self._rows.clear()
+            skeleton = plain_hand([(row, [f"pbemface{n}z" for n in range(count)])])
+            table = self._inlined_once("sheet", skeleton)
+            start = table.index("<tbody>") + len("<tbody>")
+            end = table.rindex("</tbody>")
+            kept = self._rows[key] = (table[:start], re.split(r"pbemface\d+z", table[start:end]),
+                                      table[end:])
+        return kept
 
 
 def around(rows: Sequence[Any]) -> tuple[Any, list[Any]]:
