@@ -1,19 +1,27 @@
-"""Card faces and card links of the email HTML, made in Python and inlined once (issue 33).
+"""Cards of the emails made in Python, and in HTML inlined once (issue 33).
 
 A turn email shows thirty-odd cards (the hand, the trick, the links to play), each a small
 table or span whose HTML has no words in it: only the card's symbol and code. Made by Jinja
 macros, and then parsed, styled and written out again by the CSS inliner in every email, they
 were most of a turn email's CPU. Here each is made by string formatting (`face_html`,
-`card_html`, `link_html`, globals of the mail Jinja environment) and, while `Renderer.render`
-collects slots (`Slots`), goes into the HTML given to the inliner as a token; the token is
-replaced in the inliner's output by the card's HTML inlined once, in a document with the same
-stylesheet and the same ancestors (`WHERE`), and kept. A link's URL differs in every email:
-its inlined HTML is kept as the parts before and after the URL, which is written between them
-as the inliner would write it.
+`card_html`, `link_html`, `links_html`, `hand_html`, `trick_row_html`: globals of the mail
+Jinja environment) and, while `Renderer.render` collects slots (`Slots`), goes into the HTML
+given to the inliner as a token; the token is replaced in the inliner's output by the card's
+HTML inlined once, in a document with the same stylesheet and the same ancestors (`WHERE`),
+and kept. A link's URL differs in every email: its inlined HTML is kept as the parts before
+and after the URL, which is written between them as the inliner would write it. The hand's
+table is kept as each suit's row (per number of cards) around its faces; the preheader's
+padding (base.html) as one slot. A token stands where text may (in a td, p, div or span),
+never right inside a table or tr, where the HTML parser would move it.
 
 The bytes are those of inlining the whole email (tests/mail/test_faces.py renders both ways);
 outside `Renderer.render` (a template rendered by itself, a test of one macro) the functions
-give the plain HTML, which the caller's inlining, if any, styles as before.
+give the plain HTML, which the caller's inlining, if any, styles as before. Every word stays
+in the templates: the functions that write one are given it (`you`, `cancelled`).
+
+The plain-text helpers at the end (`labels_text`, `hand_text`, `play_line`, `score_line`)
+write what _macros.txt's loops wrote, a call per list or line rather than Jinja expressions
+per value.
 """
 
 from __future__ import annotations
