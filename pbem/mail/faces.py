@@ -31,29 +31,12 @@ import secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Protocol
+from typing import Any
 
 from markupsafe import Markup, escape
 
 from pbem.present.i18n import label
-
-
-class Card(Protocol):
-    """What the functions read of a card (pbem.present.views.CardView)."""
-
-    @property
-    def code(self) -> str: ...
-    @property
-    def symbol(self) -> str: ...
-    @property
-    def red(self) -> bool: ...
-    @property
-    def count(self) -> int: ...
-    @property
-    def url(self) -> str | None: ...
-    @property
-    def label(self) -> str: ...
-
+from pbem.present.views import CardView, SuitRow
 
 # Where a slot's card stands in the email, as the HTML around it (the CSS rules that apply to
 # a card depend on its ancestors: `.hand-table td`, `.cancelled .card`). SLOT marks the card.
@@ -87,28 +70,28 @@ def _colour(red: bool) -> str:
     return "red" if red else "black"
 
 
-def _count(card: Card) -> str:
+def _count(card: CardView) -> str:
     return f'<span class="count"> ×{escape(card.count)}</span>' if card.count > 1 else ""
 
 
-def plain_face(card: Card) -> str:
+def plain_face(card: CardView) -> str:
     """_macros.html's card face: a one-cell table with the symbol, the count and the code."""
     return ('<table role="presentation" class="face" cellpadding="0" cellspacing="0"><tr>'
             f'<td class="face-cell {_colour(card.red)}" align="center">{escape(card.symbol)}'
             f'{_count(card)}<br><span class="code">{escape(card.code)}</span></td></tr></table>')
 
 
-def plain_card(card: Card) -> str:
+def plain_card(card: CardView) -> str:
     """A card as a span (the lists and the tricks of the grid tables)."""
     return f'<span class="card {_colour(card.red)}">{escape(card.symbol)}{_count(card)}</span>'
 
 
-def _plain_link(card: Card, url: str) -> str:
+def _plain_link(card: CardView, url: str) -> str:
     return (f'<a class="card {_colour(card.red)}" href="{url}">{escape(card.symbol)}<br>'
             f'<span class="code">{escape(card.code)}</span></a>')
 
 
-def plain_link(card: Card) -> str:
+def plain_link(card: CardView) -> str:
     """A card linked to its one-time URL (as a span without one)."""
     if not card.url:
         return plain_card(card)
@@ -123,18 +106,7 @@ _HAND_ROW = ('<tr><td class="suit-name {}">{}</td><td><table role="presentation"
              'cellspacing="3"><tr>{}</tr></table></td></tr>\n')
 
 
-class Row(Protocol):
-    """What `hand_cells` reads of a suit of the hand (pbem.present.views.SuitRow)."""
-
-    @property
-    def symbol(self) -> str: ...
-    @property
-    def red(self) -> bool: ...
-    @property
-    def distinct(self) -> Sequence[Card]: ...
-
-
-def plain_hand(rows: Iterable[tuple[Row, Sequence[str]]]) -> str:
+def plain_hand(rows: Iterable[tuple[SuitRow, Sequence[str]]]) -> str:
     """_macros.html's hand as card faces: a row per suit, each face in a cell (`rows`: each
     suit with the HTML of its faces)."""
     return _HAND_TABLE + "".join(
@@ -222,7 +194,7 @@ class Faces:
             inlined = self._inlined[full] = self._inlined_once(where, plain())
         return inlined
 
-    def _face_inlined(self, card: Card) -> str:
+    def _face_inlined(self, card: CardView) -> str:
         """A face in the hand, inlined (`_kept`, without its function made per card)."""
         key = ("hand", "face", card.code, card.symbol, card.red, card.count)
         inlined = self._inlined.get(key)
@@ -230,16 +202,16 @@ class Faces:
             inlined = self._inlined[key] = self._inlined_once("hand", plain_face(card))
         return inlined
 
-    def face(self, card: Card, where: str | None = None) -> Markup:
+    def face(self, card: CardView, where: str | None = None) -> Markup:
         """A card face (`where`: its place in WHERE, for a slot; None: always the plain HTML)."""
         return self._slot(where, ("face", card.code, card.symbol, card.red, card.count),
                           lambda: plain_face(card))
 
-    def card(self, card: Card, where: str | None = None) -> Markup:
+    def card(self, card: CardView, where: str | None = None) -> Markup:
         return self._slot(where, ("card", card.code, card.symbol, card.red, card.count),
                           lambda: plain_card(card))
 
-    def link(self, card: Card, where: str | None = None) -> Markup:
+    def link(self, card: CardView, where: str | None = None) -> Markup:
         url = card.url
         if not url:
             return self.card(card, where)
@@ -269,7 +241,7 @@ class Faces:
         return Markup(f'<tr><td class="{"you" if play.is_you else ""}">{who}</td>'
                       f"<td>{cell}</td></tr>")
 
-    def links(self, cards: Iterable[Card], where: str = "p") -> Markup:
+    def links(self, cards: Iterable[CardView], where: str = "p") -> Markup:
         """Cards linked to their URLs (`link`), each followed by a space."""
         return Markup("".join(f"{self.link(card, where)} " for card in cards))
 
@@ -277,7 +249,7 @@ class Faces:
         """The preheader's padding (PADDING)."""
         return self._slot("p", ("padding",), lambda: PADDING)
 
-    def hand(self, rows: Sequence[Row]) -> Markup:
+    def hand(self, rows: Sequence[SuitRow]) -> Markup:
         """The hand as card faces (`plain_hand`)."""
         slots = self._current.get()
         suits = [(row, row.distinct) for row in rows]
@@ -297,7 +269,7 @@ class Faces:
         out.append(tail)
         return slots.token("".join(out))
 
-    def _row(self, row: Row, count: int) -> tuple[str, list[str], str]:
+    def _row(self, row: SuitRow, count: int) -> tuple[str, list[str], str]:
         """A suit's row of the hand inlined (in a table of its own: the table's start up to
         its <tbody>, the row's parts around its `count` faces, the table's end)."""
         key = (row.symbol, row.red, count)
@@ -324,7 +296,7 @@ def around(rows: Sequence[Any]) -> tuple[Any, list[Any]]:
 
 # ---- Plain text (the .txt emails): the same values, as the macros of _macros.txt wrote them.
 
-def labels_text(cards: Iterable[Card]) -> str:
+def labels_text(cards: Iterable[CardView]) -> str:
     """Cards by their plain-text labels (`Q♠ (QS)`), two spaces apart."""
     return "  ".join(str(card.label) for card in cards)
 

@@ -13,7 +13,7 @@ from sqlalchemy import CursorResult, bindparam, insert, update
 from sqlmodel import Session, col, select
 
 from pbem.store.db import execute_write, read_now
-from pbem.store.gamerows import plain
+from pbem.store.gamerows import plain_token
 from pbem.store.models import Token
 
 PURPOSES = frozenset({"reply", "card", "pass", "invite", "unsubscribe", "seat", "join",
@@ -93,12 +93,6 @@ def insert_tokens(session: Session, rows: list[dict[str, Any]]) -> None:
         execute_write(session, _INSERT_TOKENS, rows)
 
 
-def token_hashes(raw: str) -> list[str]:
-    """The hashes a raw token may be stored under (one, or two when it was typed in
-    capitals)."""
-    return _candidates(raw)
-
-
 def live_token(tokens: Sequence[Token], purposes: set[str] | frozenset[str] | None = None,
                *, now: datetime | None = None) -> Token | None:
     """The first of `tokens` (found by a raw token's hashes) of one of `purposes` that has
@@ -112,8 +106,9 @@ def live_token(tokens: Sequence[Token], purposes: set[str] | frozenset[str] | No
     return None
 
 
-def _candidates(raw: str) -> list[str]:
-    # A reply token may come back upper-cased by a mail system; its canonical form is lower.
+def token_hashes(raw: str) -> list[str]:
+    """The hashes a raw token may be stored under: as typed, and lower-cased (a reply token
+    may come back upper-cased by a mail system; its canonical form is lower)."""
     raw = raw.strip()
     return list(dict.fromkeys([hash_token(raw), hash_token(raw.lower())]))
 
@@ -124,7 +119,7 @@ def find_token(
 ) -> Token | None:
     """The live (unexpired) Token for a raw token, or None. Does not consume it."""
     now = now or datetime.now(UTC)
-    query = select(Token).where(Token.token_hash.in_(_candidates(raw)))  # type: ignore[attr-defined]
+    query = select(Token).where(Token.token_hash.in_(token_hashes(raw)))  # type: ignore[attr-defined]
     for token in session.exec(query):
         if purposes is not None and token.purpose not in purposes:
             continue
@@ -140,14 +135,13 @@ def find_token_row(
     """`find_token` for hot read paths: one prebuilt statement run straight through the
     driver (pbem.store.db.read_now), the row as a plain Token (pbem.store.gamerows.plain:
     in no session; read it, never add it)."""
-    hashes = _candidates(raw)
+    hashes = token_hashes(raw)
     rows = read_now(session.connection(), _BY_TWO_HASHES,
                     {"first": hashes[0], "second": hashes[-1]})
-    return live_token([plain(Token, dict(zip(_TOKEN_KEYS, row, strict=True))) for row in rows],
+    return live_token([plain_token(row) for row in rows],
                       purposes, now=now)
 
 
-_TOKEN_KEYS = [column.key for column in _TOKENS.c]
 # A raw token's two candidate hashes (as typed, lower-cased: the same for link tokens).
 _BY_TWO_HASHES = select(_TOKENS).where(_TOKENS.c.token_hash.in_(
     [bindparam("first"), bindparam("second")]))

@@ -222,17 +222,20 @@ def load_state(session: Session, game_id: int, last_seq: int | None = None) -> L
 
 
 def load_state_read(session: Session, game_id: int, last_seq: int, after_seq: int,
-                    rows: Sequence[tuple[int, Any]]) -> LoadedState:
+                    events: Sequence[tuple[int, Any]]) -> LoadedState:
     """`load_state` for a caller that read, in the statement that gave `last_seq`, the
-    game's events after `after_seq` (`rows`: (seq, payload), in order): from this process's
-    copy of the state when it is at or after `after_seq`, folding only the rows after it (no
-    statement); otherwise as `load_state`."""
+    game's events after `after_seq` (`events`: (seq, decoded event), in order): from this
+    process's copy of the state when it is at or after `after_seq`, folding only the events
+    after it (no statement); otherwise as `load_state`."""
+    from pbem.engine import apply_all_trusted
+
     cached = _cached_state(session, game_id)
     if cached is None or not after_seq <= cached.seq <= last_seq:
         return load_state(session, game_id, last_seq)
-    newer = [(seq, payload) for seq, payload in rows if seq > cached.seq]
+    newer = [(seq, event) for seq, event in events if seq > cached.seq]
     loaded = cached if not newer else LoadedState(
-        _fold_stored(cached.state, newer), newer[-1][0], cached.snapshot_seq)
+        apply_all_trusted(cached.state, [event for _seq, event in newer]), newer[-1][0],
+        cached.snapshot_seq)
     remember_state(planned_engine(session), game_id, loaded)
     return loaded
 

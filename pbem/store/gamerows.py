@@ -173,6 +173,11 @@ _LINK_READ = union_all(
     _link_part(4, [_E.c.game_id == _LINK_GAME, _E.c.seq > _LINK_TURN]))
 
 
+def plain_token(row: Sequence[Any]) -> Token:
+    """A token row (the table's columns in order) as a plain Token (see `plain`)."""
+    return plain(Token, dict(zip(_TOKEN_KEYS, row, strict=True)))
+
+
 @dataclass(frozen=True)
 class LinkRows:
     """What a link's page and move read: the token rows found for its hashes (plain Tokens,
@@ -194,7 +199,7 @@ def read_link(connection: Connection, hashes: Sequence[str]) -> LinkRows:
         part = row[0]
         values = row[_STARTS[part]:_STARTS[part + 1]]
         if part == 0:
-            tokens.append(plain(Token, dict(zip(_TOKEN_KEYS, values, strict=True))))
+            tokens.append(plain_token(values))
         elif part == 1:
             game_row = values
         elif part == 2:

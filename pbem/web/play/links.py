@@ -151,9 +151,10 @@ def load_link(raw: str, purposes: frozenset[str] = LINK_PURPOSES) -> Link:
         if rows is None or rows.game.last_seq == 0:
             abort(404)
         if whole:
-            since_by = [(decode_event(payload), by or "") for _seq, payload, by in read.events]
+            logged = [(seq, decode_event(payload), by) for seq, payload, by in read.events]
+            since_by = [(event, by or "") for _seq, event, by in logged]
             loaded = load_state_read(session, token.game_id, rows.game.last_seq, turn,
-                                     [(seq, payload) for seq, payload, _by in read.events])
+                                     [(seq, event) for seq, event, _by in logged])
         else:
             since_by = load_events_by(session, token.game_id, turn)
             loaded = load_state(session, token.game_id, rows.game.last_seq)
