@@ -247,6 +247,14 @@ _STATES_LOCK = threading.Lock()
 STATES_KEPT = 256  # games per engine
 
 
+def cached_seq(session: Session, game_id: int) -> int | None:
+    """The seq of this process's copy of the game's state a planning session would start
+    from (None: no copy). Another thread may replace it meanwhile: `load_state_read` checks
+    again."""
+    cached = _cached_state(session, game_id)
+    return cached.seq if cached is not None else None
+
+
 def remember_state(engine: Engine, game_id: int, loaded: LoadedState) -> None:
     """Keep `loaded` (committed: read, or just written) as the game's state for this process."""
     with _STATES_LOCK:

@@ -144,8 +144,12 @@ def _game_rows(game_row: Any, seat_rows: Sequence[Any]) -> GameRows:
 # --- a link's whole read in one statement (issue 33: one read round trip a request) -------
 # The token rows of a raw token's two candidate hashes; the game of that token with its
 # seats, players and pending deadlines (as `_GAME_AND_DEADLINES`); the game's events after
-# the token's turn (its page and its move tell from them whether the link is still good).
-# Each row starts with its part's number; the other parts' columns are typed NULLs.
+# the token's turn (its page and its move tell from them whether the link is still good),
+# and the READ_BACK events before it: a web process whose copy of the game's state is a few
+# moves old (the moves went through another process) folds them instead of reading the
+# snapshot in a second statement. Each row starts with its part's number; the other parts'
+# columns are typed NULLs.
+READ_BACK = 32  # a move of a four-seat game is 1-8 events: a copy up to ~4 moves old
 _T, _E = Token.__table__, Event.__table__  # type: ignore[attr-defined]
 _TOKEN_KEYS = [column.key for column in _T.c]
 _EVENT_COLUMNS = (_E.c.seq, _E.c.payload, _E.c.actor)
@@ -170,7 +174,7 @@ _LINK_READ = union_all(
     _link_part(1, [_G.c.id == _LINK_GAME]),
     _link_part(2, [_S.c.game_id == _LINK_GAME], _S.outerjoin(_P, _S.c.player_id == _P.c.id)),
     _link_part(3, [_D.c.game_id == _LINK_GAME, _D.c.status == "pending"]),
-    _link_part(4, [_E.c.game_id == _LINK_GAME, _E.c.seq > _LINK_TURN]))
+    _link_part(4, [_E.c.game_id == _LINK_GAME, _E.c.seq > _LINK_TURN - READ_BACK]))
 
 
 def plain_token(row: Sequence[Any]) -> Token:
@@ -182,7 +186,7 @@ def plain_token(row: Sequence[Any]) -> Token:
 class LinkRows:
     """What a link's page and move read: the token rows found for its hashes (plain Tokens,
     in no session), the token's game (None if the statement found none), and the game's
-    events after the token's turn as (seq, payload, actor), in order."""
+    events after the token's turn less READ_BACK as (seq, payload, actor), in order."""
 
     tokens: list[Token]
     game: GameRows | None
@@ -191,8 +195,9 @@ class LinkRows:
 
 def read_link(connection: Connection, hashes: Sequence[str]) -> LinkRows:
     """The rows of a link's read in one statement: its tokens by `hashes` (one or two
-    candidates), the game of the first and its events after that token's turn. With two
-    token rows found the game is the one of either: the caller checks it is its token's."""
+    candidates), the game of the first and its events after that token's turn less
+    READ_BACK. With two token rows found the game and the turn are either's: the caller
+    reads its own token's apart."""
     tokens, game_row, seat_rows, pending, events = [], None, [], [], []
     params = {"first": hashes[0], "second": hashes[-1]}
     for row in read_now(connection, _LINK_READ, params):

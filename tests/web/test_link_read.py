@@ -1,12 +1,14 @@
 """A link's page and move read what they need in one statement (issue 33): the token, its
-game with seats, players and pending deadlines, and the events since the link's turn
-(pbem.store.gamerows.read_link); the state from the web process's own copy folded with
-those events. On SQLite and on PostgreSQL."""
+game with seats, players and pending deadlines, and the events since a little before the
+link's turn (pbem.store.gamerows.read_link); the state from the web process's own copy folded
+with those events, also when that copy is a few moves old (the moves went through another
+web process). On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -20,10 +22,12 @@ from pbem.engine import Card
 from pbem.present.tokens import hash_token, token_hashes
 from pbem.store.db import planning, transaction
 from pbem.store.events import load_events_by, load_state
-from pbem.store.gamerows import read_game, read_link
+from pbem.store.gamerows import READ_BACK, read_game, read_link
 from pbem.store.models import Token
 from tests.web.conftest import Turn
-from tests.web.support import post_link, state
+from tests.web.support import card_links, newest, post_link, state
+
+_CSRF_VALUE = re.compile(r'name="csrf_token" value="[^"]+"')
 
 
 @dataclass
@@ -90,10 +94,11 @@ def test_read_link_gives_what_the_separate_reads_give(app: Flask, client: FlaskC
     assert [s.model_dump() for s in read.game.seats] == [s.model_dump() for s in apart.seats]
     assert read.game.players.keys() == apart.players.keys()
     assert read.game.away == apart.away and read.game.pending == apart.pending
-    assert len(read.events) == len(since) > 0
+    after_turn = [event for event in read.events if event[0] > (token.turn_seq or 0)]
+    assert len(after_turn) == len(since) > 0
     assert [seq for seq, _payload, _by in read.events] == list(
-        range((token.turn_seq or 0) + 1, last + 1))
-    assert [by or "" for _seq, _payload, by in read.events] == [by for _e, by in since]
+        range(max(1, (token.turn_seq or 0) + 1 - READ_BACK), last + 1))
+    assert [by or "" for _seq, _payload, by in after_turn] == [by for _e, by in since]
 
 
 def test_an_unknown_token_reads_nothing(app: Flask, turn: Turn) -> None:
@@ -118,3 +123,55 @@ def test_a_second_token_under_the_lower_cased_hash_still_opens_its_own_game(
     code = next(code for code, path in turn.cards.items() if path.endswith(raw))
     assert post_link(client, f"/t/{raw}").status_code == 200  # the seat's own move
     assert not state(app, turn.game_id).hands[0] & Card.parse(code).bit
+
+
+def _page(client: FlaskClient, path: str) -> str:
+    page = client.get(path)
+    assert page.status_code == 200
+    return _CSRF_VALUE.sub("", page.get_data(as_text=True))
+
+
+def _moves(app: Flask, client: FlaskClient, turn: Turn, count: int) -> Turn:
+    """The human's next `count` card plays by link (the robots answer each)."""
+    for _ in range(count):
+        assert post_link(client, next(iter(turn.cards.values()))).status_code == 200
+        turn = Turn(turn.game_id, card_links(newest(app, "turn").body_text))
+    return turn
+
+
+def test_a_web_process_a_move_behind_reads_a_link_in_one_statement(
+        make_app: Callable[..., Flask], db_url: str, app: Flask, client: FlaskClient,
+        turn: Turn) -> None:
+    """Two web processes on one database (two apps, each with its own copy of a game's
+    state): the one that saw the game last a move ago (the move and the robots' answers
+    went through the other) folds the events the link's read brings from before the link's
+    turn, and shows the very page the other shows, in one statement."""
+    behind = make_app(DATABASE_URL=db_url)
+    behind_client = behind.test_client()
+    _page(behind_client, next(iter(turn.cards.values())))  # its copy: the state then
+    now = _moves(app, client, turn, 1)
+    path = next(iter(now.cards.values()))
+    with behind.app_context(), driver_statements(db_engine(behind)) as counted:
+        seen_behind = _page(behind_client, path)
+    assert counted.statements == 1
+    assert seen_behind == _page(client, path)
+
+
+def test_a_web_process_many_moves_behind_reads_the_state_again(
+        make_app: Callable[..., Flask], db_url: str, app: Flask, client: FlaskClient,
+        turn: Turn) -> None:
+    """A copy older than the read's READ_BACK events is not used: the state is read again
+    (more statements), and the page is still the other process's."""
+    behind = make_app(DATABASE_URL=db_url)
+    behind_client = behind.test_client()
+    _page(behind_client, next(iter(turn.cards.values())))
+    moves = READ_BACK // 4 + 2  # each move is the human's card and three robots' at least
+    now = _moves(app, client, turn, moves)
+    path = next(iter(now.cards.values()))
+    with behind.app_context(), driver_statements(db_engine(behind)) as counted:
+        seen_behind = _page(behind_client, path)
+    assert counted.statements > 1
+    assert seen_behind == _page(client, path)
+    assert post_link(behind_client, path).status_code == 200  # and its move counts once
+    assert not state(app, turn.game_id).hands[0] & Card.parse(
+        next(iter(now.cards))).bit

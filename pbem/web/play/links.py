@@ -57,8 +57,14 @@ from pbem.service.games import awaits_confirmation, is_organiser, organiser_seat
 from pbem.service.moves import same_move
 from pbem.store.app_engine import db_engine
 from pbem.store.db import execute_write, planning, transaction
-from pbem.store.events import load_events_by, load_state, load_state_read
-from pbem.store.gamerows import read_game, read_link
+from pbem.store.events import (
+    LoadedState,
+    cached_seq,
+    load_events_by,
+    load_state,
+    load_state_read,
+)
+from pbem.store.gamerows import READ_BACK, read_game, read_link
 from pbem.store.models import Game, Player, Token
 from pbem.store.types import utcnow
 from pbem.web.play.common import (
@@ -144,23 +150,39 @@ def load_link(raw: str, purposes: frozenset[str] = LINK_PURPOSES) -> Link:
         if token is None or token.game_id is None or token.seat_no is None:
             abort(404)
         turn = token.turn_seq or 0
-        whole = read.game is not None and read.game.game.id == token.game_id
-        # else two tokens were found (one typed in capitals) and the game read is the other's
+        whole = len(read.tokens) == 1 and read.game is not None
+        # else two tokens were found (one typed in capitals): the game and the events read
+        # may be the other's
         rows = read.game if whole else read_game(session.connection(), token.game_id,
                                                  deadlines=True)
         if rows is None or rows.game.last_seq == 0:
             abort(404)
         if whole:
-            logged = [(seq, decode_event(payload), by) for seq, payload, by in read.events]
-            since_by = [(event, by or "") for _seq, event, by in logged]
-            loaded = load_state_read(session, token.game_id, rows.game.last_seq, turn,
-                                     [(seq, event) for seq, event, _by in logged])
+            loaded, since_by = _state_from_read(session, token.game_id, rows.game.last_seq,
+                                                turn, read.events)
         else:
             since_by = load_events_by(session, token.game_id, turn)
             loaded = load_state(session, token.game_id, rows.game.last_seq)
     table = table_of(rows, loaded.state, token.seat_no)
     known = service.Known(rows, loaded, turn, tuple((e, by or None) for e, by in since_by))
     return Link(token, table, link_status(token, table, [e for e, _by in since_by]), known)
+
+
+def _state_from_read(session: Session, game_id: int, last_seq: int, turn: int,
+                     events: Sequence[tuple[int, Any, str | None]],
+                     ) -> tuple[LoadedState, list[tuple[Event, str]]]:
+    """The game's state from the link's read, and the events since the link's turn with who
+    made them. The read holds the events after `turn` less READ_BACK: this process's copy of
+    the state folds those after it when it is that recent (its game's last moves may have
+    gone through another web process), else the state is read as `load_state` reads it.
+    Only the events folded or asked about are decoded."""
+    known = cached_seq(session, game_id)
+    start = known if known is not None and turn - READ_BACK <= known < turn else turn
+    logged = [(seq, decode_event(payload), by or "")
+              for seq, payload, by in events if seq > start]
+    loaded = load_state_read(session, game_id, last_seq, start,
+                             [(seq, event) for seq, event, _by in logged])
+    return loaded, [(event, by) for seq, event, by in logged if seq > turn]
 
 
 def link_status(token: Token, table: Table, since: Sequence[Event]) -> str:
