@@ -1,7 +1,7 @@
 """Benchmark: a move as a player makes it from a turn email, beside the transactional floor.
 
 Run: nice -n 10 python benchmarks/link_moves.py [--db postgresql+psycopg://...] [--games 24]
-     [--seconds 40]
+     [--seconds 40] [--rounds 4]
 
 Each game is one person and three easy robots. pbem is served by gunicorn with
 deploy/gunicorn.conf.py (2 web workers), `pbem worker` fans the mail jobs out and sends the
@@ -17,7 +17,10 @@ and the POST.
 The reference is the transactional floor of any move: benchmarks/floor_flask.py, a minimal
 Flask view under the same gunicorn configuration on the same database, whose GET looks one
 row up by a token and whose POST looks it up, inserts one event row and commits: its server
-CPU per GET + POST pair. The ratio is floor CPU / pbem CPU (target >= 0.3).
+CPU per GET + POST pair. The ratio is floor CPU / pbem CPU (target >= 0.3). Both are served
+side by side and measured in alternate rounds (--rounds; the floor half as long each round),
+so that a busy neighbour weighs on both alike: each round's ratio is printed, with their
+median, beside the whole run's.
 
 It also counts, in this process (the same app, the same database, Flask's test client), the
 SQL statements and commits per link move: of the GET, of the POST, and of the worker's
@@ -32,10 +35,11 @@ import http.client
 import os
 import re
 import sqlite3
+import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email.message import Message
@@ -188,16 +192,15 @@ class Figures:
     seconds: float
 
 
-def play(port: int, inbox: Path, warm: float, seconds: float, pids: list[int]) -> Figures:
-    person = Player(port, inbox)
-    until = time.perf_counter() + warm
-    while time.perf_counter() < until:
-        person.move(person.next_link())
+def timed(step: Callable[[], tuple[float, float]], seconds: float,
+          pids: list[int]) -> Figures:
+    """`step` (a GET + POST, returning their times) over and over for `seconds`: the servers'
+    CPU a step (each of `pids`, with its children) and each step's times."""
     before = [cpu_seconds(pid) for pid in pids]
     start = time.perf_counter()
     gets, posts = [], []
     while time.perf_counter() < start + seconds:
-        got, posted = person.move(person.next_link())
+        got, posted = step()
         gets.append(got)
         posts.append(posted)
     took = time.perf_counter() - start
@@ -206,36 +209,39 @@ def play(port: int, inbox: Path, warm: float, seconds: float, pids: list[int]) -
     return Figures(len(gets), cpu, gets, posts, took)
 
 
-def floor(port: int, tokens: list[str], warm: float, seconds: float,
-          pids: list[int]) -> Figures:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+def merged(rounds: list[Figures]) -> Figures:
+    """Several rounds' figures as one run's (CPU a move weighted by each round's moves)."""
+    moves = sum(r.moves for r in rounds)
+    cpu = [sum(r.cpu[n] * r.moves for r in rounds) / max(1, moves)
+           for n in range(len(rounds[0].cpu))]
+    return Figures(moves, cpu, [g for r in rounds for g in r.gets],
+                   [p for r in rounds for p in r.posts], sum(r.seconds for r in rounds))
 
-    def pair(n: int) -> tuple[float, float]:
-        path = f"/t/{tokens[n % len(tokens)]}"
+
+class FloorClient:
+    """The floor's GET + POST pairs, each on the next of `tokens`."""
+
+    def __init__(self, port: int, tokens: list[str]) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.tokens, self.count = tokens, 0
+
+    def pair(self) -> tuple[float, float]:
+        path = f"/t/{self.tokens[self.count % len(self.tokens)]}"
+        self.count += 1
         start = time.perf_counter()
-        conn.request("GET", path)
-        conn.getresponse().read()
+        self.conn.request("GET", path)
+        self.conn.getresponse().read()
         middle = time.perf_counter()
-        conn.request("POST", path, body="csrf_token=x",
-                     headers={"Content-Type": "application/x-www-form-urlencoded"})
-        conn.getresponse().read()
+        self.conn.request("POST", path, body="csrf_token=x",
+                          headers={"Content-Type": "application/x-www-form-urlencoded"})
+        self.conn.getresponse().read()
         return middle - start, time.perf_counter() - middle
 
-    n, until = 0, time.perf_counter() + warm
+
+def warm(step: Callable[[], object], seconds: float) -> None:
+    until = time.perf_counter() + seconds
     while time.perf_counter() < until:
-        pair(n)
-        n += 1
-    before = [cpu_seconds(pid) for pid in pids]
-    start = time.perf_counter()
-    gets, posts = [], []
-    while time.perf_counter() < start + seconds:
-        got, posted = pair(n)
-        n += 1
-        gets.append(got)
-        posts.append(posted)
-    took = time.perf_counter() - start
-    cpu = [(cpu_seconds(pid) - b) / len(gets) for pid, b in zip(pids, before, strict=True)]
-    return Figures(len(gets), cpu, gets, posts, took)
+        step()
 
 
 # --- statements and commits, counted in this process -------------------------------------
@@ -370,31 +376,43 @@ def start_background(url: str, folder: str) -> tuple[list[subprocess.Popen[bytes
     return [worker, keeper], inbox
 
 
-def measure(args: argparse.Namespace, url: str, folder: str) -> tuple[Figures, Figures]:
+@dataclass
+class Run:
+    pbem: Figures
+    floor: Figures
+    ratios: list[float]  # each round's floor CPU a pair / pbem's CPU a link move
+
+
+def measure(args: argparse.Namespace, url: str, folder: str) -> Run:
+    """pbem and the floor served side by side, measured in alternate rounds (a busy
+    neighbour then weighs on both alike), each round's ratio kept."""
     tokens = floor_tokens(url)
     make_games(url, folder, args.games)
-    port = free_port()
+    port, floor_port = free_port(), free_port()
     background, inbox = start_background(url, folder)
+    servers: list[subprocess.Popen[bytes]] = []
     try:
-        server = serve("pbem.wsgi:app", url, port, WORKERS, folder)
-        try:
-            pbem = play(port, inbox, args.warm, args.seconds,
-                        [server.pid, *(p.pid for p in background)])
-        finally:
-            stop(server)
+        servers.append(serve("pbem.wsgi:app", url, port, WORKERS, folder))
+        servers.append(serve("benchmarks.floor_flask:app", url, floor_port, WORKERS, folder))
+        person, floor_client = Player(port, inbox), FloorClient(floor_port, tokens)
+        link_move = lambda: person.move(person.next_link())  # noqa: E731
+        warm(link_move, args.warm)
+        warm(floor_client.pair, args.warm / 2)
+        pids = [servers[0].pid, *(p.pid for p in background)]
+        ours, theirs = [], []
+        for _ in range(args.rounds):
+            ours.append(timed(link_move, args.seconds / args.rounds, pids))
+            theirs.append(timed(floor_client.pair, args.seconds / 2 / args.rounds,
+                                [servers[1].pid]))
     finally:
-        for proc in background:
+        for proc in [*servers, *background]:
             stop(proc)
-    server = serve("benchmarks.floor_flask:app", url, port, WORKERS, folder)
-    try:
-        bare = floor(port, tokens, args.warm, args.seconds / 2, [server.pid])
-    finally:
-        stop(server)
-    return pbem, bare
+    ratios = [sum(f.cpu) / (o.cpu[0] + o.cpu[1]) for o, f in zip(ours, theirs, strict=True)]
+    return Run(merged(ours), merged(theirs), ratios)
 
 
-def report(name: str, pbem: Figures, bare: Figures,
-           counts: dict[str, tuple[float, float]]) -> None:
+def report(name: str, run: Run, counts: dict[str, tuple[float, float]]) -> None:
+    pbem, bare = run.pbem, run.floor
     web, worker, smtp = (seconds * 1000 for seconds in pbem.cpu)
     cpu, floor_cpu = web + worker, sum(bare.cpu) * 1000
     pair = [g + p for g, p in zip(pbem.gets, pbem.posts, strict=True)]
@@ -403,6 +421,9 @@ def report(name: str, pbem: Figures, bare: Figures,
           f"GET+POST pairs; load {os.getloadavg()[0]:.1f} at the end")
     print(f"  server CPU a link move  {cpu:7.2f} ms (web {web:.2f}, worker {worker:.2f})"
           f"   floor {floor_cpu:5.2f} ms a pair   ratio {floor_cpu / cpu:.3f} (target >= 0.3)")
+    print(f"  each round's ratio       median {statistics.median(run.ratios):.3f}  "
+          + " ".join(f"{ratio:.3f}" for ratio in run.ratios)
+          + f"   ({len(run.ratios)} rounds, pbem and the floor alternated)")
     print(f"  + the SMTP server's     {smtp:7.2f} ms (the relay's side, not pbem's)"
           f"   ratio with it {floor_cpu / (cpu + smtp):.3f}")
     for label, ours, theirs in (("GET", pbem.gets, bare.gets), ("POST", pbem.posts, bare.posts),
@@ -421,12 +442,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=24)
     parser.add_argument("--seconds", type=float, default=40.0)
     parser.add_argument("--warm", type=float, default=8.0)
+    parser.add_argument("--rounds", type=int, default=4,
+                        help="pbem and the floor alternate this many times")
     args = parser.parse_args()
     with scratch_database(args.db) as (url, folder):
         counts = count_statements(url, folder)
     with scratch_database(args.db) as (url, folder):
-        pbem, bare = measure(args, url, folder)
-    report("postgresql" if args.db else "sqlite", pbem, bare, counts)
+        run = measure(args, url, folder)
+    report("postgresql" if args.db else "sqlite", run, counts)
 
 
 if __name__ == "__main__":

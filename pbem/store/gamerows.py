@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import (
     Connection,
+    Text,
     bindparam,
     cast,
     exists,
@@ -152,7 +153,8 @@ def _game_rows(game_row: Any, seat_rows: Sequence[Any]) -> GameRows:
 READ_BACK = 32  # a move of a four-seat game is 1-8 events: a copy up to ~4 moves old
 _T, _E = Token.__table__, Event.__table__  # type: ignore[attr-defined]
 _TOKEN_KEYS = [column.key for column in _T.c]
-_EVENT_COLUMNS = (_E.c.seq, _E.c.payload, _E.c.actor)
+# The payload as its JSON text: the caller decodes only the events it folds or asks about.
+_EVENT_COLUMNS = (_E.c.seq, cast(_E.c.payload, Text).label("payload"), _E.c.actor)
 _MATCHES = _T.c.token_hash.in_([bindparam("first"), bindparam("second")])
 _LINK_GAME = select(_T.c.game_id).where(_MATCHES).limit(1).scalar_subquery()
 _LINK_TURN = select(func.coalesce(_T.c.turn_seq, 0)).where(_MATCHES).limit(1).scalar_subquery()
@@ -186,11 +188,12 @@ def plain_token(row: Sequence[Any]) -> Token:
 class LinkRows:
     """What a link's page and move read: the token rows found for its hashes (plain Tokens,
     in no session), the token's game (None if the statement found none), and the game's
-    events after the token's turn less READ_BACK as (seq, payload, actor), in order."""
+    events after the token's turn less READ_BACK as (seq, payload's JSON text, actor), in
+    order."""
 
     tokens: list[Token]
     game: GameRows | None
-    events: list[tuple[int, Any, str | None]]
+    events: list[tuple[int, str, str | None]]
 
 
 def read_link(connection: Connection, hashes: Sequence[str]) -> LinkRows:

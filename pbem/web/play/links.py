@@ -9,6 +9,7 @@ card (for the two moon-choice links the "card" is `moondown` or `moonup`; for a 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -169,7 +170,7 @@ def load_link(raw: str, purposes: frozenset[str] = LINK_PURPOSES) -> Link:
 
 
 def _state_from_read(session: Session, game_id: int, last_seq: int, turn: int,
-                     events: Sequence[tuple[int, Any, str | None]],
+                     events: Sequence[tuple[int, str, str | None]],
                      ) -> tuple[LoadedState, list[tuple[Event, str]]]:
     """The game's state from the link's read, and the events since the link's turn with who
     made them. The read holds the events after `turn` less READ_BACK: this process's copy of
@@ -178,7 +179,7 @@ def _state_from_read(session: Session, game_id: int, last_seq: int, turn: int,
     Only the events folded or asked about are decoded."""
     known = cached_seq(session, game_id)
     start = known if known is not None and turn - READ_BACK <= known < turn else turn
-    logged = [(seq, decode_event(payload), by or "")
+    logged = [(seq, decode_event(json.loads(payload)), by or "")
               for seq, payload, by in events if seq > start]
     loaded = load_state_read(session, game_id, last_seq, start,
                              [(seq, event) for seq, event, _by in logged])
