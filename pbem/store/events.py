@@ -6,10 +6,11 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Generator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
@@ -221,23 +222,68 @@ def load_state(session: Session, game_id: int, last_seq: int | None = None) -> L
     return loaded
 
 
-def load_state_read(session: Session, game_id: int, last_seq: int, after_seq: int,
-                    events: Sequence[tuple[int, Any]]) -> LoadedState:
-    """`load_state` for a caller that read, in the statement that gave `last_seq`, the
-    game's events after `after_seq` (`events`: (seq, decoded event), in order): from this
-    process's copy of the state when it is at or after `after_seq`, folding only the events
-    after it (no statement); otherwise as `load_state`."""
-    from pbem.engine import apply_all_trusted
+@dataclass
+class ReadLog:
+    """A game's log as one statement read it (pbem.store.gamerows.read_link): its latest
+    snapshot as (seq, JSON text), None when it has none, and every event after `after` (at
+    most that snapshot's seq) as (seq, payload's JSON text), in order. Each event is decoded
+    once, when first asked for."""
 
+    snapshot: tuple[int, str] | None
+    after: int
+    payloads: Sequence[tuple[int, str]]
+    _decoded: dict[int, Any] = field(default_factory=dict, repr=False)
+
+    def events_after(self, seq: int) -> list[tuple[int, Any]]:
+        """(seq, decoded engine event) of the events after `seq`, which is `after` or later."""
+        from pbem.engine import decode_event
+
+        assert seq >= self.after, "events before the read's first are not in it"
+        found = []
+        for number, payload in self.payloads:
+            if number > seq:
+                event = self._decoded.get(number)
+                if event is None:
+                    event = self._decoded[number] = decode_event(json.loads(payload))
+                found.append((number, event))
+        return found
+
+
+def load_state_read(session: Session, game_id: int, last_seq: int,
+                    log: ReadLog) -> LoadedState:
+    """`load_state` for a caller that read, in the statement that gave `last_seq`, the
+    game's `log`: this process's copy of the state when it is in the log's span (at or
+    after `log.after`, no later than `last_seq`), else the log's snapshot, folded with the
+    events after it; no statement (but when the snapshot is of an older form: then as
+    `load_state`)."""
     cached = _cached_state(session, game_id)
-    if cached is None or not after_seq <= cached.seq <= last_seq:
-        return load_state(session, game_id, last_seq)
-    newer = [(seq, event) for seq, event in events if seq > cached.seq]
-    loaded = cached if not newer else LoadedState(
-        apply_all_trusted(cached.state, [event for _seq, event in newer]), newer[-1][0],
-        cached.snapshot_seq)
-    remember_state(planned_engine(session), game_id, loaded)
+    latest = log.snapshot[0] if log.snapshot is not None else 0
+    base: GameState | None
+    if cached is not None and log.after <= cached.seq <= last_seq:
+        base, base_seq = cached.state, cached.seq
+        latest = max(latest, cached.snapshot_seq)
+    else:
+        base, base_seq = _restored(log.snapshot), latest
+        if base is None and log.snapshot is not None:
+            return load_state(session, game_id, last_seq)
+    newer = log.events_after(base_seq)
+    state = _fold_decoded(base, [event for _seq, event in newer])
+    loaded = LoadedState(state, newer[-1][0] if newer else base_seq, latest)
+    if is_planning(session):
+        remember_state(planned_engine(session), game_id, loaded)
     return loaded
+
+
+def _restored(snapshot: tuple[int, str] | None) -> GameState | None:
+    """The state of a snapshot read as JSON text; None for none or one of an older form."""
+    from pbem.engine import EventDecodeError, restore
+
+    if snapshot is None:
+        return None
+    try:
+        return restore(json.loads(snapshot[1]))
+    except EventDecodeError:
+        return None
 
 
 # The states a process saw last, per engine and game (frozen values, read only in planning
@@ -245,14 +291,6 @@ def load_state_read(session: Session, game_id: int, last_seq: int, after_seq: in
 _STATES: WeakKeyDictionary[Engine, OrderedDict[int, LoadedState]] = WeakKeyDictionary()
 _STATES_LOCK = threading.Lock()
 STATES_KEPT = 256  # games per engine
-
-
-def cached_seq(session: Session, game_id: int) -> int | None:
-    """The seq of this process's copy of the game's state a planning session would start
-    from (None: no copy). Another thread may replace it meanwhile: `load_state_read` checks
-    again."""
-    cached = _cached_state(session, game_id)
-    return cached.seq if cached is not None else None
 
 
 def remember_state(engine: Engine, game_id: int, loaded: LoadedState) -> None:
@@ -304,9 +342,17 @@ def _snapshot_before(session: Session, game_id: int,
 def _fold_stored(base: GameState | None, rows: list[tuple[int, Any]]) -> GameState:
     """`base` (None: the game's start) after the stored events `rows`: checked when they
     were appended, so folded by the engine's trusted path."""
-    from pbem.engine import apply_all_trusted, decode_event, replay_trusted
+    from pbem.engine import decode_event
 
-    events = [decode_event(payload) for _seq, payload in rows]
+    return _fold_decoded(base, [decode_event(payload) for _seq, payload in rows])
+
+
+def _fold_decoded(base: GameState | None, events: list[Any]) -> GameState:
+    """`_fold_stored` of events already decoded."""
+    from pbem.engine import apply_all_trusted, replay_trusted
+
+    if base is not None and not events:
+        return base
     return replay_trusted(events) if base is None else apply_all_trusted(base, events)
 
 

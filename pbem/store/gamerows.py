@@ -16,6 +16,7 @@ from sqlalchemy import (
     Connection,
     Text,
     bindparam,
+    case,
     cast,
     exists,
     func,
@@ -28,7 +29,7 @@ from sqlalchemy.orm import class_mapper
 from sqlmodel import SQLModel
 
 from pbem.store.db import read_now
-from pbem.store.models import Away, Deadline, Event, Game, Player, Seat, Token
+from pbem.store.models import Away, Deadline, Event, Game, Player, Seat, Snapshot, Token
 
 Model = TypeVar("Model", bound=SQLModel)
 
@@ -144,22 +145,26 @@ def _game_rows(game_row: Any, seat_rows: Sequence[Any]) -> GameRows:
 
 # --- a link's whole read in one statement (issue 33: one read round trip a request) -------
 # The token rows of a raw token's two candidate hashes; the game of that token with its
-# seats, players and pending deadlines (as `_GAME_AND_DEADLINES`); the game's events after
-# the token's turn (its page and its move tell from them whether the link is still good),
-# and the READ_BACK events before it: a web process whose copy of the game's state is a few
-# moves old (the moves went through another process) folds them instead of reading the
-# snapshot in a second statement. Each row starts with its part's number; the other parts'
-# columns are typed NULLs.
-READ_BACK = 32  # a move of a four-seat game is 1-8 events: a copy up to ~4 moves old
+# seats, players and pending deadlines (as `_GAME_AND_DEADLINES`); the game's latest snapshot
+# and every event after it or after the token's turn, whichever is earlier (its page and its
+# move tell from those since the turn whether the link is still good). Whatever copy of the
+# game's state the web process has, the state can be made from that: the copy folded with
+# the events after it, or the snapshot folded with the events after it; never a second
+# statement. Snapshots, JSON and payloads come as JSON text: only what is used is decoded.
+# Each row starts with its part's number; the other parts' columns are typed NULLs.
 _T, _E = Token.__table__, Event.__table__  # type: ignore[attr-defined]
+_SNAP = Snapshot.__table__  # type: ignore[attr-defined]
 _TOKEN_KEYS = [column.key for column in _T.c]
-# The payload as its JSON text: the caller decodes only the events it folds or asks about.
 _EVENT_COLUMNS = (_E.c.seq, cast(_E.c.payload, Text).label("payload"), _E.c.actor)
+_SNAPSHOT_COLUMNS = (_SNAP.c.seq.label("snapshot_seq"), cast(_SNAP.c.state, Text).label("state"))
 _MATCHES = _T.c.token_hash.in_([bindparam("first"), bindparam("second")])
 _LINK_GAME = select(_T.c.game_id).where(_MATCHES).limit(1).scalar_subquery()
 _LINK_TURN = select(func.coalesce(_T.c.turn_seq, 0)).where(_MATCHES).limit(1).scalar_subquery()
+_LATEST_SNAPSHOT = (select(func.coalesce(func.max(_SNAP.c.seq), 0))
+                    .where(_SNAP.c.game_id == _LINK_GAME).scalar_subquery())
+_EVENTS_AFTER = case((_LATEST_SNAPSHOT < _LINK_TURN, _LATEST_SNAPSHOT), else_=_LINK_TURN)
 _LINK_PARTS: list[list[Any]] = [list(_T.c), list(_G.c), _SEAT_PART, list(_DEADLINE_COLUMNS),
-                                list(_EVENT_COLUMNS)]
+                                list(_EVENT_COLUMNS), list(_SNAPSHOT_COLUMNS)]
 _STARTS = [1 + sum(len(p) for p in _LINK_PARTS[:n]) for n in range(len(_LINK_PARTS) + 1)]
 
 
@@ -176,7 +181,8 @@ _LINK_READ = union_all(
     _link_part(1, [_G.c.id == _LINK_GAME]),
     _link_part(2, [_S.c.game_id == _LINK_GAME], _S.outerjoin(_P, _S.c.player_id == _P.c.id)),
     _link_part(3, [_D.c.game_id == _LINK_GAME, _D.c.status == "pending"]),
-    _link_part(4, [_E.c.game_id == _LINK_GAME, _E.c.seq > _LINK_TURN - READ_BACK]))
+    _link_part(4, [_E.c.game_id == _LINK_GAME, _E.c.seq > _EVENTS_AFTER]),
+    _link_part(5, [_SNAP.c.game_id == _LINK_GAME, _SNAP.c.seq == _LATEST_SNAPSHOT]))
 
 
 def plain_token(row: Sequence[Any]) -> Token:
@@ -187,21 +193,29 @@ def plain_token(row: Sequence[Any]) -> Token:
 @dataclass(frozen=True)
 class LinkRows:
     """What a link's page and move read: the token rows found for its hashes (plain Tokens,
-    in no session), the token's game (None if the statement found none), and the game's
-    events after the token's turn less READ_BACK as (seq, payload's JSON text, actor), in
-    order."""
+    in no session), the token's game (None if the statement found none), its latest snapshot
+    as (seq, JSON text) (None: it has none yet), and its events after that snapshot or after
+    the token's turn, whichever is earlier, as (seq, payload's JSON text, actor), in order.
+    With one token row, every event after `complete_after` is in `events`."""
 
     tokens: list[Token]
     game: GameRows | None
     events: list[tuple[int, str, str | None]]
+    snapshot: tuple[int, str] | None = None
+
+    @property
+    def complete_after(self) -> int:
+        turn = self.tokens[0].turn_seq or 0 if self.tokens else 0
+        return min(self.snapshot[0] if self.snapshot else 0, turn)
 
 
 def read_link(connection: Connection, hashes: Sequence[str]) -> LinkRows:
     """The rows of a link's read in one statement: its tokens by `hashes` (one or two
-    candidates), the game of the first and its events after that token's turn less
-    READ_BACK. With two token rows found the game and the turn are either's: the caller
-    reads its own token's apart."""
+    candidates), the game of the first with its latest snapshot and its events after that
+    snapshot or after the token's turn. With two token rows found the game and the turn
+    are either's: the caller reads its own token's apart."""
     tokens, game_row, seat_rows, pending, events = [], None, [], [], []
+    snapshot: tuple[int, str] | None = None
     params = {"first": hashes[0], "second": hashes[-1]}
     for row in read_now(connection, _LINK_READ, params):
         part = row[0]
@@ -214,12 +228,14 @@ def read_link(connection: Connection, hashes: Sequence[str]) -> LinkRows:
             seat_rows.append(values)
         elif part == 3:
             pending.append((values[0], values[1], values[2]))
-        else:
+        elif part == 4:
             events.append((values[0], values[1], values[2]))
+        else:
+            snapshot = (values[0], values[1])
     events.sort(key=lambda event: int(event[0]))
     if game_row is None or not seat_rows:
-        return LinkRows(tokens, None, events)
+        return LinkRows(tokens, None, events, snapshot)
     seat_rows.sort(key=lambda row: int(row[_KEYS[Seat].index("seat_no")]))
     laid_out = [(*game_row, *seat) for seat in seat_rows]
     game = replace(_game_rows(game_row, laid_out), pending=pending)
-    return LinkRows(tokens, game, events)
+    return LinkRows(tokens, game, events, snapshot)

@@ -1,11 +1,13 @@
 """A link's page and move read what they need in one statement (issue 33): the token, its
-game with seats, players and pending deadlines, and the events since a little before the
-link's turn (pbem.store.gamerows.read_link); the state from the web process's own copy folded
-with those events, also when that copy is a few moves old (the moves went through another
-web process). On SQLite and on PostgreSQL."""
+game with seats, players, pending deadlines and latest snapshot, and the events since that
+snapshot or the link's turn, whichever is earlier (pbem.store.gamerows.read_link); the state
+from the web process's own copy folded with the events after it, or from that snapshot when
+the process has no copy that recent (the game's moves went through another web process).
+On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -19,11 +21,12 @@ from sqlalchemy import Engine, event
 
 from pbem.app import db_engine
 from pbem.engine import Card
+from pbem.engine import snapshot as snapshot_of
 from pbem.present.tokens import hash_token, token_hashes
 from pbem.store.db import planning, transaction
-from pbem.store.events import load_events_by, load_state
-from pbem.store.gamerows import READ_BACK, read_game, read_link
-from pbem.store.models import Token
+from pbem.store.events import latest_snapshot, load_events_by, load_state
+from pbem.store.gamerows import read_game, read_link
+from pbem.store.models import Snapshot, Token
 from tests.web.conftest import Turn
 from tests.web.support import card_links, newest, post_link, state
 
@@ -89,15 +92,20 @@ def test_read_link_gives_what_the_separate_reads_give(app: Flask, client: FlaskC
         apart = read_game(session.connection(), turn.game_id, deadlines=True)
         since = load_events_by(session, turn.game_id, token.turn_seq or 0)
         last = load_state(session, turn.game_id).seq
+        snap = latest_snapshot(session, turn.game_id)
     assert apart is not None and read.game is not None
     assert read.game.game.model_dump() == apart.game.model_dump()
     assert [s.model_dump() for s in read.game.seats] == [s.model_dump() for s in apart.seats]
     assert read.game.players.keys() == apart.players.keys()
     assert read.game.away == apart.away and read.game.pending == apart.pending
-    after_turn = [event for event in read.events if event[0] > (token.turn_seq or 0)]
-    assert len(after_turn) == len(since) > 0
+    assert (read.snapshot[0], json.loads(read.snapshot[1])) == (snap.seq, snap.state) \
+        if snap is not None else read.snapshot is None
+    turn_seq = token.turn_seq or 0
+    assert read.complete_after == min(snap.seq if snap is not None else 0, turn_seq)
     assert [seq for seq, _payload, _by in read.events] == list(
-        range(max(1, (token.turn_seq or 0) + 1 - READ_BACK), last + 1))
+        range(read.complete_after + 1, last + 1))
+    after_turn = [event for event in read.events if event[0] > turn_seq]
+    assert len(after_turn) == len(since) > 0
     assert [by or "" for _seq, _payload, by in after_turn] == [by for _e, by in since]
 
 
@@ -144,8 +152,8 @@ def test_a_web_process_a_move_behind_reads_a_link_in_one_statement(
         turn: Turn) -> None:
     """Two web processes on one database (two apps, each with its own copy of a game's
     state): the one that saw the game last a move ago (the move and the robots' answers
-    went through the other) folds the events the link's read brings from before the link's
-    turn, and shows the very page the other shows, in one statement."""
+    went through the other) folds the events read after its copy, and shows the very page
+    the other shows, in one statement."""
     behind = make_app(DATABASE_URL=db_url)
     behind_client = behind.test_client()
     _page(behind_client, next(iter(turn.cards.values())))  # its copy: the state then
@@ -157,21 +165,66 @@ def test_a_web_process_a_move_behind_reads_a_link_in_one_statement(
     assert seen_behind == _page(client, path)
 
 
-def test_a_web_process_many_moves_behind_reads_the_state_again(
+def test_a_web_process_older_than_the_snapshot_reads_a_link_in_one_statement(
         make_app: Callable[..., Flask], db_url: str, app: Flask, client: FlaskClient,
         turn: Turn) -> None:
-    """A copy older than the read's READ_BACK events is not used: the state is read again
-    (more statements), and the page is still the other process's."""
+    """A copy older than the game's latest snapshot is left aside: the state is the
+    snapshot (read in the same statement) folded with the events after it; the page is the
+    other process's, and the move made there counts once."""
     behind = make_app(DATABASE_URL=db_url)
     behind_client = behind.test_client()
     _page(behind_client, next(iter(turn.cards.values())))
-    moves = READ_BACK // 4 + 2  # each move is the human's card and three robots' at least
-    now = _moves(app, client, turn, moves)
+    copy_seq = _last_seq(app, turn.game_id)
+    now = turn
+    for _ in range(12):  # the snapshot comes every 40 events (a move is 4 or more)
+        now = _moves(app, client, now, 1)
+        if _snapshot_seq(app, turn.game_id) > copy_seq:
+            break
+    assert _snapshot_seq(app, turn.game_id) > copy_seq
     path = next(iter(now.cards.values()))
     with behind.app_context(), driver_statements(db_engine(behind)) as counted:
         seen_behind = _page(behind_client, path)
-    assert counted.statements > 1
+    assert counted.statements == 1
     assert seen_behind == _page(client, path)
-    assert post_link(behind_client, path).status_code == 200  # and its move counts once
-    assert not state(app, turn.game_id).hands[0] & Card.parse(
-        next(iter(now.cards))).bit
+    assert post_link(behind_client, path).status_code == 200
+    assert not state(app, turn.game_id).hands[0] & Card.parse(next(iter(now.cards))).bit
+
+
+def test_a_web_process_new_to_the_game_reads_a_link_in_one_statement(
+        make_app: Callable[..., Flask], db_url: str, app: Flask, client: FlaskClient,
+        turn: Turn) -> None:
+    fresh = make_app(DATABASE_URL=db_url)
+    path = next(iter(turn.cards.values()))
+    with fresh.app_context(), driver_statements(db_engine(fresh)) as counted:
+        seen_fresh = _page(fresh.test_client(), path)
+    assert counted.statements == 1
+    assert seen_fresh == _page(client, path)
+
+
+def test_a_snapshot_of_an_older_form_is_not_taken_by_a_link(
+        make_app: Callable[..., Flask], db_url: str, app: Flask, client: FlaskClient,
+        turn: Turn) -> None:
+    """Snapshots are a cache: the newest one in an older form (version 1) is not restored
+    by a link's read; the state is replayed from the events (more statements), and the page
+    is as ever."""
+    with app.app_context(), transaction(db_engine(app)) as session:
+        loaded = load_state(session, turn.game_id)
+        stale = {**snapshot_of(loaded.state), "v": 1, "hands": [0, 0, 0, 0]}
+        session.add(Snapshot(game_id=turn.game_id, seq=loaded.seq, state=stale))
+    fresh = make_app(DATABASE_URL=db_url)
+    path = next(iter(turn.cards.values()))
+    with fresh.app_context(), driver_statements(db_engine(fresh)) as counted:
+        seen_fresh = _page(fresh.test_client(), path)
+    assert counted.statements > 1
+    assert seen_fresh == _page(client, path)
+
+
+def _last_seq(app: Flask, game_id: int) -> int:
+    with app.app_context(), transaction(db_engine(app), read_only=True) as session:
+        return load_state(session, game_id).seq
+
+
+def _snapshot_seq(app: Flask, game_id: int) -> int:
+    with app.app_context(), transaction(db_engine(app), read_only=True) as session:
+        snap = latest_snapshot(session, game_id)
+    return snap.seq if snap is not None else 0

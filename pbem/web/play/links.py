@@ -9,7 +9,6 @@ card (for the two moon-choice links the "card" is `moondown` or `moonup`; for a 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -44,7 +43,6 @@ from pbem.engine import (
     SuitNamed,
     UnreadableInput,
     asked,
-    decode_event,
     moves_turn,
     parse_card,
     turn_before,
@@ -60,12 +58,12 @@ from pbem.store.app_engine import db_engine
 from pbem.store.db import execute_write, planning, transaction
 from pbem.store.events import (
     LoadedState,
-    cached_seq,
+    ReadLog,
     load_events_by,
     load_state,
     load_state_read,
 )
-from pbem.store.gamerows import READ_BACK, read_game, read_link
+from pbem.store.gamerows import LinkRows, read_game, read_link
 from pbem.store.models import Game, Player, Token
 from pbem.store.types import utcnow
 from pbem.web.play.common import (
@@ -141,10 +139,11 @@ def link_kind(token: Token) -> str:
 def load_link(raw: str, purposes: frozenset[str] = LINK_PURPOSES) -> Link:
     """The link for a raw token, or a 404 for unknown, expired or foreign tokens. Read once,
     without the writer lock (a planning session: pbem.store.db.planning), in one statement
-    (pbem.store.gamerows.read_link): the token, the game with its seats, players and
-    pending deadlines, the events since the link's turn; the state from this process's copy
-    folded with those events when it has one that recent, else from the latest snapshot and
-    the events after it. Its page and its move (`Link.known`) both start from that."""
+    (pbem.store.gamerows.read_link): the token, the game with its seats, players, pending
+    deadlines and latest snapshot, the events since that snapshot or the link's turn; the
+    state from this process's copy folded with the events after it when it has one that
+    recent, else from that snapshot. Its page and its move (`Link.known`) both start from
+    that."""
     with planning(db_engine()) as session:
         read = read_link(session.connection(), token_hashes(raw))
         token = live_token(read.tokens, purposes)
@@ -160,7 +159,7 @@ def load_link(raw: str, purposes: frozenset[str] = LINK_PURPOSES) -> Link:
             abort(404)
         if whole:
             loaded, since_by = _state_from_read(session, token.game_id, rows.game.last_seq,
-                                                turn, read.events)
+                                                turn, read)
         else:
             since_by = load_events_by(session, token.game_id, turn)
             loaded = load_state(session, token.game_id, rows.game.last_seq)
@@ -170,20 +169,15 @@ def load_link(raw: str, purposes: frozenset[str] = LINK_PURPOSES) -> Link:
 
 
 def _state_from_read(session: Session, game_id: int, last_seq: int, turn: int,
-                     events: Sequence[tuple[int, str, str | None]],
-                     ) -> tuple[LoadedState, list[tuple[Event, str]]]:
-    """The game's state from the link's read, and the events since the link's turn with who
-    made them. The read holds the events after `turn` less READ_BACK: this process's copy of
-    the state folds those after it when it is that recent (its game's last moves may have
-    gone through another web process), else the state is read as `load_state` reads it.
-    Only the events folded or asked about are decoded."""
-    known = cached_seq(session, game_id)
-    start = known if known is not None and turn - READ_BACK <= known < turn else turn
-    logged = [(seq, decode_event(json.loads(payload)), by or "")
-              for seq, payload, by in events if seq > start]
-    loaded = load_state_read(session, game_id, last_seq, start,
-                             [(seq, event) for seq, event, _by in logged])
-    return loaded, [(event, by) for seq, event, by in logged if seq > turn]
+                     read: LinkRows) -> tuple[LoadedState, list[tuple[Event, str]]]:
+    """The game's state from the link's read (this process's copy of it, or the latest
+    snapshot, folded with the events read after it), and the events since the link's turn
+    with who made them."""
+    log = ReadLog(read.snapshot, read.complete_after,
+                  [(seq, payload) for seq, payload, _by in read.events])
+    loaded = load_state_read(session, game_id, last_seq, log)
+    actors = {seq: by or "" for seq, _payload, by in read.events}
+    return loaded, [(event, actors[seq]) for seq, event in log.events_after(turn)]
 
 
 def link_status(token: Token, table: Table, since: Sequence[Event]) -> str:
