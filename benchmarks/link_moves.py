@@ -1,14 +1,16 @@
 """Benchmark: a move as a player makes it from a turn email, beside the transactional floor.
 
 Run: nice -n 10 python benchmarks/link_moves.py [--db postgresql+psycopg://...] [--games 24]
-     [--seconds 40] [--rounds 4]
+     [--seconds 40] [--rounds 4] [--fresh]
 
 Each game is one person and three easy robots. pbem is served by gunicorn with
 deploy/gunicorn.conf.py (2 web workers), `pbem worker` fans the mail jobs out and sends the
 outbox to an SMTP server on loopback (benchmarks/smtp_keep.py, which keeps each message). The
 player follows each turn email's one-time link as a person does: GET the confirmation page
 (`/t/<token>`, or `/p/<token>` to pass), then POST its form (the page's CSRF token; to pass,
-the first cards the form offers). The robots answer in the same request; the next turn email
+the first cards the form offers), on one kept-alive connection (--fresh: a new one each move,
+as a browser opening the next email's link a while later: a game's moves then go through
+either web worker). The robots answer in the same request; the next turn email
 comes from the worker. Measured: the server CPU per link move (gunicorn's master and workers,
 `pbem worker` with its fan-out and SMTP sends; read from /proc; not the PostgreSQL server's;
 the SMTP server's, the relay's side of each send, printed apart) and the wall time of the GET
@@ -154,8 +156,11 @@ class Player:
             self.cookie = cookie.split(";")[0]
         return response.status, text, time.perf_counter() - start
 
-    def move(self, path: str) -> tuple[float, float]:
-        """GET the link's page, POST its form: the two requests' times."""
+    def move(self, path: str, fresh: bool = False) -> tuple[float, float]:
+        """GET the link's page, POST its form: the two requests' times. `fresh`: on a new
+        connection, as a browser opening the next email's link a while later does."""
+        if fresh:
+            self.conn.close()
         status, page, got = self.request("GET", path, headers={"Cookie": self.cookie})
         if status != 200:
             raise RuntimeError(f"GET {path}: {status}")
@@ -225,17 +230,26 @@ class FloorClient:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         self.tokens, self.count = tokens, 0
 
-    def pair(self) -> tuple[float, float]:
+    def pair(self, fresh: bool = False) -> tuple[float, float]:
         path = f"/t/{self.tokens[self.count % len(self.tokens)]}"
         self.count += 1
+        if fresh:
+            self.conn.close()
         start = time.perf_counter()
-        self.conn.request("GET", path)
-        self.conn.getresponse().read()
+        self.request("GET", path)
         middle = time.perf_counter()
-        self.conn.request("POST", path, body="csrf_token=x",
-                          headers={"Content-Type": "application/x-www-form-urlencoded"})
-        self.conn.getresponse().read()
+        self.request("POST", path, "csrf_token=x")
         return middle - start, time.perf_counter() - middle
+
+    def request(self, method: str, path: str, body: str = "") -> None:
+        headers = {"Content-Type": "application/x-www-form-urlencoded"} if body else {}
+        try:
+            self.conn.request(method, path, body=body or None, headers=headers)
+            self.conn.getresponse().read()
+        except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+            self.conn.close()  # idle through pbem's round: gunicorn closed it (keep-alive)
+            self.conn.request(method, path, body=body or None, headers=headers)
+            self.conn.getresponse().read()
 
 
 def warm(step: Callable[[], object], seconds: float) -> None:
@@ -381,6 +395,7 @@ class Run:
     pbem: Figures
     floor: Figures
     ratios: list[float]  # each round's floor CPU a pair / pbem's CPU a link move
+    fresh: bool = False  # each move on a new connection
 
 
 def measure(args: argparse.Namespace, url: str, folder: str) -> Run:
@@ -395,20 +410,20 @@ def measure(args: argparse.Namespace, url: str, folder: str) -> Run:
         servers.append(serve("pbem.wsgi:app", url, port, WORKERS, folder))
         servers.append(serve("benchmarks.floor_flask:app", url, floor_port, WORKERS, folder))
         person, floor_client = Player(port, inbox), FloorClient(floor_port, tokens)
-        link_move = lambda: person.move(person.next_link())  # noqa: E731
+        link_move = lambda: person.move(person.next_link(), args.fresh)  # noqa: E731
+        floor_pair = lambda: floor_client.pair(args.fresh)  # noqa: E731
         warm(link_move, args.warm)
-        warm(floor_client.pair, args.warm / 2)
+        warm(floor_pair, args.warm / 2)
         pids = [servers[0].pid, *(p.pid for p in background)]
         ours, theirs = [], []
         for _ in range(args.rounds):
             ours.append(timed(link_move, args.seconds / args.rounds, pids))
-            theirs.append(timed(floor_client.pair, args.seconds / 2 / args.rounds,
-                                [servers[1].pid]))
+            theirs.append(timed(floor_pair, args.seconds / 2 / args.rounds, [servers[1].pid]))
     finally:
         for proc in [*servers, *background]:
             stop(proc)
     ratios = [sum(f.cpu) / (o.cpu[0] + o.cpu[1]) for o, f in zip(ours, theirs, strict=True)]
-    return Run(merged(ours), merged(theirs), ratios)
+    return Run(merged(ours), merged(theirs), ratios, args.fresh)
 
 
 def report(name: str, run: Run, counts: dict[str, tuple[float, float]]) -> None:
@@ -418,7 +433,8 @@ def report(name: str, run: Run, counts: dict[str, tuple[float, float]]) -> None:
     pair = [g + p for g, p in zip(pbem.gets, pbem.posts, strict=True)]
     floor_pair = [g + p for g, p in zip(bare.gets, bare.posts, strict=True)]
     print(f"{name}: {pbem.moves} link moves in {pbem.seconds:.0f} s; floor {bare.moves} "
-          f"GET+POST pairs; load {os.getloadavg()[0]:.1f} at the end")
+          f"GET+POST pairs; load {os.getloadavg()[0]:.1f} at the end"
+          f"{'; a new connection each move' if run.fresh else ''}")
     print(f"  server CPU a link move  {cpu:7.2f} ms (web {web:.2f}, worker {worker:.2f})"
           f"   floor {floor_cpu:5.2f} ms a pair   ratio {floor_cpu / cpu:.3f} (target >= 0.3)")
     print(f"  each round's ratio       median {statistics.median(run.ratios):.3f}  "
@@ -444,6 +460,10 @@ def main() -> None:
     parser.add_argument("--warm", type=float, default=8.0)
     parser.add_argument("--rounds", type=int, default=4,
                         help="pbem and the floor alternate this many times")
+    parser.add_argument("--fresh", action="store_true",
+                        help="each move (and each floor pair) on a new connection, as a "
+                             "person clicking the next email's link: the moves of a game "
+                             "then go through either web worker")
     args = parser.parse_args()
     with scratch_database(args.db) as (url, folder):
         counts = count_statements(url, folder)
