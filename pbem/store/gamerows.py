@@ -150,7 +150,7 @@ def _game_rows(game_row: Any, seat_rows: Sequence[Any]) -> GameRows:
 # move tell from those since the turn whether the link is still good). Whatever copy of the
 # game's state the web process has, the state can be made from that: the copy folded with
 # the events after it, or the snapshot folded with the events after it; never a second
-# statement. Snapshots, JSON and payloads come as JSON text: only what is used is decoded.
+# statement. The snapshot and the payloads come as JSON text: only what is used is decoded.
 # Each row starts with its part's number; the other parts' columns are typed NULLs.
 _T, _E = Token.__table__, Event.__table__  # type: ignore[attr-defined]
 _SNAP = Snapshot.__table__  # type: ignore[attr-defined]
@@ -205,7 +205,7 @@ class LinkRows:
 
     @property
     def complete_after(self) -> int:
-        turn = self.tokens[0].turn_seq or 0 if self.tokens else 0
+        turn = (self.tokens[0].turn_seq or 0) if self.tokens else 0
         return min(self.snapshot[0] if self.snapshot else 0, turn)
 
 
