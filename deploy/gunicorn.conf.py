@@ -28,6 +28,11 @@ timeout = 30
 # Graceful stop: systemd and docker send SIGTERM; requests in flight get this long.
 graceful_timeout = 20
 keepalive = 5
+# Each worker touches its heartbeat file at every turn of its loop (every request): on a
+# disk-backed /tmp that touch can wait for the filesystem's journal (py-spy put ~7% of a busy
+# web worker's samples there), so it lives in memory when there is a /dev/shm to write in, as
+# gunicorn's documentation advises (systemd's PrivateDevices and Docker both provide one).
+worker_tmp_dir = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
 # Recycle workers now and then so a slow leak can't grow without bound.
 max_requests = 2000
 max_requests_jitter = 200

@@ -1,7 +1,7 @@
 """deploy/gunicorn.conf.py serves SQLite with one web worker (one writer at a time for the whole
 file: more processes only queue on its writer lock), PostgreSQL with one per core (2 to 8),
 and says which when it is ready; PBEM_WEB_WORKERS wins over both. It opens no control
-socket."""
+socket, and keeps the workers' heartbeat files in memory (/dev/shm)."""
 
 from __future__ import annotations
 
@@ -61,9 +61,25 @@ def test_a_real_gunicorn_on_sqlite_boots_one_worker_and_says_why(tmp_path: Path)
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         wait_until_serving(server, port)
+        heartbeats = _open_files_of_children(server.pid)
     finally:
         server.terminate()
         output, _ = server.communicate(timeout=60)
     assert output.count("Booting worker") == 1, output
+    # the worker's heartbeat file, touched at every request, is in memory (not on /tmp's disk)
+    assert any(name.startswith("/dev/shm/wgunicorn-") for name in heartbeats), heartbeats
     assert "pbem: 1 web worker(s), 2 thread(s) each (SQLite: one writer at a time" in output
     assert "Control socket" not in output and list(home.iterdir()) == [], output
+
+
+def _open_files_of_children(pid: int) -> list[str]:
+    """What the child processes of `pid` (gunicorn's workers) have open, by path."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    names = []
+    for child in children:
+        for fd in Path(f"/proc/{child}/fd").iterdir():
+            try:
+                names.append(os.readlink(fd))
+            except OSError:  # closed meanwhile
+                continue
+    return names
