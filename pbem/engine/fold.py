@@ -47,7 +47,7 @@ def _check_draw(created: GameCreated) -> None:
 
 def apply(state: GameState, event: Event) -> GameState:
     """The state after one more event. Never changes `state`; raises an EngineError if illegal."""
-    kept = state._table
+    kept: object = state._table
     if isinstance(kept, Table) and event is kept.decided:  # `decide` checked it on `state`
         decided = kept.decided
         if decided is not None:
@@ -109,7 +109,7 @@ def replay_json(payloads: Iterable[dict[str, Any]]) -> GameState:
 
 def legal_cards(state: GameState, seat: int) -> tuple[Card, ...]:
     """The one legality check: the cards `seat` may play now (empty when it isn't their move)."""
-    kept = state._table
+    kept: object = state._table
     if type(kept) is Table:  # a standard state's table, asked natively
         return cards_of(kept.legal_mask(seat))
     return cards_of(reader(state).legal_mask(seat))

@@ -69,7 +69,6 @@ from pbem.engine.state import (
     HandResult,
     Phase,
     Trick,
-    new_kept_state,
     new_result,
     new_state,
     new_trick,
@@ -88,9 +87,8 @@ FOLLOW_MASKS: Final[tuple[int, ...]] = tuple(SUIT_MASKS[k % 4] | SUIT_MASKS[k % 
 ONE_DECK_FOLLOW: Final[tuple[int, ...]] = tuple(SUIT_MASKS[k % 4] for k in range(8))
 ONE_DECK_HEARTS: Final = ALL_HEARTS & FULL_DECK_MASK
 SPADES: Final = int(Suit.SPADES)
-# The Python constructors called at every card, as `Final`: compiled code reads them from a
+# The Python constructor called at every trick, as `Final`: compiled code reads it from a
 # static, where a name imported from a Python module is looked up in the globals at each call.
-_NEW_KEPT_STATE: Final = new_kept_state
 _NEW_TRICK: Final = new_trick
 _PLAY: Final = PLAY  # (the same for the phase asked at every card)
 QS_INDEX: Final = QS_BIT.bit_length() - 1
@@ -627,12 +625,19 @@ def trick_plays(plays: list[tuple[int, int]]) -> tuple[tuple[int, Card], ...]:
 
 
 def kept_state(table: Table) -> GameState:
-    """The state of `table`, keeping it: the same value as `table.freeze()`, made in a fraction
-    of the time. Its scalar fields are set now (`SET_AT_ONCE` in state.py) and each sequence
-    field (hands, tricks...) is copied from the table on its first read, so the caller must
-    never change `table` again. The fields are read here, compiled (Python would look each one
-    up on the native class), and stored by `new_kept_state`, Python."""
-    return _NEW_KEPT_STATE(
+    """The state of `table`, keeping it for its questions: the same value as `table.freeze()`,
+    and the caller must never change `table` again. A standard table's state is made here:
+    compiled, a native call that stores each field (see GameState)."""
+    state = _standard_state(table) if type(table) is Table else table.freeze()
+    state._keep(table)
+    return state
+
+
+def _standard_state(table: Table) -> GameState:
+    """`table.freeze()` of a standard table (no variant's fields), every field read natively."""
+    return GameState(
         table.rules, table.seats, table.first_dealer, table.hand_number, table.dealer,
-        table.phase, table.leader, table.turn, table.hearts_broken, table.kitty, table.in_play,
-        table.moon_shooter, table.winners, table.claimed_by, table.end_votes, table)
+        table.phase, tuple(table.hands), table.passed, tuple(table.trick), table.leader,
+        table.turn, table.tricks, tuple(table.won), table.hearts_broken, table.kitty,
+        table.in_play, table.totals, table.sheet, table.moon_shooter, table.winners,
+        table.claimed_by, turns=tuple(table.turns), end_votes=table.end_votes)
