@@ -73,6 +73,7 @@ from pbem.engine.state import (
     new_state,
     new_trick,
 )
+from pbem.engine.values import mypyc_attr
 
 # The events that record a seat's own decision (a draw is the engine's, not the seat's).
 DECISION_EVENTS: Final = (CardPlayed, CardsPassed, BidMade, SuitNamed, MoonChosen, ClaimAccepted)
@@ -94,6 +95,7 @@ _PLAY: Final = PLAY  # (the same for the phase asked at every card)
 QS_INDEX: Final = QS_BIT.bit_length() - 1
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)  # as GameState (state.py)
 class Table:
     """Mutable mirror of GameState. Only fold.py, bots and searches should hold one."""
 

@@ -19,6 +19,13 @@ from dataclasses import MISSING, fields
 from types import MemberDescriptorType
 from typing import Any, TypeVar
 
+try:  # (re-exported: the classes mypyc compiles take their attributes from here)
+    from mypy_extensions import mypyc_attr as mypyc_attr
+except ImportError:  # a running server's pure Python need not have mypy's extensions
+    def mypyc_attr(*attrs: str, **values: object) -> Any:  # type: ignore[misc]
+        """`mypy_extensions.mypyc_attr`: tells mypyc how to compile a class; does nothing."""
+        return lambda cls: cls
+
 T = TypeVar("T")
 
 
