@@ -16,7 +16,6 @@ from pbem.engine.state import (
     Trick,
     new_result,
     new_state,
-    new_trick,
 )
 from pbem.engine.table import Table, kept_state
 from pbem.engine.variants import freeze_keeping, new_table, reader, thaw
@@ -185,7 +184,7 @@ def _trick_json(trick: Trick) -> list[Any]:
 
 def _trick_from(data: list[Any]) -> Trick:
     leader, plays, winner = data
-    return new_trick(leader, tuple((s, Card.from_code(c)) for s, c in plays), winner)
+    return Trick(leader, tuple((s, Card.from_code(c)) for s, c in plays), winner)
 
 
 def _result_json(result: HandResult) -> dict[str, Any]:

@@ -31,12 +31,23 @@ DEAL, PASS, PLAY, MOON_CHOICE = Phase.DEAL, Phase.PASS, Phase.PLAY, Phase.MOON_C
 DRAW, BID, NAME_SUIT, GAME_OVER = Phase.DRAW, Phase.BID, Phase.NAME_SUIT, Phase.GAME_OVER
 
 
-@python_class  # built by `new_trick` (values.py)
+@mypyc_attr(acyclic=True)  # (see GameState)
 @dataclass(frozen=True, slots=True)
 class Trick:
+    """A trick: native when compiled, made at the end of every trick, as GameState is."""
+
     leader: int
     plays: tuple[tuple[int, Card], ...]
     winner: int | None = None
+
+    def __init__(self, leader: int, plays: tuple[tuple[int, Card], ...],
+                 winner: int | None = None) -> None:
+        object.__setattr__(self, "leader", leader)
+        object.__setattr__(self, "plays", plays)
+        object.__setattr__(self, "winner", winner)
+
+    def __reduce__(self) -> tuple[type[Trick], tuple[Any, ...]]:
+        return Trick, (self.leader, self.plays, self.winner)
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -63,8 +74,8 @@ class HandResult:
     false_claim: bool = False        # seed 003 §6: the claimer was charged for a false claim
 
 
-# Compiled: never tracked by the cycle collector (a state refers to no state, and its table to
-# none), and the last state freed is reused for the next one made.
+# Compiled: never tracked by the cycle collector (a state refers to no state, nor does its
+# table), and the last state freed is reused for the next one made.
 @mypyc_attr(acyclic=True, free_list_len=1)
 @dataclass(frozen=True, slots=True)
 class GameState:
@@ -276,12 +287,13 @@ _INIT_FIELDS = ("rules", "seats", "first_dealer", "hand_number", "dealer", "phas
                 "in_play", "totals", "sheet", "moon_shooter", "winners", "claimed_by", "carry",
                 "stock", "bids", "bidder", "avoid", "pot", "chips", "turns", "drawn", "end_votes")
 
-# Positional constructors for the fold's hot path: the same values as GameState(...) and
-# Trick(...), built without the frozen __init__'s cost (see values.py). Compiled, GameState is
-# a native class whose own `__init__` is the fast one (its fields are native attributes, not
-# slots); as pure Python its class builds its values as `fast_constructor` does.
+# Compiled, GameState and Trick are native classes whose own `__init__` is the fast one (their
+# fields are native attributes, not slots). As pure Python, their classes build their values as
+# `fast_constructor` does (values.py): the frozen `__init__` costs several times more.
 if type(vars(GameState).get("rules")) is MemberDescriptorType:
     constructed_fast(GameState)
+    constructed_fast(Trick)
+# The names the fold's constructors had (the same values as GameState(...) and Trick(...)).
 new_state: Callable[..., GameState] = GameState  # (also takes a variant's fields as a dict)
-new_trick = fast_constructor(Trick)
+new_trick = Trick
 new_result = fast_constructor(HandResult)

@@ -71,7 +71,6 @@ from pbem.engine.state import (
     Trick,
     new_result,
     new_state,
-    new_trick,
 )
 from pbem.engine.values import mypyc_attr
 
@@ -88,10 +87,9 @@ FOLLOW_MASKS: Final[tuple[int, ...]] = tuple(SUIT_MASKS[k % 4] | SUIT_MASKS[k % 
 ONE_DECK_FOLLOW: Final[tuple[int, ...]] = tuple(SUIT_MASKS[k % 4] for k in range(8))
 ONE_DECK_HEARTS: Final = ALL_HEARTS & FULL_DECK_MASK
 SPADES: Final = int(Suit.SPADES)
-# The Python constructor called at every trick, as `Final`: compiled code reads it from a
-# static, where a name imported from a Python module is looked up in the globals at each call.
-_NEW_TRICK: Final = new_trick
-_PLAY: Final = PLAY  # (the same for the phase asked at every card)
+# The phase asked at every card, as `Final`: compiled code reads it from a static, where a name
+# imported from a Python module is looked up in the globals at each call.
+_PLAY: Final = PLAY
 QS_INDEX: Final = QS_BIT.bit_length() - 1
 
 
@@ -399,7 +397,7 @@ class Table:
             mask |= self.kitty
             self.kitty = 0
         self.won[winner] |= mask
-        self.tricks += (_NEW_TRICK(self.leader, tuple(plays), winner),)
+        self.tricks += (Trick(self.leader, tuple(plays), winner),)
         self.trick = []
         self.leader = self.turn = winner
         if not self.hands[winner]:
