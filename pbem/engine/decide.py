@@ -143,7 +143,7 @@ def _decide_play(state: GameState, command: PlayCard) -> tuple[Event, ...]:
     seat, card = command.seat, command.card
     kept: object = state._table  # the table `state` was frozen from: the same phase, turn, hands
     if (type(kept) is Table and kept.phase is _PLAY and seat == kept.turn
-            and kept._legal(kept.hands[seat]) >> card.index & 1):
+            and kept.asked_legal_mask(seat) >> card.index & 1):
         return (_checked_play(kept, seat, card),)  # most plays: legal, a standard game
     if state.phase is not PLAY:
         _require_phase(state, seat, PLAY)

@@ -109,8 +109,8 @@ def replay_json(payloads: Iterable[dict[str, Any]]) -> GameState:
 def legal_cards(state: GameState, seat: int) -> tuple[Card, ...]:
     """The one legality check: the cards `seat` may play now (empty when it isn't their move)."""
     kept: object = state._table
-    if type(kept) is Table:  # a standard state's table, asked natively
-        return cards_of(kept.legal_mask(seat))
+    if type(kept) is Table:  # a standard state's table, asked natively (and remembered)
+        return cards_of(kept.asked_legal_mask(seat))
     return cards_of(reader(state).legal_mask(seat))
 
 

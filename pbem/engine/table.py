@@ -101,7 +101,7 @@ class Table:
         "rules", "seats", "first_dealer", "hand_number", "dealer", "phase", "hands", "passed",
         "trick", "leader", "turn", "tricks", "won", "hearts_broken", "kitty", "in_play",
         "totals", "sheet", "moon_shooter", "winners", "claimed_by", "turns", "end_votes",
-        "penalty", "simulating", "decided",
+        "penalty", "simulating", "decided", "asked_legal",
     )
 
     def __init__(self, created: GameCreated | None = None) -> None:
@@ -111,6 +111,9 @@ class Table:
         # (kept for its questions): `apply` plays that very event without checking it again.
         # A cache, never part of the value; a clone starts without one.
         self.decided: CardPlayed | None = None
+        # A kept table's `legal_mask` of the seat to play, once asked (-1: not yet): see
+        # `asked_legal_mask`. A cache, never part of the value; a clone starts without one.
+        self.asked_legal = -1
         if created is None:
             return
         n = created.seats
@@ -528,6 +531,15 @@ class Table:
         if self.phase is not _PLAY or seat != self.turn:
             return 0
         return self._legal(self.hands[seat])
+
+    def asked_legal_mask(self, seat: int) -> int:
+        """`legal_mask` of a table kept by a state (one never changed again: `kept_state`),
+        remembered: `legal_cards` and `decide` both ask it of the same position."""
+        if self.phase is not _PLAY or seat != self.turn:
+            return 0
+        if self.asked_legal < 0:
+            self.asked_legal = self._legal(self.hands[seat])
+        return self.asked_legal
 
     def _legal(self, hand: int) -> int:
         """The legal cards of `hand`, the hand of the seat to play."""
