@@ -188,7 +188,7 @@ class GameState:
     # --- questions ---------------------------------------------------------------------
     @property
     def to_move(self) -> tuple[int, ...]:
-        if self.phase is PASS:  # (`passed` read once: a kept state fills it on first read)
+        if self.phase is PASS:
             return tuple([seat for seat, mask in enumerate(self.passed) if mask < 0])
         if self.phase is PLAY:
             return (self.turn,)

@@ -32,7 +32,7 @@ T = TypeVar("T")
 def python_class(cls: type[T]) -> type[T]:
     """Keeps `cls` a Python class when its module is compiled by mypyc (a class decorator mypyc
     does not know makes the class non-native): for values built the ways only Python classes
-    allow (`object.__setattr__`, a new `__class__`, slots filled on first read)."""
+    allow (`object.__setattr__`, a new `__class__`)."""
     return cls
 
 
@@ -61,7 +61,7 @@ def _reduce_to_fields(value: Any) -> tuple[type[Any], tuple[Any, ...]]:
 def settable_twin(cls: type[Any]) -> type[Any]:
     """A subclass of the frozen dataclass `cls` adding no slot, without the frozen
     `__setattr__`, whose field stores go straight to `cls`'s slots (their descriptors are
-    copied in: a field's own class attribute may be replaced later, see state.py)."""
+    copied in, so a field's own class attribute may be replaced later)."""
     members = {f.name: vars(cls).get(f.name) for f in fields(cls)}
     if not all(type(member) is MemberDescriptorType for member in members.values()):
         raise TypeError(f"{cls.__name__} must be a dataclass with slots=True")

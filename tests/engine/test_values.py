@@ -102,7 +102,7 @@ def test_a_kept_state_unread_is_equal_pickled_and_frozen() -> None:
 
 def test_a_state_pickles_as_every_field_its_class_takes() -> None:
     from pbem.engine.state import _INIT_FIELDS
-    assert _INIT_FIELDS == tuple(f.name for f in dataclasses.fields(GameState) if f.init)
+    assert tuple(f.name for f in dataclasses.fields(GameState) if f.init) == _INIT_FIELDS
 
 
 # --- commands: built through their class's own fast constructor (`constructed_fast`), and
