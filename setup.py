@@ -39,8 +39,8 @@ ENGINE = PACKAGE / "engine"
 COMPILED_BESIDE = ["bots/rollout.py", "bots/worlds.py"]
 COMPILED_MODULES = [
     *(f"engine/{name}" for name in (
-        "cards.py", "events.py", "table.py", "fold.py", "decide.py", "asked.py", "scoring.py",
-        "settlement.py", "variants/__init__.py", "variants/auction.py",
+        "cards.py", "events.py", "state.py", "table.py", "fold.py", "decide.py", "asked.py",
+        "scoring.py", "settlement.py", "variants/__init__.py", "variants/auction.py",
         "variants/cancellation.py", "variants/domino.py")),
     *COMPILED_BESIDE,
 ]

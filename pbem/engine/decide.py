@@ -141,9 +141,9 @@ def decide(state: GameState, command: Command, names: Sequence[str] = ()) -> tup
 
 def _decide_play(state: GameState, command: PlayCard) -> tuple[Event, ...]:
     seat, card = command.seat, command.card
-    kept = state._table  # the table `state` was frozen from: the same phase, turn, hands
+    kept: object = state._table  # the table `state` was frozen from: the same phase, turn, hands
     if (type(kept) is Table and kept.phase is _PLAY and seat == kept.turn
-            and kept._legal(kept.hands[seat]) >> card.index & 1):
+            and kept.asked_legal_mask(seat) >> card.index & 1):
         return (_checked_play(kept, seat, card),)  # most plays: legal, a standard game
     if state.phase is not PLAY:
         _require_phase(state, seat, PLAY)
@@ -281,7 +281,7 @@ def _phase_error(state: GameState) -> WrongPhase:
 
 def _decide_pass(state: GameState, command: PassCards) -> tuple[Event, ...]:
     seat, cards = command.seat, command.cards
-    kept = state._table  # the table `state` was frozen from: the same phase, passes, hands
+    kept: object = state._table  # the table `state` was frozen from: the same phase, passes, hands
     if type(kept) is Table and kept.phase is PASS and 0 <= seat < kept.seats:
         mask = mask_of(cards)  # interned cards: a card named twice sets a bit once
         if (kept.passed[seat] < 0 and mask.bit_count() == len(cards) == kept.rules.pass_count

@@ -16,7 +16,6 @@ from pbem.engine.state import (
     Trick,
     new_result,
     new_state,
-    new_trick,
 )
 from pbem.engine.table import Table, kept_state
 from pbem.engine.variants import freeze_keeping, new_table, reader, thaw
@@ -47,7 +46,7 @@ def _check_draw(created: GameCreated) -> None:
 
 def apply(state: GameState, event: Event) -> GameState:
     """The state after one more event. Never changes `state`; raises an EngineError if illegal."""
-    kept = state._table
+    kept: object = state._table
     if isinstance(kept, Table) and event is kept.decided:  # `decide` checked it on `state`
         decided = kept.decided
         if decided is not None:
@@ -109,9 +108,9 @@ def replay_json(payloads: Iterable[dict[str, Any]]) -> GameState:
 
 def legal_cards(state: GameState, seat: int) -> tuple[Card, ...]:
     """The one legality check: the cards `seat` may play now (empty when it isn't their move)."""
-    kept = state._table
-    if type(kept) is Table:  # a standard state's table, asked natively
-        return cards_of(kept.legal_mask(seat))
+    kept: object = state._table
+    if type(kept) is Table:  # a standard state's table, asked natively (and remembered)
+        return cards_of(kept.asked_legal_mask(seat))
     return cards_of(reader(state).legal_mask(seat))
 
 
@@ -185,7 +184,7 @@ def _trick_json(trick: Trick) -> list[Any]:
 
 def _trick_from(data: list[Any]) -> Trick:
     leader, plays, winner = data
-    return new_trick(leader, tuple((s, Card.from_code(c)) for s, c in plays), winner)
+    return Trick(leader, tuple((s, Card.from_code(c)) for s, c in plays), winner)
 
 
 def _result_json(result: HandResult) -> dict[str, Any]:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MemberDescriptorType
 from typing import Any
 
 from pbem.engine.cards import SUIT_MASKS, Card, Suit, cards_of
 from pbem.engine.rules import Rules
-from pbem.engine.values import fast_constructor, settable_twin
+from pbem.engine.values import constructed_fast, fast_constructor, mypyc_attr, python_class
 
 
 class Phase(StrEnum):
@@ -29,11 +31,23 @@ DEAL, PASS, PLAY, MOON_CHOICE = Phase.DEAL, Phase.PASS, Phase.PLAY, Phase.MOON_C
 DRAW, BID, NAME_SUIT, GAME_OVER = Phase.DRAW, Phase.BID, Phase.NAME_SUIT, Phase.GAME_OVER
 
 
+@mypyc_attr(acyclic=True)  # (see GameState)
 @dataclass(frozen=True, slots=True)
 class Trick:
+    """A trick: native when compiled, made at the end of every trick, as GameState is."""
+
     leader: int
     plays: tuple[tuple[int, Card], ...]
     winner: int | None = None
+
+    def __init__(self, leader: int, plays: tuple[tuple[int, Card], ...],
+                 winner: int | None = None) -> None:
+        object.__setattr__(self, "leader", leader)
+        object.__setattr__(self, "plays", plays)
+        object.__setattr__(self, "winner", winner)
+
+    def __reduce__(self) -> tuple[type[Trick], tuple[Any, ...]]:
+        return Trick, (self.leader, self.plays, self.winner)
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -43,6 +57,7 @@ class Trick:
         return next((card for s, card in self.plays if s == seat), None)
 
 
+@python_class  # built by `new_result` (values.py)
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """One line of the score sheet."""
@@ -59,9 +74,18 @@ class HandResult:
     false_claim: bool = False        # seed 003 §6: the claimer was charged for a false claim
 
 
+# Compiled: never tracked by the cycle collector (a state refers to no state, nor does its
+# table), and the last state freed is reused for the next one made.
+@mypyc_attr(acyclic=True, free_list_len=1)
 @dataclass(frozen=True, slots=True)
 class GameState:
-    """Everything the fold knows. Hands are bitmasks of card indices; use the methods for Cards."""
+    """Everything the fold knows. Hands are bitmasks of card indices; use the methods for Cards.
+
+    Compiled by mypyc, a native class: the fold makes one at every event (`kept_state` in
+    table.py) and `decide`, `apply` and `legal_cards` read it natively. Its `__init__` stores
+    each field with `object.__setattr__`, which mypyc compiles to plain stores (the frozen
+    dataclass's own `__init__`, compiled, is some forty times dearer). As pure Python it is
+    built by `constructed_fast` (values.py) instead, as the commands are."""
 
     rules: Rules
     seats: int
@@ -106,12 +130,65 @@ class GameState:
     # they need not thaw the state again; never part of the value (see variants.reader).
     # (The card play `decide` last checked against this state is kept on that table too:
     # `Table.decided`.)
-    _table: object = field(default=None, init=False, repr=False, compare=False)
+    # Any, not object: mypyc's dataclass looks each annotation's name up in the module.
+    _table: Any = field(default=None, init=False, repr=False, compare=False)
+
+    def __init__(  # noqa: PLR0913 - one per field, in the dataclass's order and defaults
+            self, rules: Rules, seats: int, first_dealer: int, hand_number: int, dealer: int,
+            phase: Phase, hands: tuple[int, ...], passed: tuple[int, ...],
+            trick: tuple[tuple[int, int], ...], leader: int, turn: int,
+            tricks: tuple[Trick, ...], won: tuple[int, ...], hearts_broken: bool, kitty: int,
+            in_play: int, totals: tuple[int, ...], sheet: tuple[HandResult, ...],
+            moon_shooter: int, winners: tuple[int, ...], claimed_by: int = -1, carry: int = 0,
+            stock: tuple[int, ...] = (), bids: tuple[int, ...] = (), bidder: int = -1,
+            avoid: int = -1, pot: int = 0, chips: tuple[int, ...] = (),
+            turns: tuple[int, ...] = (), drawn: tuple[tuple[int, int, int], ...] = (),
+            end_votes: int = 0) -> None:
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "seats", seats)
+        object.__setattr__(self, "first_dealer", first_dealer)
+        object.__setattr__(self, "hand_number", hand_number)
+        object.__setattr__(self, "dealer", dealer)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "passed", passed)
+        object.__setattr__(self, "trick", trick)
+        object.__setattr__(self, "leader", leader)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "tricks", tricks)
+        object.__setattr__(self, "won", won)
+        object.__setattr__(self, "hearts_broken", hearts_broken)
+        object.__setattr__(self, "kitty", kitty)
+        object.__setattr__(self, "in_play", in_play)
+        object.__setattr__(self, "totals", totals)
+        object.__setattr__(self, "sheet", sheet)
+        object.__setattr__(self, "moon_shooter", moon_shooter)
+        object.__setattr__(self, "winners", winners)
+        object.__setattr__(self, "claimed_by", claimed_by)
+        object.__setattr__(self, "carry", carry)
+        object.__setattr__(self, "stock", stock)
+        object.__setattr__(self, "bids", bids)
+        object.__setattr__(self, "bidder", bidder)
+        object.__setattr__(self, "avoid", avoid)
+        object.__setattr__(self, "pot", pot)
+        object.__setattr__(self, "chips", chips)
+        object.__setattr__(self, "turns", turns)
+        object.__setattr__(self, "drawn", drawn)
+        object.__setattr__(self, "end_votes", end_votes)
+        object.__setattr__(self, "_table", None)
+
+    def _keep(self, table: object) -> None:
+        """Keep the working table this state was frozen from (a cache, not part of the value)."""
+        object.__setattr__(self, "_table", table)
+
+    def __reduce__(self) -> tuple[type[GameState], tuple[Any, ...]]:
+        return GameState, tuple([getattr(self, name) for name in _INIT_FIELDS])
+
 
     # --- questions ---------------------------------------------------------------------
     @property
     def to_move(self) -> tuple[int, ...]:
-        if self.phase is PASS:  # (`passed` read once: a kept state fills it on first read)
+        if self.phase is PASS:
             return tuple([seat for seat, mask in enumerate(self.passed) if mask < 0])
         if self.phase is PLAY:
             return (self.turn,)
@@ -204,88 +281,19 @@ class GameState:
         return cards_of(self.kitty)
 
 
-# Positional constructors for the fold's hot path: the same values as GameState(...) and
-# Trick(...), built without the frozen __init__'s cost (see values.py).
-new_state = fast_constructor(GameState)
-new_trick = fast_constructor(Trick)
+# The fields `GameState(...)` takes, in order (what a state pickles as).
+_INIT_FIELDS = ("rules", "seats", "first_dealer", "hand_number", "dealer", "phase", "hands",
+                "passed", "trick", "leader", "turn", "tricks", "won", "hearts_broken", "kitty",
+                "in_play", "totals", "sheet", "moon_shooter", "winners", "claimed_by", "carry",
+                "stock", "bids", "bidder", "avoid", "pot", "chips", "turns", "drawn", "end_votes")
+
+# Compiled, GameState and Trick are native classes whose own `__init__` is the fast one (their
+# fields are native attributes, not slots). As pure Python, their classes build their values as
+# `fast_constructor` does (values.py): the frozen `__init__` costs several times more.
+if type(vars(GameState).get("rules")) is MemberDescriptorType:
+    constructed_fast(GameState)
+    constructed_fast(Trick)
+# The names the fold's constructors had (the same values as GameState(...) and Trick(...)).
+new_state: Callable[..., GameState] = GameState  # (also takes a variant's fields as a dict)
+new_trick = Trick
 new_result = fast_constructor(HandResult)
-
-
-# --- states that fill their sequence fields on first read ------------------------------------
-
-# GameState's settable twin (values.py): `new_kept_state` builds here, then gives the value
-# GameState as its class.
-_KeptTwin = settable_twin(GameState)
-
-
-def new_kept_state(  # noqa: PLR0913 - one per field set at once (SET_AT_ONCE)
-        rules: Rules, seats: int, first_dealer: int, hand_number: int, dealer: int,
-        phase: Phase, leader: int, turn: int, hearts_broken: bool, kitty: int, in_play: int,
-        moon_shooter: int, winners: tuple[int, ...], claimed_by: int, end_votes: int,
-        table: object) -> GameState:
-    """A state whose sequence fields its `table` fills on first read (`kept_state` in
-    table.py, compiled, reads the table's fields and calls this). Python, not compiled: a
-    store to a slot here is specialized by the interpreter, where compiled code makes a
-    generic attribute store that costs several times more."""
-    state: Any = _KeptTwin()
-    state.rules, state.seats, state.first_dealer = rules, seats, first_dealer
-    state.hand_number, state.dealer, state.phase = hand_number, dealer, phase
-    state.leader, state.turn, state.hearts_broken = leader, turn, hearts_broken
-    state.kitty, state.in_play, state.moon_shooter = kitty, in_play, moon_shooter
-    state.winners, state.claimed_by, state.end_votes = winners, claimed_by, end_votes
-    state._table = table
-    state.__class__ = GameState
-    kept: GameState = state
-    return kept
-
-
-
-# What `kept_state` sets at once: the fields that are not sequences (cheap to share).
-SET_AT_ONCE = ("rules", "seats", "first_dealer", "hand_number", "dealer", "phase", "leader",
-               "turn", "hearts_broken", "kitty", "in_play", "moon_shooter", "winners",
-               "claimed_by", "end_votes", "_table")
-_REQUIRED = object()
-# The fields a kept state fills on first read, with the value when its table has no such field
-# (a variant's field at a standard table; _REQUIRED: every table has it).
-_FILLED_LATER: dict[str, Any] = {
-    f.name: (f.default if f.default is not MISSING else _REQUIRED) for f in fields(GameState)
-    if f.name not in SET_AT_ONCE}
-
-
-
-class _FilledLater:
-    """A sequence field of GameState (in place of its slot's descriptor, which it wraps): a
-    kept state's slot is filled from its table on the first read. A descriptor per field, not
-    a `__getattr__` on the class: with that hook every read of every field, the scalar ones
-    read at each card included, went through it."""
-
-    __slots__ = ("_default", "_name", "_slot")
-
-    def __init__(self, slot: Any, name: str, default: Any) -> None:
-        self._slot, self._name, self._default = slot, name, default
-
-    def __get__(self, state: GameState | None, owner: type | None = None) -> Any:
-        if state is None:
-            return self._slot
-        try:
-            return self._slot.__get__(state, owner)
-        except AttributeError:
-            return self._fill(state)
-
-    def _fill(self, state: GameState) -> Any:
-        table, name, default = state._table, self._name, self._default
-        value = getattr(table, name) if default is _REQUIRED else getattr(table, name, default)
-        if type(value) is list:
-            value = tuple(value)
-        self._slot.__set__(state, value)
-        return value
-
-    def __set__(self, state: GameState, value: Any) -> None:
-        self._slot.__set__(state, value)
-
-    def __delete__(self, state: GameState) -> None:
-        self._slot.__delete__(state)
-
-
-for _name, _default in _FILLED_LATER.items():
-    setattr(GameState, _name, _FilledLater(GameState.__dict__[_name], _name, _default))

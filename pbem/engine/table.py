@@ -69,11 +69,10 @@ from pbem.engine.state import (
     HandResult,
     Phase,
     Trick,
-    new_kept_state,
     new_result,
     new_state,
-    new_trick,
 )
+from pbem.engine.values import mypyc_attr
 
 # The events that record a seat's own decision (a draw is the engine's, not the seat's).
 DECISION_EVENTS: Final = (CardPlayed, CardsPassed, BidMade, SuitNamed, MoonChosen, ClaimAccepted)
@@ -88,14 +87,13 @@ FOLLOW_MASKS: Final[tuple[int, ...]] = tuple(SUIT_MASKS[k % 4] | SUIT_MASKS[k % 
 ONE_DECK_FOLLOW: Final[tuple[int, ...]] = tuple(SUIT_MASKS[k % 4] for k in range(8))
 ONE_DECK_HEARTS: Final = ALL_HEARTS & FULL_DECK_MASK
 SPADES: Final = int(Suit.SPADES)
-# The Python constructors called at every card, as `Final`: compiled code reads them from a
-# static, where a name imported from a Python module is looked up in the globals at each call.
-_NEW_KEPT_STATE: Final = new_kept_state
-_NEW_TRICK: Final = new_trick
-_PLAY: Final = PLAY  # (the same for the phase asked at every card)
+# The phase asked at every card, as `Final`: compiled code reads it from a static, where a name
+# imported from a Python module is looked up in the globals at each call.
+_PLAY: Final = PLAY
 QS_INDEX: Final = QS_BIT.bit_length() - 1
 
 
+@mypyc_attr(acyclic=True, free_list_len=1)  # as GameState (state.py)
 class Table:
     """Mutable mirror of GameState. Only fold.py, bots and searches should hold one."""
 
@@ -103,7 +101,7 @@ class Table:
         "rules", "seats", "first_dealer", "hand_number", "dealer", "phase", "hands", "passed",
         "trick", "leader", "turn", "tricks", "won", "hearts_broken", "kitty", "in_play",
         "totals", "sheet", "moon_shooter", "winners", "claimed_by", "turns", "end_votes",
-        "penalty", "simulating", "decided",
+        "penalty", "simulating", "decided", "asked_legal",
     )
 
     def __init__(self, created: GameCreated | None = None) -> None:
@@ -113,6 +111,9 @@ class Table:
         # (kept for its questions): `apply` plays that very event without checking it again.
         # A cache, never part of the value; a clone starts without one.
         self.decided: CardPlayed | None = None
+        # A kept table's `legal_mask` of the seat to play, once asked (-1: not yet): see
+        # `asked_legal_mask`. A cache, never part of the value; a clone starts without one.
+        self.asked_legal = -1
         if created is None:
             return
         n = created.seats
@@ -399,7 +400,7 @@ class Table:
             mask |= self.kitty
             self.kitty = 0
         self.won[winner] |= mask
-        self.tricks += (_NEW_TRICK(self.leader, tuple(plays), winner),)
+        self.tricks += (Trick(self.leader, tuple(plays), winner),)
         self.trick = []
         self.leader = self.turn = winner
         if not self.hands[winner]:
@@ -531,6 +532,15 @@ class Table:
             return 0
         return self._legal(self.hands[seat])
 
+    def asked_legal_mask(self, seat: int) -> int:
+        """`legal_mask` of a table kept by a state (one never changed again: `kept_state`),
+        remembered: `legal_cards` and `decide` both ask it of the same position."""
+        if self.phase is not _PLAY or seat != self.turn:
+            return 0
+        if self.asked_legal < 0:
+            self.asked_legal = self._legal(self.hands[seat])
+        return self.asked_legal
+
     def _legal(self, hand: int) -> int:
         """The legal cards of `hand`, the hand of the seat to play."""
         trick = self.trick
@@ -627,12 +637,19 @@ def trick_plays(plays: list[tuple[int, int]]) -> tuple[tuple[int, Card], ...]:
 
 
 def kept_state(table: Table) -> GameState:
-    """The state of `table`, keeping it: the same value as `table.freeze()`, made in a fraction
-    of the time. Its scalar fields are set now (`SET_AT_ONCE` in state.py) and each sequence
-    field (hands, tricks...) is copied from the table on its first read, so the caller must
-    never change `table` again. The fields are read here, compiled (Python would look each one
-    up on the native class), and stored by `new_kept_state`, Python."""
-    return _NEW_KEPT_STATE(
+    """The state of `table`, keeping it for its questions: the same value as `table.freeze()`,
+    and the caller must never change `table` again. A standard table's state is made here:
+    compiled, a native call that stores each field (see GameState)."""
+    state = _standard_state(table) if type(table) is Table else table.freeze()
+    state._keep(table)
+    return state
+
+
+def _standard_state(table: Table) -> GameState:
+    """`table.freeze()` of a standard table (no variant's fields), every field read natively."""
+    return GameState(
         table.rules, table.seats, table.first_dealer, table.hand_number, table.dealer,
-        table.phase, table.leader, table.turn, table.hearts_broken, table.kitty, table.in_play,
-        table.moon_shooter, table.winners, table.claimed_by, table.end_votes, table)
+        table.phase, tuple(table.hands), table.passed, tuple(table.trick), table.leader,
+        table.turn, table.tricks, tuple(table.won), table.hearts_broken, table.kitty,
+        table.in_play, table.totals, table.sheet, table.moon_shooter, table.winners,
+        table.claimed_by, turns=tuple(table.turns), end_votes=table.end_votes)

@@ -19,13 +19,20 @@ from dataclasses import MISSING, fields
 from types import MemberDescriptorType
 from typing import Any, TypeVar
 
+try:  # (re-exported: the classes mypyc compiles take their attributes from here)
+    from mypy_extensions import mypyc_attr as mypyc_attr
+except ImportError:  # a running server's pure Python need not have mypy's extensions
+    def mypyc_attr(*attrs: str, **values: object) -> Any:  # type: ignore[misc]
+        """`mypy_extensions.mypyc_attr`: tells mypyc how to compile a class; does nothing."""
+        return lambda cls: cls
+
 T = TypeVar("T")
 
 
 def python_class(cls: type[T]) -> type[T]:
     """Keeps `cls` a Python class when its module is compiled by mypyc (a class decorator mypyc
     does not know makes the class non-native): for values built the ways only Python classes
-    allow (`object.__setattr__`, a new `__class__`, slots filled on first read)."""
+    allow (`object.__setattr__`, a new `__class__`)."""
     return cls
 
 
@@ -54,7 +61,7 @@ def _reduce_to_fields(value: Any) -> tuple[type[Any], tuple[Any, ...]]:
 def settable_twin(cls: type[Any]) -> type[Any]:
     """A subclass of the frozen dataclass `cls` adding no slot, without the frozen
     `__setattr__`, whose field stores go straight to `cls`'s slots (their descriptors are
-    copied in: a field's own class attribute may be replaced later, see state.py)."""
+    copied in, so a field's own class attribute may be replaced later)."""
     members = {f.name: vars(cls).get(f.name) for f in fields(cls)}
     if not all(type(member) is MemberDescriptorType for member in members.values()):
         raise TypeError(f"{cls.__name__} must be a dataclass with slots=True")

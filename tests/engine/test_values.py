@@ -73,7 +73,7 @@ def test_apply_never_changes_the_state_it_was_given_nor_its_answers() -> None:
     assert snapshot(state) == before and legal_cards(state, state.turn) == legal
 
 
-# --- kept states: scalar fields set at once, sequences filled from the table on first read ---
+# --- kept states: the value their table freezes to, keeping the table for its questions ---
 
 @pytest.mark.parametrize("name", ["standard", "cancellation", "domino", "auction", "three-kitty"])
 def test_a_kept_state_is_the_value_its_table_freezes_to(name: str) -> None:
@@ -100,11 +100,9 @@ def test_a_kept_state_unread_is_equal_pickled_and_frozen() -> None:
         fresh[3].no_such_field  # type: ignore[attr-defined]  # noqa: B018
 
 
-def test_every_field_is_either_set_at_once_or_filled_later() -> None:
-    from pbem.engine.state import _FILLED_LATER, SET_AT_ONCE
-    names = {f.name for f in dataclasses.fields(GameState)}
-    assert names == set(SET_AT_ONCE) | set(_FILLED_LATER)
-    assert not set(SET_AT_ONCE) & set(_FILLED_LATER)
+def test_a_state_pickles_as_every_field_its_class_takes() -> None:
+    from pbem.engine.state import _INIT_FIELDS
+    assert tuple(f.name for f in dataclasses.fields(GameState) if f.init) == _INIT_FIELDS
 
 
 # --- commands: built through their class's own fast constructor (`constructed_fast`), and

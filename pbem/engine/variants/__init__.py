@@ -40,7 +40,7 @@ def reader(state: GameState) -> Table:
     if isinstance(kept, Table):
         return kept
     table = TABLES[state.rules.variant].thaw(state)
-    object.__setattr__(state, "_table", table)  # a cache, not part of the value
+    state._keep(table)  # a cache, not part of the value
     return table
 
 

@@ -15,7 +15,7 @@ from pbem.engine.errors import IllegalMove
 from pbem.engine.events import GameCreated
 from pbem.engine.rules import Cancels, Rules, Variant
 from pbem.engine.scoring import ALL_HEARTS, ALL_QS
-from pbem.engine.state import GameState, Trick, new_trick
+from pbem.engine.state import GameState, Trick
 from pbem.engine.table import FOLLOW_MASKS, Table, trick_plays
 
 
@@ -64,7 +64,7 @@ class CancellationTable(Table):
         last = not self.hands[self.leader]
         if winner < 0 and not last:
             self.carry |= mask
-            self.tricks += (new_trick(self.leader, trick_plays(plays), None),)
+            self.tricks += (Trick(self.leader, trick_plays(plays), None),)
             self.trick = []
             self.turn = self.leader  # nobody won: the same player leads again
             return
@@ -72,7 +72,7 @@ class CancellationTable(Table):
             winner = self.leader  # the last trick nobody can win goes to its leader
         self.won[winner] |= mask | self.carry
         self.carry = 0
-        self.tricks += (new_trick(self.leader, trick_plays(plays), winner),)
+        self.tricks += (Trick(self.leader, trick_plays(plays), winner),)
         self.trick = []
         self.leader = self.turn = winner
         if last:

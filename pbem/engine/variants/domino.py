@@ -20,7 +20,7 @@ from pbem.engine.state import (
     DRAW,
     PLAY,
     GameState,
-    new_trick,
+    Trick,
 )
 from pbem.engine.table import Table, trick_plays, trick_winner
 
@@ -108,7 +108,7 @@ class DominoTable(Table):
     def _finish_trick(self) -> None:
         winner, mask, _ = trick_winner(self.trick)
         self.won[winner] |= mask
-        self.tricks += (new_trick(self.leader, trick_plays(self.trick), winner),)
+        self.tricks += (Trick(self.leader, trick_plays(self.trick), winner),)
         self.trick = []
         active = [s for s in range(self.seats) if self.hands[s]]
         if len(active) <= 1:
