@@ -276,14 +276,7 @@ def load_state_read(session: Session, game_id: int, last_seq: int,
 
 def _restored(snapshot: tuple[int, str] | None) -> GameState | None:
     """The state of a snapshot read as JSON text; None for none or one of an older form."""
-    from pbem.engine import EventDecodeError, restore
-
-    if snapshot is None:
-        return None
-    try:
-        return restore(json.loads(snapshot[1]))
-    except EventDecodeError:
-        return None
+    return _restorable(json.loads(snapshot[1])) if snapshot is not None else None
 
 
 # The states a process saw last, per engine and game (frozen values, read only in planning
@@ -326,17 +319,22 @@ def _snapshot_before(session: Session, game_id: int,
                      seq: int | None) -> tuple[GameState | None, int]:
     """The latest snapshot's state and seq (at or before `seq`, if given); (None, 0) when there
     is none or it is of an older form (then the whole log is replayed)."""
-    from pbem.engine import EventDecodeError, restore
-
     query, params = ((_LATEST_SNAPSHOT, {"game_id": game_id}) if seq is None
                      else (_SNAPSHOT_AT, {"game_id": game_id, "seq": seq}))
     snap = session.connection().execute(query, params).first()
-    if snap is None:
-        return None, 0
+    state = _restorable(snap[1]) if snap is not None else None
+    return (state, snap[0]) if state is not None and snap is not None else (None, 0)
+
+
+def _restorable(data: dict[str, Any]) -> GameState | None:
+    """The state of a stored snapshot; None for one of an older form (a cache: the log is
+    folded instead)."""
+    from pbem.engine import EventDecodeError, restore
+
     try:
-        return restore(snap[1]), snap[0]
+        return restore(data)
     except EventDecodeError:
-        return None, 0
+        return None
 
 
 def _fold_stored(base: GameState | None, rows: list[tuple[int, Any]]) -> GameState:
